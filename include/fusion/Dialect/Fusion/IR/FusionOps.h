@@ -1,0 +1,22 @@
+//===- FusionOps.h - Operations of the fusion dialect -----------*- C++ -*-===//
+
+#ifndef FUSION_DIALECT_FUSION_IR_FUSIONOPS_H
+#define FUSION_DIALECT_FUSION_IR_FUSIONOPS_H
+
+#include "fusion/Dialect/Fusion/IR/FusionAttrs.h"
+#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/IR/FusionInterfaces.h"
+#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "fusion/Dialect/Fusion/IR/FusionOps.h.inc"
+
+#endif // FUSION_DIALECT_FUSION_IR_FUSIONOPS_H

@@ -1,0 +1,493 @@
+//===- FusionOps.td - Operations of the fusion dialect -----*- tablegen -*-===//
+
+#ifndef FUSION_DIALECT_FUSION_IR_FUSIONOPS_TD
+#define FUSION_DIALECT_FUSION_IR_FUSIONOPS_TD
+
+include "fusion/Dialect/Fusion/IR/FusionDialect.td"
+include "fusion/Dialect/Fusion/IR/FusionTypes.td"
+include "fusion/Dialect/Fusion/IR/FusionAttrs.td"
+include "fusion/Dialect/Fusion/IR/FusionInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/RegionKindInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Graph
+//===----------------------------------------------------------------------===//
+
+def Fusion_GraphOp : Fusion_Op<"graph", [
+    IsolatedFromAbove, Symbol, SingleBlock,
+    DeclareOpInterfaceMethods<RegionKindInterface>,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>
+  ]> {
+  let summary = "A scheduling graph (Inductor's Scheduler over one FX graph)";
+  let description = [{
+    The body is a graph region: the order of the scheduler nodes in it has
+    no meaning until `fusion-topological-sort` orders them. Block arguments
+    are the graph's input buffers (their names are the SSA names, kept in
+    `input_names`); the `fusion.output` terminator lists the output buffers
+    (Inductor's `OutputNode`). `device` is the device of every buffer.
+
+    ```mlir
+    fusion.graph @add_sum(%arg0_1: !fusion.buffer<64x4096xf32>,
+                          %arg1_1: !fusion.buffer<64x4096xf32>)
+        -> (!fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+      %buf0 = fusion.node "op0" (%p0, %p1) in [64] reduce [4096]
+          writes(%out : !fusion.buffer<64xf32>) {
+        %0 = fusion.load %arg0_1[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>
+        %1 = fusion.load %arg1_1[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>
+        %2 = arith.addf %0, %1 : f32
+        %3 = fusion.reduce sum %2 : f32 -> f32
+        fusion.store %3, %out[%p0] : !fusion.buffer<64xf32>
+      }
+      fusion.output %buf0 : !fusion.buffer<64xf32>
+    }
+    ```
+
+    The verifier checks that node and buffer names are unique and that the
+    def-use edges between scheduler nodes form no cycle.
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    StrAttr:$device,
+    StrArrayAttr:$input_names
+  );
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name,
+                   "::llvm::ArrayRef<::mlir::Type>":$inputTypes,
+                   "::llvm::ArrayRef<::llvm::StringRef>":$inputNames,
+                   "::llvm::ArrayRef<::mlir::Type>":$resultTypes,
+                   "::llvm::StringRef":$device)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    ::mlir::fusion::OutputOp getOutputOp();
+    ::mlir::StringAttr getInputName(unsigned index) {
+      return ::llvm::cast<::mlir::StringAttr>(getInputNames()[index]);
+    }
+  }];
+}
+
+def Fusion_OutputOp : Fusion_Op<"output", [
+    Terminator, HasParent<"GraphOp">, Pure
+  ]> {
+  let summary = "The output buffers of a graph";
+  let description = [{
+    Terminates a `fusion.graph` and names its output buffers. Every listed
+    buffer is used by the graph's consumer (Inductor's `OutputNode`).
+  }];
+  let arguments = (ins Variadic<Fusion_BufferType>:$buffers);
+  let assemblyFormat = "attr-dict ($buffers^ `:` type($buffers))?";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduler nodes
+//===----------------------------------------------------------------------===//
+
+class Fusion_SchedulerNodeOp<string mnemonic, list<Trait> traits = [],
+                             list<string> asmMethods = ["getAsmResultNames"]>
+    : Fusion_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<Fusion_SchedulerNodeOpInterface>,
+        DeclareOpInterfaceMethods<OpAsmOpInterface, asmMethods>,
+        ParentOneOf<["GraphOp", "FusedOp", "ForeachOp", "GroupOp"]>
+      ])>;
+
+def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ], ["getAsmResultNames", "getAsmBlockArgumentNames"]> {
+  let summary = "A loop-nest kernel (Inductor's SchedulerNode)";
+  let description = [{
+    A pointwise or reduction computation over the iteration space `ranges`
+    followed by `reduction_ranges` (Inductor's `node.sizes`). The body is
+    Inductor's `LoopBody`: its entry block takes one `index` per loop (the
+    pointwise loops first), then one buffer handle per result, which
+    `fusion.store` writes. The body reads buffers of the enclosing graph
+    with `fusion.load`.
+
+    `name` is Inductor's operation name (`op3`); `buffer_names` names the
+    produced buffers (`buf3`) and is taken from the SSA result names when it
+    is not written out. A result may overwrite an existing buffer in place
+    (`mutates %x`): it is then a new version of `%x`, and every other reader
+    of `%x` must run before this node.
+
+    ```mlir
+    %buf4 = fusion.node "op4" (%p0, %p1) in [4096, 1024]
+        writes(%out : !fusion.buffer<4096x1024xf32>) {
+      %0 = fusion.load %primals_3[%p0 * 1024 + %p1] : !fusion.buffer<4096x1024xf32>
+      %1 = fusion.load %buf0[%p0] : !fusion.buffer<4096x1xf32>
+      %2 = arith.subf %0, %1 : f32
+      fusion.store %2, %out[%p0 * 1024 + %p1] : !fusion.buffer<4096x1024xf32>
+    }
+    %buf97 = fusion.node "op97" (%p0) in [256]
+        writes(%out : !fusion.buffer<256xf32> mutates %arg18_1) { ... }
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$name,
+    DenseI64ArrayAttr:$ranges,
+    DenseI64ArrayAttr:$reduction_ranges,
+    StrArrayAttr:$buffer_names,
+    DenseI64ArrayAttr:$tied_operands,
+    Variadic<Fusion_BufferType>:$mutated
+  );
+  let results = (outs Variadic<Fusion_BufferType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name,
+                   "::llvm::ArrayRef<int64_t>":$ranges,
+                   "::llvm::ArrayRef<int64_t>":$reductionRanges,
+                   "::llvm::ArrayRef<::mlir::Type>":$resultTypes,
+                   "::llvm::ArrayRef<::llvm::StringRef>":$bufferNames,
+                   CArg<"::mlir::ValueRange", "{}">:$mutated,
+                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$tiedOperands)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    unsigned getNumPointwiseLoops() { return getRanges().size(); }
+    unsigned getNumReductionLoops() { return getReductionRanges().size(); }
+    unsigned getNumLoops() {
+      return getNumPointwiseLoops() + getNumReductionLoops();
+    }
+    bool isReduction() { return getNumReductionLoops() != 0; }
+    /// All loop sizes, pointwise first.
+    ::llvm::SmallVector<int64_t> getLoopSizes();
+    /// Inductor's `group.iteration`: (numel, rnumel).
+    int64_t getNumel();
+    int64_t getReductionNumel();
+    /// The loop variables (entry block arguments of type index).
+    ::mlir::Block::BlockArgListType getLoopVars() {
+      return getBodyBlock().getArguments().take_front(getNumLoops());
+    }
+    /// The buffer handles the body stores to, one per result.
+    ::mlir::Block::BlockArgListType getOutputHandles() {
+      return getBodyBlock().getArguments().drop_front(getNumLoops());
+    }
+    /// The result stored through `handle`, an output handle of this node.
+    ::mlir::OpResult getResultForHandle(::mlir::BlockArgument handle) {
+      return getOperation()->getResult(handle.getArgNumber() - getNumLoops());
+    }
+  }];
+}
+
+def Fusion_ExternOp : Fusion_SchedulerNodeOp<"extern", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "A library kernel (Inductor's ExternKernelSchedulerNode)";
+  let description = [{
+    Calls `kernel` (e.g. `extern_kernels.addmm`) on whole buffers: it reads
+    every operand and writes every result as a whole, so its dependences are
+    `#fusion.star_dep`s. It is never fused. A result may overwrite an
+    operand in place (`mutates %x`); `side_effects` keeps it alive when none
+    of its buffers is used. A kernel returning several tensors produces a
+    `!fusion.multi_output`, from which `multi_output` externs extract one
+    buffer each (Inductor's `MultiOutput`).
+
+    ```mlir
+    %buf8 = fusion.extern "op8" "extern_kernels.addmm"(%primals_7, %buf7, %primals_6)
+        : (!fusion.buffer<2304xf32>, !fusion.buffer<512x768xf32>,
+           !fusion.buffer<768x2304xf32>) -> !fusion.buffer<512x2304xf32>
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$name,
+    StrAttr:$kernel,
+    StrArrayAttr:$buffer_names,
+    DenseI64ArrayAttr:$tied_operands,
+    UnitAttr:$side_effects,
+    Variadic<Fusion_AnyBuffer>:$inputs
+  );
+  let results = (outs Variadic<Fusion_AnyBuffer>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::StringRef":$name, "::llvm::StringRef":$kernel,
+                   "::mlir::ValueRange":$inputs,
+                   "::llvm::ArrayRef<::mlir::Type>":$resultTypes,
+                   "::llvm::ArrayRef<::llvm::StringRef>":$bufferNames,
+                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$tiedOperands,
+                   CArg<"bool", "false">:$sideEffects)>
+  ];
+}
+
+def Fusion_NopOp : Fusion_SchedulerNodeOp<"nop", [Pure]> {
+  let summary = "A view or alias (Inductor's NopKernelSchedulerNode)";
+  let description = [{
+    Produces buffers that alias its operands without computing anything
+    (views, concatenations into preallocated storage). Readers of a result
+    are readers of the operands for mutation ordering.
+
+    ```mlir
+    %buf3 = fusion.nop "op3"(%buf1) : (!fusion.buffer<8x8xf32>) -> !fusion.buffer<64xf32>
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$name,
+    StrArrayAttr:$buffer_names,
+    Variadic<Fusion_BufferType>:$inputs
+  );
+  let results = (outs Variadic<Fusion_BufferType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Containers
+//===----------------------------------------------------------------------===//
+
+class Fusion_ContainerOp<string mnemonic, list<Trait> traits = []>
+    : Fusion_SchedulerNodeOp<mnemonic, !listconcat(traits, [
+        SingleBlock, RecursiveMemoryEffects
+      ])> {
+  let results = (outs Variadic<Fusion_AnyBuffer>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "::llvm::ArrayRef<::mlir::Type>":$resultTypes), [{
+      $_state.addTypes(resultTypes);
+      $_state.addRegion()->emplaceBlock();
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    /// The member scheduler nodes, in execution order.
+    auto getMembers() {
+      return getBodyBlock().without_terminator();
+    }
+  }];
+}
+
+def Fusion_FusedOp : Fusion_ContainerOp<"fused"> {
+  let summary = "Nodes fused into one kernel (Inductor's FusedSchedulerNode)";
+  let description = [{
+    Holds `fusion.node`s that run as one kernel, in execution order. A
+    buffer produced and consumed inside the group need not reach memory.
+    The terminator yields every member result in order; they are the results
+    of the op, so the graph outside refers to them as before fusion.
+
+    ```mlir
+    %buf0, %buf1 = fusion.fused -> !fusion.buffer<64xf32>, !fusion.buffer<64x4096xf32> {
+      %buf0_0 = fusion.node "op0" ... 
+      %buf1_0 = fusion.node "op1" ...   // may load %buf0_0
+      fusion.yield %buf0_0, %buf1_0 : !fusion.buffer<64xf32>, !fusion.buffer<64x4096xf32>
+    }
+    ```
+  }];
+}
+
+def Fusion_ForeachOp : Fusion_ContainerOp<"foreach"> {
+  let summary = "Independent kernels launched together (Inductor's ForeachKernelSchedulerNode)";
+  let description = [{
+    Holds `fusion.node`s and `fusion.fused`s that become one horizontal
+    (combo) kernel. The members do not depend on each other.
+  }];
+}
+
+def Fusion_GroupOp : Fusion_ContainerOp<"group"> {
+  let summary = "Nodes scheduled together (Inductor's GroupedSchedulerNode)";
+  let description = [{
+    Holds scheduler nodes that must be scheduled back to back and are never
+    fused with nodes outside the group.
+  }];
+}
+
+def Fusion_YieldOp : Fusion_Op<"yield", [
+    Pure, Terminator,
+    ParentOneOf<["NodeOp", "MaskedOp", "FusedOp", "ForeachOp", "GroupOp"]>
+  ]> {
+  let summary = "Terminates a node body, a masked region or a container";
+  let description = [{
+    In a `fusion.node` body it takes no operands and may be omitted. In a
+    `fusion.masked` region it yields the value computed where the mask is
+    true. In a container it yields the results of every member, in order.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Loop body operations
+//===----------------------------------------------------------------------===//
+
+def Fusion_LoadOp : Fusion_Op<"load", [
+    DeclareOpInterfaceMethods<InferTypeOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "Reads one element of a buffer (Inductor's ops.load)";
+  let description = [{
+    Reads the element at flat storage offset `map(indices)`. The map has one
+    result; its dimensions are loop variables of the enclosing `fusion.node`
+    and its symbols are indirect indices computed in the body (Inductor's
+    `indirect0`), bound with `symbol(...)`.
+
+    ```mlir
+    %0 = fusion.load %arg0[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>
+    %i = arith.index_cast %ids : i64 to index
+    %1 = fusion.load %wte[symbol(%i) * 768 + %p2] : !fusion.buffer<50257x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Fusion_BufferType:$buffer,
+    Variadic<Index>:$indices,
+    AffineMapAttr:$map
+  );
+  let results = (outs AnyType:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::fusion::BufferType getBufferType() {
+      return ::llvm::cast<::mlir::fusion::BufferType>(getBuffer().getType());
+    }
+  }];
+}
+
+def Fusion_StoreOp : Fusion_Op<"store", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "Writes one element of a node's output (Inductor's ops.store)";
+  let description = [{
+    Writes `value` at flat storage offset `map(indices)` of an output handle
+    of the enclosing `fusion.node`. In a reduction node the stored value is a
+    reduced value and the index uses pointwise loops only (Inductor's
+    `store_reduction`). `atomic_add` accumulates into memory instead of
+    overwriting it.
+
+    ```mlir
+    fusion.store %3, %out[%p0] : !fusion.buffer<64xf32>
+    fusion.store %v, %out[symbol(%i) * 256 + %p1] atomic_add : !fusion.buffer<256x256xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyType:$value,
+    Fusion_BufferType:$buffer,
+    Variadic<Index>:$indices,
+    AffineMapAttr:$map,
+    OptionalAttr<Fusion_StoreModeAttr>:$mode
+  );
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::fusion::BufferType getBufferType() {
+      return ::llvm::cast<::mlir::fusion::BufferType>(getBuffer().getType());
+    }
+  }];
+}
+
+def Fusion_ReduceOp : Fusion_Op<"reduce", [
+    Pure, DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>
+  ]> {
+  let summary = "Combines a value over the reduction loops (Inductor's ops.reduction)";
+  let description = [{
+    Combines `inputs` over every iteration of the enclosing node's reduction
+    loops; the results are per pointwise iteration. Arity by kind:
+    `welford_reduce` takes a value and returns (mean, m2, weight);
+    `welford_combine` takes and returns such triples;
+    `online_softmax_reduce` returns (max, sum of exp(x - max)); `argmax` and
+    `argmin` return an `i64` position in the reduction space; the others
+    take and return one value of the same type (`any` on `i1`).
+
+    ```mlir
+    %s = fusion.reduce sum %x : f32 -> f32
+    %mean, %m2, %w = fusion.reduce welford_reduce %x : f32 -> f32, f32, f32
+    ```
+  }];
+  let arguments = (ins Fusion_ReduceKindAttr:$kind, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    custom<ReduceKind>($kind) $inputs attr-dict `:` type($inputs) `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Fusion_IndexExprOp : Fusion_Op<"index_expr", [Pure]> {
+  let summary = "An index expression as a value (Inductor's ops.index_expr)";
+  let description = [{
+    Evaluates an index map over loop variables (and indirect indices) and
+    returns it as an integer.
+
+    ```mlir
+    %0 = fusion.index_expr [%p0 * 128 + %p1] : i64
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$indices, AffineMapAttr:$map);
+  let results = (outs AnyTypeOf<[I32, I64, Index]>:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Fusion_MaskedOp : Fusion_Op<"masked", [
+    SingleBlock, RecursiveMemoryEffects, AllTypesMatch<["other", "result"]>
+  ]> {
+  let summary = "A computation guarded by a mask (Inductor's ops.masked)";
+  let description = [{
+    Runs the region only where `mask` is true and yields its value there,
+    `other` elsewhere. Loads in the region may be out of bounds where the
+    mask is false (padding).
+
+    ```mlir
+    %v = fusion.masked %in_bounds, %neg_inf : f32 {
+      %l = fusion.load %buf19[%p0 * 64 + %p1 - 65] : !fusion.buffer<802816xf32>
+      fusion.yield %l : f32
+    }
+    ```
+  }];
+  let arguments = (ins I1:$mask, AnyType:$other);
+  let results = (outs AnyType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$mask `,` $other attr-dict `:` type($result) $body";
+  let hasVerifier = 1;
+}
+
+def Fusion_CastOp : Fusion_Op<"cast", [Pure]> {
+  let summary = "Converts between element types with PyTorch semantics (ops.to_dtype)";
+  let description = [{
+    `to_dtype`: floats truncate toward zero when converted to integers,
+    conversions to `i1` test for non-zero, `i1` converts to 0 or 1, integers
+    sign-extend or truncate.
+
+    ```mlir
+    %0 = fusion.cast %mask : i1 to f32
+    ```
+  }];
+  let arguments = (ins AnyType:$input);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def Fusion_RandOp : Fusion_Op<"rand", [Pure]> {
+  let summary = "A uniform random number in [0, 1) (Inductor's ops.rand)";
+  let description = [{
+    Philox-based uniform sample for a 64-bit `seed` and a per-element
+    `offset`, as Triton's `tl.rand(seed, offset)`.
+
+    ```mlir
+    %r = fusion.rand %seed, %offset : i64, i32 -> f32
+    ```
+  }];
+  let arguments = (ins I64:$seed, AnyTypeOf<[I32, I64]>:$offset);
+  let results = (outs F32:$result);
+  let assemblyFormat = [{
+    $seed `,` $offset attr-dict `:` type($seed) `,` type($offset) `->` type($result)
+  }];
+}
+
+#endif // FUSION_DIALECT_FUSION_IR_FUSIONOPS_TD

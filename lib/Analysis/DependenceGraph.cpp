@@ -1,0 +1,478 @@
+//===- DependenceGraph.cpp - Inductor's compute_dependencies --------------===//
+
+#include "fusion/Analysis/DependenceGraph.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+//===----------------------------------------------------------------------===//
+// Buffer names
+//===----------------------------------------------------------------------===//
+
+StringAttr mlir::fusion::getBufferName(Value buffer) {
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    if (auto graph = dyn_cast<GraphOp>(arg.getOwner()->getParentOp()))
+      return graph.getInputName(arg.getArgNumber());
+    return nullptr;
+  }
+  auto result = cast<OpResult>(buffer);
+  if (auto node = dyn_cast<SchedulerNodeOpInterface>(result.getOwner()))
+    return node.getBufferName(result.getResultNumber());
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Reads and writes of a leaf (Inductor's extract_read_writes)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Maps a node's loop variables and indirect indices to the variables of its
+/// dependences: `d<k>` numbers the loops whose size is not 1 (size-1 loops
+/// become 0, as Inductor's index_vars_squeeze does), `tmp<k>` numbers the
+/// indirect indices in the order the body defines them.
+class DepIndexer {
+public:
+  explicit DepIndexer(NodeOp node) : node(node), ctx(node.getContext()) {
+    for (int64_t size : node.getLoopSizes()) {
+      if (size == 1) {
+        dimFor.push_back(getAffineConstantExpr(0, ctx));
+        continue;
+      }
+      dimFor.push_back(getAffineDimExpr(sizes.size(), ctx));
+      sizes.push_back(size);
+    }
+    llvm::SmallDenseSet<Value, 4> indirect;
+    node.getBodyBlock().walk([&](Operation *op) {
+      std::optional<std::pair<AffineMap, OperandRange>> access = getAccess(op);
+      if (!access)
+        return;
+      for (Value sym : access->second.drop_front(access->first.getNumDims()))
+        indirect.insert(sym);
+    });
+    if (indirect.empty())
+      return;
+    node.getBodyBlock().walk([&](Operation *op) {
+      for (Value result : op->getResults())
+        if (indirect.contains(result))
+          tmpFor[result] = getAffineSymbolExpr(tmpFor.size(), ctx);
+    });
+  }
+
+  /// The (map, index operands) of a load, store or index_expr.
+  static std::optional<std::pair<AffineMap, OperandRange>>
+  getAccess(Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      return std::make_pair(load.getMap(), load.getIndices());
+    if (auto store = dyn_cast<StoreOp>(op))
+      return std::make_pair(store.getMap(), store.getIndices());
+    if (auto index = dyn_cast<IndexExprOp>(op))
+      return std::make_pair(index.getMap(), index.getIndices());
+    return std::nullopt;
+  }
+
+  /// Builds `#fusion.memory_dep` for an access through `map(indices)`.
+  MemoryDepAttr getDep(StringAttr name, AffineMap map, OperandRange indices,
+                       StoreModeAttr mode) {
+    SmallVector<AffineExpr> dims, syms;
+    unsigned numDims = map.getNumDims();
+    for (Value index : indices.take_front(numDims))
+      dims.push_back(dimFor[cast<BlockArgument>(index).getArgNumber()]);
+    for (Value index : indices.drop_front(numDims))
+      syms.push_back(tmpFor.lookup(index));
+    AffineExpr expr =
+        map.getResult(0).replaceDimsAndSymbols(dims, syms);
+    // Inductor drops trailing variables the index does not use: a reduction
+    // writes per pointwise iteration, so its stores omit the reduction dim.
+    unsigned keptDims = sizes.size();
+    while (keptDims > 0 && !expr.isFunctionOfDim(keptDims - 1))
+      --keptDims;
+    unsigned numSymbols = 0;
+    expr.walk([&](AffineExpr e) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
+    });
+    AffineMap depMap = AffineMap::get(keptDims, numSymbols, expr);
+    return MemoryDepAttr::get(ctx, name, depMap,
+                              ArrayRef<int64_t>(sizes).take_front(keptDims),
+                              mode);
+  }
+
+private:
+  NodeOp node;
+  MLIRContext *ctx;
+  SmallVector<AffineExpr> dimFor;
+  SmallVector<int64_t> sizes;
+  DenseMap<Value, AffineExpr> tmpFor;
+};
+} // namespace
+
+/// Appends `dep` unless an equal dependence is already there.
+static bool addUnique(SmallVectorImpl<Attribute> &deps, Attribute dep) {
+  if (llvm::is_contained(deps, dep))
+    return false;
+  deps.push_back(dep);
+  return true;
+}
+
+ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
+  ReadWrites rw;
+  MLIRContext *ctx = leaf->getContext();
+  auto addRead = [&](Attribute dep, Value buffer) {
+    if (addUnique(rw.reads, dep))
+      rw.readBuffers.push_back(buffer);
+  };
+  if (auto node = dyn_cast<NodeOp>(leaf.getOperation())) {
+    DepIndexer indexer(node);
+    node.getBodyBlock().walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        addRead(indexer.getDep(getBufferName(load.getBuffer()), load.getMap(),
+                               load.getIndices(), nullptr),
+                load.getBuffer());
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        auto handle = cast<BlockArgument>(store.getBuffer());
+        StringAttr name = node.getBufferName(handle.getArgNumber() -
+                                             node.getNumLoops());
+        addUnique(rw.writes, indexer.getDep(name, store.getMap(),
+                                            store.getIndices(),
+                                            store.getModeAttr()));
+      }
+    });
+    return rw;
+  }
+  // Externs and nops access whole buffers.
+  for (Value input : leaf->getOperands())
+    addRead(StarDepAttr::get(ctx, getBufferName(input), nullptr), input);
+  for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
+    addUnique(rw.writes, StarDepAttr::get(ctx, leaf.getBufferName(r), nullptr));
+  return rw;
+}
+
+/// Inductor's SchedulerNode.can_inplace: the read has exactly the index and
+/// sizes of the node's only write.
+static bool canInplace(SchedulerNodeOpInterface leaf, const ReadWrites &rw,
+                       Attribute read) {
+  if (!isa<NodeOp>(leaf.getOperation()) || rw.writes.size() != 1)
+    return false;
+  auto readDep = dyn_cast<MemoryDepAttr>(read);
+  auto writeDep = dyn_cast<MemoryDepAttr>(rw.writes.front());
+  return readDep && writeDep && readDep.getIndex() == writeDep.getIndex() &&
+         readDep.getSizes() == writeDep.getSizes();
+}
+
+/// Returns the buffer name a dependence refers to.
+static StringAttr getDepName(Attribute dep) {
+  if (auto memory = dyn_cast<MemoryDepAttr>(dep))
+    return memory.getName();
+  if (auto star = dyn_cast<StarDepAttr>(dep))
+    return star.getName();
+  return cast<WeakDepAttr>(dep).getName();
+}
+
+//===----------------------------------------------------------------------===//
+// DependenceGraph
+//===----------------------------------------------------------------------===//
+
+DependenceGraph::DependenceGraph(Operation *op) : graph(cast<GraphOp>(op)) {
+  build();
+  findCycle();
+}
+
+std::optional<unsigned> DependenceGraph::lookupNode(Operation *op) const {
+  auto it = nodeIndex.find(op);
+  if (it == nodeIndex.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::optional<unsigned> DependenceGraph::getProducer(Value buffer) const {
+  auto it = producers.find(buffer);
+  if (it == producers.end())
+    return std::nullopt;
+  return it->second;
+}
+
+Value DependenceGraph::aliasRoot(Value buffer) const {
+  while (true) {
+    auto it = aliasParent.find(buffer);
+    if (it == aliasParent.end() || it->second == buffer)
+      return buffer;
+    buffer = it->second;
+  }
+}
+
+ArrayRef<NodeUser> DependenceGraph::getUsers(Value buffer) const {
+  auto it = users.find(aliasRoot(buffer));
+  if (it == users.end())
+    return {};
+  return it->second;
+}
+
+void DependenceGraph::build() {
+  Block &block = graph.getBodyBlock();
+  MLIRContext *ctx = graph.getContext();
+  for (Operation &op : block.without_terminator()) {
+    auto node = cast<SchedulerNodeOpInterface>(op);
+    nodeIndex[&op] = nodes.size();
+    nodes.push_back(node);
+  }
+  unsigned numNodes = nodes.size();
+  deps.resize(numNodes);
+  preds.resize(numNodes);
+  succs.resize(numNodes);
+
+  // Buffers: names, producers, aliases (nop results alias their inputs, a
+  // container result is the member result it yields).
+  for (auto [i, arg] : llvm::enumerate(block.getArguments()))
+    buffersByName[graph.getInputName(i)] = arg;
+  auto unionAliases = [&](Value a, Value b) {
+    Value ra = aliasRoot(a), rb = aliasRoot(b);
+    if (ra != rb)
+      aliasParent[ra] = rb;
+  };
+  SmallVector<SmallVector<SchedulerNodeOpInterface, 1>> leavesOf(numNodes);
+  for (unsigned n = 0; n < numNodes; ++n) {
+    SchedulerNodeOpInterface node = nodes[n];
+    node.getLeafNodes(leavesOf[n]);
+    for (Value result : node->getResults())
+      producers[result] = n;
+    for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
+      for (OpResult result : leaf->getResults()) {
+        producers[result] = n;
+        buffersByName[leaf.getBufferName(result.getResultNumber())] = result;
+        if (Value old = leaf.getMutatedBuffer(result.getResultNumber()))
+          mutatedBy[old] = result;
+      }
+      if (auto nop = dyn_cast<NopOp>(leaf.getOperation()))
+        for (Value result : nop.getResults())
+          for (Value input : nop.getInputs())
+            unionAliases(result, input);
+    }
+    if (node.getOperation() != leavesOf[n].front().getOperation()) {
+      auto yield = cast<YieldOp>(
+          node->getRegion(0).front().getTerminator());
+      for (auto [result, inner] :
+           llvm::zip(node->getResults(), yield.getValues()))
+        unionAliases(result, inner);
+    }
+  }
+
+  // Leaf reads and writes, and the readers of every alias class (Inductor
+  // knows only the readers it has seen so far; SSA names every reader of a
+  // version, so all of them must run before its mutation).
+  struct LeafInfo {
+    SchedulerNodeOpInterface op;
+    unsigned node;
+    ReadWrites rw;
+  };
+  SmallVector<LeafInfo> leaves;
+  DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
+  for (unsigned n = 0; n < numNodes; ++n) {
+    for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
+      unsigned id = leaves.size();
+      leaves.push_back({leaf, n, computeReadWrites(leaf)});
+      llvm::SmallSetVector<Value, 4> read;
+      for (Value buffer : leaves.back().rw.readBuffers)
+        read.insert(aliasRoot(buffer));
+      for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
+        if (Value old = leaf.getMutatedBuffer(r))
+          read.insert(aliasRoot(old));
+      for (Value root : read)
+        readersOf[root].push_back(id);
+    }
+  }
+
+  auto addUser = [&](Value buffer, unsigned node, Operation *leaf,
+                     bool inplace, bool weak) {
+    SmallVector<NodeUser, 2> &list = users[aliasRoot(buffer)];
+    // Users are added in leaf order, so a repeated user is the last one.
+    if (!list.empty() && list.back().leaf == leaf &&
+        list.back().node == node) {
+      list.back().canInplace &= inplace;
+      list.back().isWeak &= weak;
+      return;
+    }
+    list.push_back({node, leaf, inplace, weak});
+  };
+  auto addEdge = [&](unsigned from, unsigned to) {
+    if (from != to)
+      preds[to].push_back(from);
+  };
+
+  unsigned leafId = 0;
+  for (unsigned n = 0; n < numNodes; ++n) {
+    SmallVector<Attribute, 4> nodeReads, nodeWrites, nodeUnmet;
+    for (unsigned l = 0, e = leavesOf[n].size(); l < e; ++l, ++leafId) {
+      LeafInfo &info = leaves[leafId];
+      SchedulerNodeOpInterface leaf = info.op;
+      SmallVector<Attribute, 4> reads(info.rw.reads);
+      SmallVector<Value, 4> readBuffers(info.rw.readBuffers);
+
+      // Mutation: run after the previous writer (a StarDep on the version
+      // overwritten) and after every other reader of that version (WeakDeps
+      // on their buffers).
+      StoreModeAttr mode;
+      if (info.rw.writes.size() == 1)
+        if (auto write = dyn_cast<MemoryDepAttr>(info.rw.writes.front()))
+          mode = write.getMode();
+      for (OpResult result : leaf->getResults()) {
+        Value old = leaf.getMutatedBuffer(result.getResultNumber());
+        if (!old)
+          continue;
+        addUser(old, n, leaf, /*inplace=*/false, /*weak=*/false);
+        if (addUnique(reads, StarDepAttr::get(ctx, getBufferName(old), mode)))
+          readBuffers.push_back(old);
+        StringAttr mutating = leaf.getBufferName(result.getResultNumber());
+        for (unsigned readerId : readersOf.lookup(aliasRoot(old))) {
+          LeafInfo &reader = leaves[readerId];
+          if (reader.node == n)
+            continue;
+          addEdge(reader.node, n);
+          for (Value buffer : reader.op->getResults()) {
+            if (addUnique(reads, WeakDepAttr::get(ctx, getBufferName(buffer),
+                                                  mutating)))
+              readBuffers.push_back(buffer);
+            addUser(buffer, n, leaf, /*inplace=*/false, /*weak=*/true);
+          }
+        }
+      }
+      for (auto [dep, buffer] : llvm::zip(info.rw.reads, info.rw.readBuffers))
+        addUser(buffer, n, leaf, canInplace(leaf, info.rw, dep),
+                /*weak=*/false);
+
+      SmallVector<Attribute, 4> unmet;
+      for (auto [dep, buffer] : llvm::zip(reads, readBuffers)) {
+        if (isa<BlockArgument>(buffer))
+          continue;
+        unmet.push_back(dep);
+        if (std::optional<unsigned> producer = getProducer(buffer))
+          addEdge(*producer, n);
+      }
+      for (Attribute dep : reads)
+        addUnique(nodeReads, dep);
+      for (Attribute dep : info.rw.writes)
+        addUnique(nodeWrites, dep);
+      for (Attribute dep : unmet)
+        addUnique(nodeUnmet, dep);
+    }
+
+    NodeDeps &nd = deps[n];
+    nd.writes.assign(nodeWrites.begin(), nodeWrites.end());
+    if (leavesOf[n].size() == 1 &&
+        leavesOf[n].front().getOperation() == nodes[n].getOperation()) {
+      nd.reads.assign(nodeReads.begin(), nodeReads.end());
+      nd.unmet.assign(nodeUnmet.begin(), nodeUnmet.end());
+    } else {
+      // Inductor's ReadWrites.merge_list and refresh_group_node_dependencies:
+      // reads that are also writes of the group disappear, and unmet
+      // dependencies on the group's own buffers are met inside it.
+      llvm::SmallDenseSet<StringAttr, 8> own;
+      for (SchedulerNodeOpInterface leaf : leavesOf[n])
+        for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
+          own.insert(leaf.getBufferName(r));
+      for (Attribute dep : nodeReads)
+        if (!llvm::is_contained(nodeWrites, dep))
+          nd.reads.push_back(dep);
+      for (Attribute dep : nodeUnmet)
+        if (!own.contains(getDepName(dep)) &&
+            !llvm::is_contained(nodeWrites, dep))
+          nd.unmet.push_back(dep);
+    }
+    // Inductor's met_dependencies: reads - unmet_dependencies.
+    for (Attribute dep : nd.reads)
+      if (!llvm::is_contained(nd.unmet, dep))
+        nd.met.push_back(dep);
+  }
+
+  // The graph's consumer uses its outputs and the final version of every
+  // graph input that was overwritten in place.
+  for (Value output : graph.getOutputOp().getBuffers())
+    addUser(output, NodeUser::kOutput, nullptr, false, false);
+  for (BlockArgument input : block.getArguments()) {
+    Value version = input;
+    while (Value next = mutatedBy.lookup(version))
+      version = next;
+    if (version != input)
+      addUser(version, NodeUser::kOutput, nullptr, false, false);
+  }
+
+  for (unsigned n = 0; n < numNodes; ++n) {
+    llvm::sort(preds[n]);
+    preds[n].erase(std::unique(preds[n].begin(), preds[n].end()),
+                   preds[n].end());
+    for (unsigned p : preds[n])
+      succs[p].push_back(n);
+  }
+}
+
+SmallVector<unsigned> DependenceGraph::getAncestors(unsigned node) const {
+  SmallVector<bool> seen(nodes.size(), false);
+  SmallVector<unsigned> worklist(preds[node].begin(), preds[node].end());
+  SmallVector<unsigned> result;
+  while (!worklist.empty()) {
+    unsigned n = worklist.pop_back_val();
+    if (seen[n])
+      continue;
+    seen[n] = true;
+    result.push_back(n);
+    llvm::append_range(worklist, preds[n]);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+void DependenceGraph::findCycle() {
+  // Kahn's algorithm; what it cannot order lies on or behind a cycle.
+  unsigned numNodes = nodes.size();
+  SmallVector<unsigned> indegree(numNodes);
+  SmallVector<unsigned> ready;
+  for (unsigned n = 0; n < numNodes; ++n)
+    if ((indegree[n] = preds[n].size()) == 0)
+      ready.push_back(n);
+  unsigned ordered = 0;
+  while (!ready.empty()) {
+    unsigned n = ready.pop_back_val();
+    ++ordered;
+    for (unsigned s : succs[n])
+      if (--indegree[s] == 0)
+        ready.push_back(s);
+  }
+  if (ordered == numNodes)
+    return;
+  // Every unordered node has an unordered predecessor: walking predecessors
+  // from one of them must revisit a node, which closes a cycle.
+  unsigned start = 0;
+  while (indegree[start] == 0)
+    ++start;
+  SmallVector<int> position(numNodes, -1);
+  SmallVector<unsigned> path;
+  unsigned n = start;
+  while (position[n] < 0) {
+    position[n] = path.size();
+    path.push_back(n);
+    n = *llvm::find_if(preds[n], [&](unsigned p) { return indegree[p] != 0; });
+  }
+  // path[position[n]..] walks predecessors; reverse it into edge order.
+  cycle.assign(path.begin() + position[n], path.end());
+  std::reverse(cycle.begin(), cycle.end());
+  // Start the cycle at its earliest node for a stable message.
+  auto first = std::min_element(cycle.begin(), cycle.end());
+  std::rotate(cycle.begin(), first, cycle.end());
+}
+
+InFlightDiagnostic DependenceGraph::emitCycleError() const {
+  assert(hasCycle() && "no cycle to report");
+  SmallVector<std::string> names;
+  for (unsigned n : cycle)
+    names.push_back(SchedulerNodeOpInterface(nodes[n]).getNodeName());
+  names.push_back(names.front());
+  return SchedulerNodeOpInterface(nodes[cycle.front()])->emitOpError("is on a dependence cycle: ")
+         << llvm::join(names, " -> ")
+         << " (including the order of in-place mutations after the readers "
+            "of the overwritten buffer)";
+}

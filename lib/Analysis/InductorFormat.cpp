@@ -1,0 +1,210 @@
+//===- InductorFormat.cpp - Print dependences as Inductor does ------------===//
+
+#include "fusion/Analysis/InductorFormat.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+namespace {
+/// A term `coefficient * factor` of a flattened sum; a null factor is the
+/// constant term.
+struct Term {
+  int64_t coefficient;
+  AffineExpr factor;
+};
+} // namespace
+
+/// Flattens `expr * scale` into `terms`.
+static void collectTerms(AffineExpr expr, int64_t scale,
+                         SmallVectorImpl<Term> &terms) {
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
+    if (bin.getKind() == AffineExprKind::Add) {
+      collectTerms(bin.getLHS(), scale, terms);
+      collectTerms(bin.getRHS(), scale, terms);
+      return;
+    }
+    if (bin.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+        collectTerms(bin.getLHS(), scale * c.getValue(), terms);
+        return;
+      }
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS())) {
+        collectTerms(bin.getRHS(), scale * c.getValue(), terms);
+        return;
+      }
+    }
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    terms.push_back({scale * c.getValue(), nullptr});
+    return;
+  }
+  for (Term &term : terms)
+    if (term.factor == expr) {
+      term.coefficient += scale;
+      return;
+    }
+  terms.push_back({scale, expr});
+}
+
+static bool isSum(AffineExpr expr) {
+  return expr.getKind() == AffineExprKind::Add;
+}
+
+/// An argument of FloorDiv / ModularIndexing: sums are parenthesized.
+static std::string formatArgument(AffineExpr expr) {
+  std::string text = formatInductorIndex(expr);
+  return isSum(expr) ? "(" + text + ")" : text;
+}
+
+/// Formats a non-constant factor on its own.
+static std::string formatFactor(AffineExpr factor) {
+  if (auto dim = dyn_cast<AffineDimExpr>(factor))
+    return ("d" + Twine(dim.getPosition())).str();
+  if (auto sym = dyn_cast<AffineSymbolExpr>(factor))
+    return ("tmp" + Twine(sym.getPosition())).str();
+  auto bin = cast<AffineBinaryOpExpr>(factor);
+  std::string rhs = formatInductorIndex(bin.getRHS());
+  switch (bin.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return "(" + formatArgument(bin.getLHS()) + "//" + rhs + ")";
+  case AffineExprKind::Mod: {
+    // (x floordiv d) mod m is ModularIndexing(x, d, m).
+    auto lhs = dyn_cast<AffineBinaryOpExpr>(bin.getLHS());
+    if (lhs && lhs.getKind() == AffineExprKind::FloorDiv)
+      return "ModularIndexing(" + formatArgument(lhs.getLHS()) + ", " +
+             formatInductorIndex(lhs.getRHS()) + ", " + rhs + ")";
+    return "ModularIndexing(" + formatArgument(bin.getLHS()) + ", 1, " + rhs +
+           ")";
+  }
+  case AffineExprKind::CeilDiv:
+    return "CeilDiv(" + formatArgument(bin.getLHS()) + ", " + rhs + ")";
+  default:
+    return "(" + formatInductorIndex(factor) + ")";
+  }
+}
+
+std::string mlir::fusion::formatInductorIndex(AffineExpr expr) {
+  SmallVector<Term> terms;
+  collectTerms(expr, 1, terms);
+  int64_t constant = 0;
+  struct Printed {
+    bool linear;
+    std::string key;
+    std::string text; // without sign
+    bool negative;
+  };
+  SmallVector<Printed> printed;
+  for (const Term &term : terms) {
+    if (!term.factor) {
+      constant += term.coefficient;
+      continue;
+    }
+    if (term.coefficient == 0)
+      continue;
+    bool linear = isa<AffineDimExpr, AffineSymbolExpr>(term.factor);
+    std::string factor = formatFactor(term.factor);
+    // Inductor wraps FloorDiv and ModularIndexing terms in parentheses.
+    std::string shown = linear ? factor : "(" + factor + ")";
+    int64_t magnitude = std::abs(term.coefficient);
+    std::string text =
+        magnitude == 1 ? shown : (Twine(magnitude) + "*" + shown).str();
+    printed.push_back({linear, factor, text, term.coefficient < 0});
+  }
+  llvm::stable_sort(printed, [](const Printed &a, const Printed &b) {
+    if (a.linear != b.linear)
+      return a.linear;
+    return a.key < b.key;
+  });
+  if (constant != 0 || printed.empty())
+    printed.push_back({false, "", std::to_string(std::abs(constant)),
+                       constant < 0});
+  std::string result;
+  for (auto [i, p] : llvm::enumerate(printed)) {
+    if (i == 0)
+      result += (p.negative ? "-" : "") + p.text;
+    else
+      result += (p.negative ? " - " : " + ") + p.text;
+  }
+  return result;
+}
+
+static std::string formatMode(StoreModeAttr mode) {
+  return mode ? stringifyStoreMode(mode.getValue()).str() : "None";
+}
+
+std::string mlir::fusion::formatInductorDep(Attribute dep) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto memory = dyn_cast<MemoryDepAttr>(dep)) {
+    os << "MemoryDep('" << memory.getName().getValue() << "', "
+       << formatInductorIndex(memory.getIndex().getResult(0)) << ", {";
+    llvm::interleaveComma(llvm::enumerate(memory.getSizes()), os,
+                          [&](auto it) {
+                            os << "d" << it.index() << ": " << it.value();
+                          });
+    os << "}";
+    if (memory.getMode())
+      os << ", " << formatMode(memory.getMode());
+    os << ")";
+  } else if (auto star = dyn_cast<StarDepAttr>(dep)) {
+    os << "StarDep(name='" << star.getName().getValue() << "', mode=";
+    if (star.getMode())
+      os << "'" << formatMode(star.getMode()) << "'";
+    else
+      os << "None";
+    os << ")";
+  } else if (auto weak = dyn_cast<WeakDepAttr>(dep)) {
+    os << "WeakDep(name='" << weak.getName().getValue() << "', mutating_buf='"
+       << weak.getMutating().getValue() << "', is_fake=True)";
+  } else {
+    os << dep;
+  }
+  return text;
+}
+
+std::string mlir::fusion::formatInductorDepSet(ArrayRef<Attribute> deps) {
+  SmallVector<std::string> items;
+  for (Attribute dep : deps)
+    items.push_back(formatInductorDep(dep));
+  llvm::sort(items);
+  std::string flat = "[" + llvm::join(items, ", ") + "]";
+  // pprint.pformat(width=80, indent=4), then Inductor's pformat moves a
+  // multi-line result to its own indented line.
+  if (flat.size() <= 80)
+    return flat;
+  if (items.size() == 1)
+    return "[   " + items.front() + "]";
+  return "\n    [   " + llvm::join(items, ",\n        ") + "]";
+}
+
+static std::string formatUser(const NodeUser &user) {
+  std::string node = "OUTPUT";
+  if (!user.isOutput()) {
+    auto leaf = cast<SchedulerNodeOpInterface>(user.leaf);
+    node = (leaf.getInductorClassName() + "(name='" + leaf.getNodeName() +
+            "')")
+               .str();
+  }
+  return "NodeUser(node=" + node +
+         ", can_inplace=" + (user.canInplace ? "True" : "False") +
+         ", is_weak=" + (user.isWeak ? "True" : "False") + ")";
+}
+
+std::string mlir::fusion::formatInductorUsers(StringRef bufferName,
+                                              ArrayRef<NodeUser> users) {
+  std::string text = (bufferName + ".users = ").str();
+  if (users.size() <= 1) {
+    text += "[";
+    if (!users.empty())
+      text += formatUser(users.front());
+    return text + "]";
+  }
+  text += "[\n";
+  for (const NodeUser &user : users)
+    text += "    " + formatUser(user) + ",\n";
+  return text + "]";
+}

@@ -1,0 +1,30 @@
+//===- scheduler-opt.cpp - The scheduler-opt driver -----------------------===//
+//
+// An mlir-opt style driver: it only registers the fusion dialect, the
+// upstream dialects the pipeline needs, and the project's passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::fusion::test {
+void registerTestDependenceGraphPasses();
+} // namespace mlir::fusion::test
+
+int main(int argc, char **argv) {
+  mlir::registerTransformsPasses();
+  mlir::fusion::test::registerTestDependenceGraphPasses();
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::func::FuncDialect>();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "scheduler-opt: Inductor-style kernel fusion scheduling\n",
+      registry));
+}
