@@ -34,6 +34,8 @@ fi
 
 launcher=()
 if command -v ccache >/dev/null; then
+  # Paths relative to the checkout, so clones and worktrees share the cache.
+  export CCACHE_BASEDIR="$root"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 linker=()
