@@ -32,12 +32,6 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-launcher=()
-if command -v ccache >/dev/null; then
-  # Paths relative to the checkout, so clones and worktrees share the cache.
-  export CCACHE_BASEDIR="$root"
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
 linker=()
 if command -v ld.lld >/dev/null; then
   linker=(-DLLVM_USE_LINKER=lld)
@@ -49,7 +43,7 @@ if [[ ! -f "$build_dir/build.ninja" ]]; then
     -DMLIR_DIR="$llvm/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
     -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" \
-    "${launcher[@]}" "${linker[@]}"
+    "${linker[@]}"
 fi
 cmake --build "$build_dir"
 
