@@ -16,11 +16,13 @@
 
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
+void registerTestMemoryProfilePasses();
 } // namespace mlir::fusion::test
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::fusion::test::registerTestDependenceGraphPasses();
+  mlir::fusion::test::registerTestMemoryProfilePasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::func::FuncDialect>();
