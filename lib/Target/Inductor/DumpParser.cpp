@@ -990,9 +990,14 @@ private:
           if (open.empty())
             return error(p) << "unbalanced '" << c << "'";
           char o = *open.back();
-          if ((o == '(') != (c == ')') || (o == '[') != (c == ']'))
-            return error(p) << "'" << c << "' does not match the '" << o
-                            << "' opened at " << locator.get(open.back());
+          if ((o == '(') != (c == ')') || (o == '[') != (c == ']')) {
+            InFlightDiagnostic diag = error(p) << "'" << c
+                                               << "' does not match the '"
+                                               << o << "' before it";
+            diag.attachNote(locator.get(open.back())) << "'" << o
+                                                      << "' opened here";
+            return diag;
+          }
           open.pop_back();
         }
         ++p;

@@ -343,10 +343,12 @@ static bool isDescendant(const DumpNode &node, const DumpNode *leaf) {
 
 LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   auto [it, inserted] = nodesByName.try_emplace(node.name, &node);
-  if (!inserted)
-    return error(node.loc) << "node '" << node.name
-                           << "' is defined twice (first at "
-                           << loc(it->second->loc) << ")";
+  if (!inserted) {
+    InFlightDiagnostic diag = error(node.loc)
+                              << "node '" << node.name << "' is defined twice";
+    diag.attachNote(loc(it->second->loc)) << "first defined here";
+    return diag;
+  }
   if (!node.members.empty()) {
     // A container lists its members' buffers as its outputs.
     for (const auto &member : node.members)
@@ -364,10 +366,12 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   for (const DumpBuffer &buffer : node.outputs) {
     auto [bit, binserted] =
         buffers.try_emplace(buffer.name, std::make_pair(&node, &buffer));
-    if (!binserted)
-      return error(buffer.loc) << "buffer '" << buffer.name
-                               << "' is defined twice (first at "
-                               << loc(bit->second.second->loc) << ")";
+    if (!binserted) {
+      InFlightDiagnostic diag = error(buffer.loc) << "buffer '" << buffer.name
+                                                  << "' is defined twice";
+      diag.attachNote(loc(bit->second.second->loc)) << "first defined here";
+      return diag;
+    }
   }
   return success();
 }
@@ -715,10 +719,17 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     return failure();
 
   if (isNop) {
-    for (const DumpBuffer &buffer : node.outputs)
+    for (const DumpBuffer &buffer : node.outputs) {
       if (!buffer.mutations.empty())
         return error(buffer.mutations.front().second)
                << "a NopKernelSchedulerNode cannot mutate a buffer";
+      // The results of fusion.nop alias its operands; an alias the dump
+      // names must be one of them.
+      for (auto [alias, at] : buffer.aliases)
+        if (!seen.contains(alias))
+          return error(at) << "'" << buffer.name << "' aliases '" << alias
+                           << "', which '" << node.name << "' does not read";
+    }
     for (auto [buffer, type] : llvm::zip(node.outputs, types))
       if (!isa<BufferType>(type))
         return error(buffer.layout.loc)
@@ -732,7 +743,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
   }
 
   SmallVector<int64_t> tied;
-  for (const DumpBuffer &buffer : node.outputs) {
+  for (auto [i, buffer] : llvm::enumerate(node.outputs)) {
     if (buffer.mutations.empty()) {
       tied.push_back(-1);
       continue;
@@ -741,6 +752,10 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     FailureOr<Value> old = lookupBuffer(rename(name), at);
     if (failed(old))
       return failure();
+    // Inductor's MutationOutput has a NoneLayout: it is the new version of
+    // the buffer it mutates, with that buffer's layout.
+    if (buffer.layout.kind == DumpLayout::Kind::None)
+      types[i] = old->getType();
     auto *it = llvm::find(inputs, *old);
     if (it == inputs.end()) {
       inputs.push_back(*old);
@@ -1454,13 +1469,26 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
     SmallVector<Value, 3> inputs;
     const PyValue *arg = call.elements[3];
     if (*kind == ReduceKind::WelfordCombine) {
-      auto it = arg->kind == PyValue::Kind::Name ? env.find(arg->str)
-                                                 : env.end();
-      if (it == env.end() || it->second.kind != BodyValue::Tuple ||
-          it->second.tuple.size() != 3)
+      // A (mean, m2, weight) triple: a tuple of names, or a name bound to
+      // the results of another Welford reduction.
+      SmallVector<Value, 3> triple;
+      if (arg->kind == PyValue::Kind::Tuple) {
+        for (const PyValue *element : arg->elements) {
+          FailureOr<Value> v = scalar(element, env);
+          if (failed(v))
+            return failure();
+          triple.push_back(*v);
+        }
+      } else if (arg->kind == PyValue::Kind::Name) {
+        auto it = env.find(arg->str);
+        if (it != env.end() && it->second.kind == BodyValue::Tuple)
+          triple.assign(it->second.tuple.begin(), it->second.tuple.end());
+      }
+      if (triple.size() != 3)
         return error(arg->loc()) << "welford_combine needs a (mean, m2, "
-                                    "weight) triple";
-      for (Value v : it->second.tuple)
+                                    "weight) triple, found "
+                                 << arg->text;
+      for (Value v : triple)
         inputs.push_back(convert(v, *dtype, l));
     } else {
       FailureOr<Value> v = scalar(arg, env);
