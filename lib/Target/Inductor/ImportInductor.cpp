@@ -443,6 +443,13 @@ forEachLayoutLine(const DumpNode &node,
     forEachLayoutLine(*member, fn);
 }
 
+/// True when two layouts describe the same storage (FixedLayout and
+/// MutationLayoutSHOULDREMOVE print the same fields).
+static bool sameLayout(const DumpLayout &a, const DumpLayout &b) {
+  return a.kind == b.kind && a.device == b.device && a.dtype == b.dtype &&
+         a.size == b.size && a.stride == b.stride && a.offset == b.offset;
+}
+
 LogicalResult GraphImporter::collectInputs() {
   // A graph input is a buffer the nodes refer to that no node produces.
   // Names point into the dump, which outlives the importer.
@@ -452,11 +459,26 @@ LogicalResult GraphImporter::collectInputs() {
       if (!buffers.count(name))
         firstReference.try_emplace(name, name, at);
     });
+  // `<name>_layout` lines repeat what the dump says elsewhere about a
+  // buffer; they must all agree, with the buffer's own layout line for
+  // produced buffers, and with each other for graph inputs.
   llvm::StringMap<const DumpLayout *> layouts;
+  for (const auto &[name, entry] : buffers)
+    layouts.try_emplace(name, &entry.second->layout);
+  LogicalResult consistent = success();
   for (const auto &node : dump.nodes)
     forEachLayoutLine(*node, [&](StringRef name, const DumpLayout &layout) {
-      layouts.try_emplace(name, &layout);
+      auto [it, inserted] = layouts.try_emplace(name, &layout);
+      if (inserted || failed(consistent) || sameLayout(*it->second, layout))
+        return;
+      InFlightDiagnostic diag = error(layout.loc)
+                                << "layout of '" << name
+                                << "' differs from its layout given before";
+      diag.attachNote(loc(it->second->loc)) << "given here";
+      consistent = failure();
     });
+  if (failed(consistent))
+    return failure();
 
   for (auto &entry : firstReference)
     inputNames.push_back(entry.second.first);
