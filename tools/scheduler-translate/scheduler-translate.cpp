@@ -12,5 +12,6 @@
 int main(int argc, char **argv) {
   mlir::fusion::registerInductorTranslations();
   return mlir::failed(mlir::mlirTranslateMain(
-      argc, argv, "scheduler-translate: Inductor dumps to the fusion dialect\n"));
+      argc, argv,
+      "scheduler-translate: Inductor dumps to the fusion dialect\n"));
 }

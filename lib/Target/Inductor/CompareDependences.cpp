@@ -93,9 +93,9 @@ Agreement DependenceComparer::compareIndex(const DumpDep &expected,
     }
     return AffineExpr();
   };
-  FailureOr<AffineExpr> parsed = parseIndexExpr(
-      expected.index, ctx, resolve,
-      [&](const char *at) { return locator.emitError(at); });
+  FailureOr<AffineExpr> parsed =
+      parseIndexExpr(expected.index, ctx, resolve,
+                     [&](const char *at) { return locator.emitError(at); });
   if (failed(parsed))
     return Agreement::Different;
   AffineExpr lhs = simplifyAffineExpr(*parsed, numDims, numSymbols);
@@ -223,8 +223,8 @@ void DependenceComparer::compareDeps(const DumpNode &node, StringRef field,
         continue;
       used[i] = found = true;
       ++stats.semantic;
-      os << node.name << "." << field << ": " << dep->text << " ~ "
-         << texts[i] << " (" << describe(agreement) << ")\n";
+      os << node.name << "." << field << ": " << dep->text << " ~ " << texts[i]
+         << " (" << describe(agreement) << ")\n";
     }
     if (found)
       continue;
@@ -245,9 +245,9 @@ void DependenceComparer::compareDeps(const DumpNode &node, StringRef field,
 
 static std::string formatUser(StringRef nodeClass, StringRef nodeName,
                               bool canInplace, bool isWeak) {
-  std::string node =
-      nodeName.empty() ? "OUTPUT"
-                       : (nodeClass + "(name='" + nodeName + "')").str();
+  std::string node = nodeName.empty()
+                         ? "OUTPUT"
+                         : (nodeClass + "(name='" + nodeName + "')").str();
   return "NodeUser(node=" + node +
          ", can_inplace=" + (canInplace ? "True" : "False") +
          ", is_weak=" + (isWeak ? "True" : "False") + ")";
@@ -276,9 +276,9 @@ void DependenceComparer::compareUsers(const DumpBuffer &buffer) {
   }
   ++users.different;
   locator.emitError(buffer.usersLoc)
-      << buffer.name << ".users: Inductor lists ["
-      << llvm::join(expected, ", ") << "], the dependence analysis computes ["
-      << llvm::join(actual, ", ") << "]";
+      << buffer.name << ".users: Inductor lists [" << llvm::join(expected, ", ")
+      << "], the dependence analysis computes [" << llvm::join(actual, ", ")
+      << "]";
 }
 
 LogicalResult DependenceComparer::run(const InductorDump &dump) {
@@ -299,8 +299,8 @@ LogicalResult DependenceComparer::run(const InductorDump &dump) {
     compareDeps(node, "writes", node.writes, graph.getWrites(n), writes);
     compareDeps(node, "unmet_dependencies", node.unmet,
                 graph.getUnmetDependencies(n), unmet);
-    compareDeps(node, "met_dependencies", node.met,
-                graph.getMetDependencies(n), met);
+    compareDeps(node, "met_dependencies", node.met, graph.getMetDependencies(n),
+                met);
     for (const DumpBuffer &buffer : node.outputs) {
       compareUsers(buffer);
       ++numBuffers;
@@ -312,23 +312,19 @@ LogicalResult DependenceComparer::run(const InductorDump &dump) {
        {std::pair<StringRef, FieldStats *>{"writes", &writes},
         {"unmet_dependencies", &unmet},
         {"met_dependencies", &met}})
-    os << "  " << name << ": " << stats->exact << " exact, "
-       << stats->semantic << " semantic, " << stats->different
-       << " different\n";
+    os << "  " << name << ": " << stats->exact << " exact, " << stats->semantic
+       << " semantic, " << stats->different << " different\n";
   os << "  users: " << users.exact << " exact, " << users.different
      << " different\n";
-  unsigned different = writes.different + unmet.different + met.different +
-                       users.different;
+  unsigned different =
+      writes.different + unmet.different + met.different + users.different;
   return success(different == 0);
 }
 
-LogicalResult
-mlir::fusion::compareInductorDependences(llvm::SourceMgr &sourceMgr,
-                                         MLIRContext *context,
-                                         llvm::raw_ostream &os,
-                                         const InductorImportOptions &options) {
-  context->loadDialect<FusionDialect, arith::ArithDialect,
-                       math::MathDialect>();
+LogicalResult mlir::fusion::compareInductorDependences(
+    llvm::SourceMgr &sourceMgr, MLIRContext *context, llvm::raw_ostream &os,
+    const InductorImportOptions &options) {
+  context->loadDialect<FusionDialect, arith::ArithDialect, math::MathDialect>();
   DumpLocator locator(sourceMgr, context);
   InductorDump dump;
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))

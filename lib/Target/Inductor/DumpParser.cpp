@@ -209,8 +209,7 @@ class PyParser {
 public:
   PyParser(StringRef text, const DumpLocator &locator,
            std::deque<PyValue> &arena)
-      : lexer(text.begin(), text.end()), textEnd(text.end()),
-        locator(locator), arena(arena) {
+      : lexer(text.begin(), text.end()), locator(locator), arena(arena) {
     advance();
   }
 
@@ -220,8 +219,8 @@ public:
   LogicalResult expectEnd() {
     if (tok.kind == Tok::Eof)
       return success();
-    return error(tok.text.data()) << "unexpected " << describe(tok)
-                                  << " after the value";
+    return error(tok.text.data())
+           << "unexpected " << describe(tok) << " after the value";
   }
 
 private:
@@ -251,14 +250,16 @@ private:
 
   LogicalResult expect(Tok kind, StringRef what) {
     if (tok.kind != kind)
-      return error(tok.text.data()) << "expected " << what << ", found "
-                                    << describe(tok);
+      return error(tok.text.data())
+             << "expected " << what << ", found " << describe(tok);
     advance();
     return success();
   }
 
   /// Wraps `value` and what follows into an `Expr` spanning from `start`.
-  PyValue *compound(const char *start) { return make(PyValue::Kind::Expr, start); }
+  PyValue *compound(const char *start) {
+    return make(PyValue::Kind::Expr, start);
+  }
 
   FailureOr<PyValue *> parseAdditive() {
     const char *start = tok.text.data();
@@ -387,10 +388,10 @@ private:
         continue;
       }
       if (tok.kind != Tok::RParen)
-        return error(tok.text.data()) << "expected ',' or ')' in the "
-                                         "arguments of '"
-                                      << call.str << "', found "
-                                      << describe(tok);
+        return error(tok.text.data())
+               << "expected ',' or ')' in the "
+                  "arguments of '"
+               << call.str << "', found " << describe(tok);
     }
     advance();
     return success();
@@ -433,8 +434,8 @@ private:
     case Tok::Int: {
       int64_t value;
       if (tok.text.getAsInteger(10, value))
-        return error(start) << "integer " << quote(tok.text)
-                            << " does not fit in 64 bits";
+        return error(start)
+               << "integer " << quote(tok.text) << " does not fit in 64 bits";
       advance();
       PyValue *v = make(PyValue::Kind::Int, start);
       v->intValue = value;
@@ -508,8 +509,8 @@ private:
                                isDict ? "}" : "]", seq, sawComma, isDict)))
         return failure();
       --depth;
-      PyValue *v = make(isDict ? PyValue::Kind::Dict : PyValue::Kind::List,
-                        start);
+      PyValue *v =
+          make(isDict ? PyValue::Kind::Dict : PyValue::Kind::List, start);
       v->elements = std::move(seq.elements);
       return v;
     }
@@ -519,7 +520,6 @@ private:
   }
 
   PyLexer lexer;
-  const char *textEnd;
   const DumpLocator &locator;
   std::deque<PyValue> &arena;
   Token tok{Tok::Eof, StringRef()};
@@ -608,9 +608,10 @@ public:
   }
 
   /// `{d0: 64, d1: 4096}` or `{p0: 64}`.
-  LogicalResult readVarSizes(const PyValue *v,
-                             SmallVectorImpl<std::pair<StringRef, int64_t>> &out,
-                             StringRef what) {
+  LogicalResult
+  readVarSizes(const PyValue *v,
+               SmallVectorImpl<std::pair<StringRef, int64_t>> &out,
+               StringRef what) {
     if (failed(expectKind(v, PyValue::Kind::Dict, what)))
       return failure();
     for (size_t i = 0; i + 1 < v->elements.size(); i += 2) {
@@ -682,8 +683,7 @@ public:
       FailureOr<StringRef> n = readString(*name, "a buffer name in quotes");
       if (failed(n))
         return failure();
-      FailureOr<StringRef> m =
-          readString(*mutating, "a buffer name in quotes");
+      FailureOr<StringRef> m = readString(*mutating, "a buffer name in quotes");
       if (failed(m))
         return failure();
       dep.name = *n;
@@ -725,8 +725,7 @@ public:
     if (failed(str))
       return failure();
     std::string device = str->str();
-    if (const PyValue *index = keyword(v, "index");
-        index && !index->isNone()) {
+    if (const PyValue *index = keyword(v, "index"); index && !index->isNone()) {
       if (failed(expectKind(index, PyValue::Kind::Int, "a device index")))
         return failure();
       device += ":" + std::to_string(index->intValue);
@@ -779,13 +778,13 @@ public:
         failed(readIntList(*stride, layout.stride, "the layout stride")))
       return failure();
     if (layout.size.size() != layout.stride.size())
-      return error(*stride) << "layout has " << layout.size.size()
-                            << " sizes but " << layout.stride.size()
-                            << " strides";
+      return error(*stride)
+             << "layout has " << layout.size.size() << " sizes but "
+             << layout.stride.size() << " strides";
     if (const PyValue *offset = keyword(v, "offset")) {
       if (offset->kind != PyValue::Kind::Int)
-        return error(offset) << "expected an integer offset, found "
-                             << quote(offset->text);
+        return error(offset)
+               << "expected an integer offset, found " << quote(offset->text);
       layout.offset = offset->intValue;
     }
     return layout;
@@ -853,8 +852,7 @@ private:
 /// The dump's line structure: nodes, their fields, the indented loop body.
 class DumpParser {
 public:
-  DumpParser(unsigned bufferId, const DumpLocator &locator,
-             InductorDump &dump)
+  DumpParser(unsigned bufferId, const DumpLocator &locator, InductorDump &dump)
       : locator(locator), reader(locator), dump(dump) {
     buffer = locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   }
@@ -946,8 +944,7 @@ private:
     if (!l.text.starts_with(prefix))
       return error(l.textBegin())
              << "expected " << expected << ", found "
-             << (l.text.empty() ? std::string("an empty line")
-                                : quote(l.text));
+             << (l.text.empty() ? std::string("an empty line") : quote(l.text));
     return l.text.data() + prefix.size();
   }
 
@@ -991,11 +988,11 @@ private:
             return error(p) << "unbalanced '" << c << "'";
           char o = *open.back();
           if ((o == '(') != (c == ')') || (o == '[') != (c == ']')) {
-            InFlightDiagnostic diag = error(p) << "'" << c
-                                               << "' does not match the '"
-                                               << o << "' before it";
-            diag.attachNote(locator.get(open.back())) << "'" << o
-                                                      << "' opened here";
+            InFlightDiagnostic diag = error(p)
+                                      << "'" << c << "' does not match the '"
+                                      << o << "' before it";
+            diag.attachNote(locator.get(open.back()))
+                << "'" << o << "' opened here";
             return diag;
           }
           open.pop_back();
@@ -1047,7 +1044,8 @@ private:
 
 static bool isIdentifier(StringRef name) {
   return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 /// `NAME: KIND(INNER)` -> the three pieces, or nothing.
@@ -1162,8 +1160,7 @@ LogicalResult DumpParser::parseOutputs(DumpNode &node) {
              << "expected a buffer ('bufN: Class', indented by 4 spaces) or "
                 "']' closing '"
              << key << "', found "
-             << (l.text.empty() ? std::string("an empty line")
-                                : quote(l.text));
+             << (l.text.empty() ? std::string("an empty line") : quote(l.text));
     if (failed(parseBuffer(node)))
       return failure();
   }
@@ -1172,8 +1169,8 @@ LogicalResult DumpParser::parseOutputs(DumpNode &node) {
 LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   const Line &header = line();
   size_t colon = header.text.find(": ");
-  StringRef name = colon == StringRef::npos ? StringRef()
-                                            : header.text.take_front(colon);
+  StringRef name =
+      colon == StringRef::npos ? StringRef() : header.text.take_front(colon);
   if (!isIdentifier(name))
     return error(header.textBegin())
            << "expected a buffer such as 'buf0: ComputedBuffer', found "
@@ -1196,10 +1193,9 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   if (failed(parsed))
     return failure();
   buffer.layout = std::move(*parsed);
-  for (auto [field, list] :
-       {std::pair<StringRef, decltype(&buffer.aliases)>{"aliases",
-                                                        &buffer.aliases},
-        {"mutations", &buffer.mutations}}) {
+  for (auto [field, list] : {std::pair<StringRef, decltype(&buffer.aliases)>{
+                                 "aliases", &buffer.aliases},
+                             {"mutations", &buffer.mutations}}) {
     if (atEnd() || !line().text.starts_with(prefix + field.str() + " ="))
       continue;
     FailureOr<PyValue *> value = parseField(prefix + field.str(), 4);
@@ -1208,9 +1204,8 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   }
   buffer.usersLoc = atEnd() ? endOfFile() : line().textBegin();
   FailureOr<PyValue *> users = parseField(prefix + "users", 4);
-  if (failed(users) ||
-      failed(reader.expectKind(*users, PyValue::Kind::List,
-                               "a list of NodeUser")))
+  if (failed(users) || failed(reader.expectKind(*users, PyValue::Kind::List,
+                                                "a list of NodeUser")))
     return failure();
   for (const PyValue *u : (*users)->elements) {
     FailureOr<DumpUser> user = reader.readUser(u);
@@ -1322,8 +1317,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
     StringRef blockName = def.text.drop_front(4);
     if (!blockName.consume_back("(self, ops):") || !isIdentifier(blockName))
       return error(def.textBegin())
-             << "expected 'def <block>(self, ops):', found "
-             << quote(def.text);
+             << "expected 'def <block>(self, ops):', found " << quote(def.text);
     DumpBlock &block = body.blocks.emplace_back();
     block.name = blockName;
     block.loc = def.textBegin();
@@ -1365,9 +1359,8 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
         return truncated(("'return' ending block '" + block.name + "' of '" +
                           node.name + "'")
                              .str());
-      return error(block.loc)
-             << "block '" << block.name << "' of '" << node.name
-             << "' does not end with 'return'";
+      return error(block.loc) << "block '" << block.name << "' of '"
+                              << node.name << "' does not end with 'return'";
     }
   }
   if (body.blocks.empty())

@@ -67,9 +67,9 @@ bool mlir::fusion::inductor::naturalLess(StringRef a, StringRef b) {
   return a < b;
 }
 
-FailureOr<Type> mlir::fusion::inductor::convertDtype(StringRef dtype,
-                                                     const char *loc,
-                                                     const DumpLocator &locator) {
+FailureOr<Type>
+mlir::fusion::inductor::convertDtype(StringRef dtype, const char *loc,
+                                     const DumpLocator &locator) {
   MLIRContext *ctx = locator.getContext();
   StringRef name = dtype;
   name.consume_front("torch.");
@@ -131,8 +131,8 @@ readFxPlaceholders(unsigned bufferId, const DumpLocator &locator,
       rest = rest.drop_front();
       return success();
     }
-    StringRef name = rest.take_while(
-        [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    StringRef name =
+        rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
     if (name.empty())
       return locator.emitError(rest.data()) << "expected a parameter name";
     rest = rest.drop_front(name.size()).ltrim(' ');
@@ -234,8 +234,14 @@ private:
                               BodyValue &result);
   LogicalResult translateOp(const DumpStmt &stmt, StringRef op,
                             const PyValue &call,
-                            llvm::StringMap<BodyValue> &env,
-                            BodyValue &result);
+                            llvm::StringMap<BodyValue> &env, BodyValue &result);
+  LogicalResult translateReduction(const DumpStmt &stmt, const PyValue &call,
+                                   llvm::StringMap<BodyValue> &env,
+                                   BodyValue &result);
+  LogicalResult translateElementwise(const DumpStmt &stmt, StringRef name,
+                                     const PyValue &call,
+                                     llvm::StringMap<BodyValue> &env,
+                                     BodyValue &result);
   LogicalResult translateMasked(const DumpStmt &stmt, const DumpBlock &block,
                                 const PyValue &call,
                                 llvm::StringMap<BodyValue> &env,
@@ -293,7 +299,7 @@ private:
 
   LogicalResult indexNodes(const DumpNode &node);
   LogicalResult collectInputs();
-  FailureOr<Type> bufferType(const DumpLayout &layout, const char *at);
+  FailureOr<Type> bufferType(const DumpLayout &layout);
   LogicalResult buildNode(const DumpNode &node);
   LogicalResult buildSchedulerNode(const DumpNode &node);
   LogicalResult buildExternOrNop(const DumpNode &node);
@@ -357,9 +363,9 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
     for (const DumpBuffer &buffer : node.outputs) {
       const DumpNode *producer = buffers.lookup(buffer.name).first;
       if (!producer || !isDescendant(node, producer))
-        return error(buffer.loc) << "'" << node.name << "' lists buffer '"
-                                 << buffer.name
-                                 << "', which none of its members writes";
+        return error(buffer.loc)
+               << "'" << node.name << "' lists buffer '" << buffer.name
+               << "', which none of its members writes";
     }
     return success();
   }
@@ -376,15 +382,13 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   return success();
 }
 
-FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
-                                          const char *at) {
+FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout) {
   if (device.empty())
     device = layout.device;
   if (layout.device != device)
     return error(layout.loc)
-           << "buffer on device '" << layout.device
-           << "' in a graph on '" << device
-           << "': graphs spanning several devices are not supported";
+           << "buffer on device '" << layout.device << "' in a graph on '"
+           << device << "': graphs spanning several devices are not supported";
   switch (layout.kind) {
   case DumpLayout::Kind::MultiOutput:
     return Type(MultiOutputType::get(ctx));
@@ -394,7 +398,8 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
   case DumpLayout::Kind::Fixed:
     break;
   }
-  FailureOr<Type> element = convertDtype(layout.dtype, layout.dtypeLoc, locator);
+  FailureOr<Type> element =
+      convertDtype(layout.dtype, layout.dtypeLoc, locator);
   if (failed(element))
     return failure();
   for (int64_t s : layout.size)
@@ -487,9 +492,9 @@ LogicalResult GraphImporter::collectInputs() {
     const char *at = firstReference.lookup(name).second;
     if (const DumpLayout *layout = layouts.lookup(name)) {
       if (layout->kind != DumpLayout::Kind::Fixed)
-        return error(layout->loc) << "graph input '" << name
-                                  << "' must have a FixedLayout";
-      FailureOr<Type> type = bufferType(*layout, at);
+        return error(layout->loc)
+               << "graph input '" << name << "' must have a FixedLayout";
+      FailureOr<Type> type = bufferType(*layout);
       if (failed(type))
         return failure();
       inputTypes.push_back(*type);
@@ -512,7 +517,7 @@ LogicalResult GraphImporter::collectInputs() {
       layout.stride = ph->second.strides;
     else
       layout.stride = BufferType::getContiguousStrides(layout.size);
-    FailureOr<Type> type = bufferType(layout, at);
+    FailureOr<Type> type = bufferType(layout);
     if (failed(type))
       return failure();
     inputTypes.push_back(*type);
@@ -561,15 +566,16 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   if (failed(collectInputs()))
     return nullptr;
 
-  Location fileLoc = loc(locator.getSourceMgr()
-                             .getMemoryBuffer(
-                                 locator.getSourceMgr().getMainFileID())
-                             ->getBufferStart());
+  Location fileLoc =
+      loc(locator.getSourceMgr()
+              .getMemoryBuffer(locator.getSourceMgr().getMainFileID())
+              ->getBufferStart());
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
   GraphOp graph = GraphOp::create(builder, fileLoc, options.graphName,
                                   inputTypes, inputNames, {}, device);
-  for (auto [name, arg] : llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
+  for (auto [name, arg] :
+       llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
     values[name] = arg;
   builder.setInsertionPointToEnd(&graph.getBodyBlock());
   for (const auto &node : dump.nodes)
@@ -582,30 +588,26 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (StringRef input : inputNames)
     if (mutationRenames.count(input))
       implicitOutputs.insert(values.lookup(rename(input)));
+  // A container lists its members' buffers: top-level nodes cover all.
   SmallVector<Value> outputs;
   SmallVector<Type> outputTypes;
-  std::function<LogicalResult(const DumpNode &)> collectOutputs =
-      [&](const DumpNode &node) -> LogicalResult {
-    for (const DumpBuffer &buffer : node.outputs) {
+  for (const auto &node : dump.nodes) {
+    for (const DumpBuffer &buffer : node->outputs) {
       if (llvm::none_of(buffer.users,
                         [](const DumpUser &u) { return u.isOutput(); }))
         continue;
       Value value = values.lookup(buffer.name);
       if (implicitOutputs.contains(value))
         continue;
-      if (!isa<BufferType>(value.getType()))
-        return error(buffer.loc) << "graph output '" << buffer.name
-                                 << "' must be a buffer, not a multi-output "
-                                    "tuple";
+      if (!isa<BufferType>(value.getType())) {
+        error(buffer.loc) << "graph output '" << buffer.name
+                          << "' must be a buffer, not a multi-output tuple";
+        return nullptr;
+      }
       outputs.push_back(value);
       outputTypes.push_back(value.getType());
     }
-    // Members' buffers are the container's; they were listed there.
-    return success();
-  };
-  for (const auto &node : dump.nodes)
-    if (failed(collectOutputs(*node)))
-      return nullptr;
+  }
   OutputOp::create(builder, fileLoc, outputs);
   graph.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(ctx, inputTypes, outputTypes)));
@@ -614,11 +616,12 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   return module;
 }
 
-LogicalResult GraphImporter::buildResultTypes(const DumpNode &node,
-                                              SmallVectorImpl<Type> &types,
-                                              SmallVectorImpl<StringRef> &names) {
+LogicalResult
+GraphImporter::buildResultTypes(const DumpNode &node,
+                                SmallVectorImpl<Type> &types,
+                                SmallVectorImpl<StringRef> &names) {
   for (const DumpBuffer &buffer : node.outputs) {
-    FailureOr<Type> type = bufferType(buffer.layout, buffer.loc);
+    FailureOr<Type> type = bufferType(buffer.layout);
     if (failed(type))
       return failure();
     types.push_back(*type);
@@ -642,9 +645,8 @@ LogicalResult GraphImporter::buildNode(const DumpNode &node) {
   // inputs; a name that is neither is a reference to nothing.
   for (const DumpDep &dep : node.unmet.deps)
     if (!buffers.count(dep.name))
-      return error(dep.loc())
-             << "unmet dependence on buffer '" << dep.name
-             << "', which no node of the dump writes";
+      return error(dep.loc()) << "unmet dependence on buffer '" << dep.name
+                              << "', which no node of the dump writes";
   switch (node.kind) {
   case DumpNode::Kind::Scheduler:
     return buildSchedulerNode(node);
@@ -668,9 +670,8 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
     return error(node.loc) << "SchedulerNode '" << node.name
                            << "' has no output buffer";
   if (!node.groupDevice.empty() && node.groupDevice != device)
-    return error(node.groupDeviceLoc)
-           << "node on device '" << node.groupDevice << "' in a graph on '"
-           << device << "'";
+    return error(node.groupDeviceLoc) << "node on device '" << node.groupDevice
+                                      << "' in a graph on '" << device << "'";
   int64_t numel = 1, rnumel = 1;
   for (int64_t s : node.ranges)
     numel *= s;
@@ -704,8 +705,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
     mutated.push_back(*old);
   }
   NodeOp op = NodeOp::create(builder, loc(node.loc), node.name, node.ranges,
-                             node.reductionRanges, types, names, mutated,
-                             tied);
+                             node.reductionRanges, types, names, mutated, tied);
   if (failed(BodyImporter(*this, node, op).run()))
     return failure();
   for (auto [buffer, result] : llvm::zip(node.outputs, op.getResults())) {
@@ -726,7 +726,8 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     for (const DumpDep &dep : list->deps)
       if (dep.kind != DumpDep::Kind::Weak && seen.insert(dep.name).second)
         reads.push_back({dep.name, dep.loc()});
-  llvm::sort(reads, [](auto &a, auto &b) { return naturalLess(a.first, b.first); });
+  llvm::sort(reads,
+             [](auto &a, auto &b) { return naturalLess(a.first, b.first); });
 
   SmallVector<Value> inputs;
   for (auto [name, at] : reads) {
@@ -816,7 +817,7 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
   SmallVector<Type> types;
   for (const auto &member : node.members)
     for (const DumpBuffer &buffer : member->outputs) {
-      FailureOr<Type> type = bufferType(buffer.layout, buffer.loc);
+      FailureOr<Type> type = bufferType(buffer.layout);
       if (failed(type))
         return failure();
       types.push_back(*type);
@@ -923,8 +924,8 @@ LogicalResult BodyImporter::run() {
     return failure();
   for (const DumpBlock &block : body.blocks)
     if (!blocks.try_emplace(block.name, &block).second)
-      return error(block.loc) << "block '" << block.name
-                              << "' is defined twice";
+      return error(block.loc)
+             << "block '" << block.name << "' is defined twice";
   Block &entry = op.getBodyBlock();
   builder.setInsertionPoint(entry.getTerminator());
   BodyValue result;
@@ -934,8 +935,7 @@ LogicalResult BodyImporter::run() {
 LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
                                            BodyValue &result) {
   if (!activeBlocks.insert(block.name).second)
-    return error(block.loc) << "block '" << block.name
-                            << "' invokes itself";
+    return error(block.loc) << "block '" << block.name << "' invokes itself";
   llvm::StringMap<BodyValue> env;
   for (const DumpStmt &stmt : block.stmts)
     if (failed(translateStmt(stmt, env, result)))
@@ -973,14 +973,13 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
       return error(value.loc()) << "expected '<name>[<integer>]'";
     auto it = env.find(base->str);
     if (it == env.end() || it->second.kind != BodyValue::Tuple)
-      return error(base->loc()) << "'" << base->str
-                                << "' is not a multi-result reduction";
+      return error(base->loc())
+             << "'" << base->str << "' is not a multi-result reduction";
     if (index->intValue < 0 ||
         index->intValue >= static_cast<int64_t>(it->second.tuple.size()))
       return error(index->loc())
              << "index " << index->intValue << " is out of range: '"
-             << base->str << "' has " << it->second.tuple.size()
-             << " results";
+             << base->str << "' has " << it->second.tuple.size() << " results";
     out.kind = BodyValue::Scalar;
     out.value = it->second.tuple[index->intValue];
   } else if (value.kind == PyValue::Kind::Call) {
@@ -1000,7 +999,8 @@ LogicalResult BodyImporter::expectArgs(const PyValue &call, unsigned min,
                                        ArrayRef<StringRef> keywords) {
   unsigned n = call.elements.size();
   if (n < min || n > max) {
-    InFlightDiagnostic diag = error(call.loc()) << "'" << call.str << "' takes ";
+    InFlightDiagnostic diag = error(call.loc())
+                              << "'" << call.str << "' takes ";
     if (min == max)
       diag << min;
     else
@@ -1009,16 +1009,16 @@ LogicalResult BodyImporter::expectArgs(const PyValue &call, unsigned min,
   }
   for (auto &[key, value] : call.keywords)
     if (!llvm::is_contained(keywords, key))
-      return error(value->loc()) << "'" << call.str
-                                 << "' has no argument '" << key << "'";
+      return error(value->loc())
+             << "'" << call.str << "' has no argument '" << key << "'";
   return success();
 }
 
 FailureOr<Value> BodyImporter::scalar(const PyValue *arg,
                                       llvm::StringMap<BodyValue> &env) {
   if (arg->kind != PyValue::Kind::Name)
-    return error(arg->loc()) << "expected the name of a value, found "
-                             << arg->text;
+    return error(arg->loc())
+           << "expected the name of a value, found " << arg->text;
   auto it = env.find(arg->str);
   if (it == env.end())
     return error(arg->loc()) << "'" << arg->str << "' is not defined";
@@ -1045,8 +1045,8 @@ FailureOr<unsigned> BodyImporter::indexRef(const PyValue *arg,
 FailureOr<StringRef> BodyImporter::stringArg(const PyValue *arg,
                                              StringRef what) {
   if (arg->kind != PyValue::Kind::String)
-    return error(arg->loc()) << "expected " << what << " in quotes, found "
-                             << arg->text;
+    return error(arg->loc())
+           << "expected " << what << " in quotes, found " << arg->text;
   return arg->str;
 }
 
@@ -1066,7 +1066,8 @@ Value BodyImporter::convert(Value v, Type type, Location l) {
 
 Value BodyImporter::constant(Type type, double value, Location l) {
   if (auto ft = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(builder, l, builder.getFloatAttr(ft, value));
+    return arith::ConstantOp::create(builder, l,
+                                     builder.getFloatAttr(ft, value));
   return arith::ConstantOp::create(
       builder, l, builder.getIntegerAttr(type, static_cast<int64_t>(value)));
 }
@@ -1088,8 +1089,8 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type type) {
     auto it = llvm::cast<IntegerType>(type);
     if (it.getWidth() < 64 && !llvm::isIntN(it.getWidth(), v->intValue) &&
         !(it.getWidth() == 1 && (v->intValue == 0 || v->intValue == 1)))
-      return error(v->loc()) << "constant " << v->intValue
-                             << " does not fit in " << type;
+      return error(v->loc())
+             << "constant " << v->intValue << " does not fit in " << type;
     int64_t value = it.getWidth() == 1 ? (v->intValue != 0) : v->intValue;
     return Value(arith::ConstantOp::create(
         builder, l, builder.getIntegerAttr(type, value)));
@@ -1208,15 +1209,16 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
   if (callee.consume_front("self.")) {
     const DumpBlock *block = blocks.lookup(callee);
     if (!block || callee == "body")
-      return error(call.loc()) << "unknown loop body method 'self." << callee
-                               << "'";
+      return error(call.loc())
+             << "unknown loop body method 'self." << callee << "'";
     return translateMasked(stmt, *block, call, env, result);
   }
   if (callee.consume_front("ops."))
     return translateOp(stmt, callee, call, env, result);
-  return error(call.loc()) << "unknown call '" << call.str
-                           << "' (expected ops.*, self.get_index, "
-                              "self.set_indirect<k> or self.masked_subblock<k>)";
+  return error(call.loc())
+         << "unknown call '" << call.str
+         << "' (expected ops.*, self.get_index, "
+            "self.set_indirect<k> or self.masked_subblock<k>)";
 }
 
 LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
@@ -1241,8 +1243,8 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
     if (failed(translateBlock(block, yielded)))
       return failure();
     if (yielded.kind != BodyValue::Scalar)
-      return error(block.loc) << "masked block '" << block.name
-                              << "' must return one value";
+      return error(block.loc)
+             << "masked block '" << block.name << "' must return one value";
     YieldOp::create(builder, l, ValueRange{yielded.value});
   }
   Type type = yielded.value.getType();
@@ -1264,6 +1266,52 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
   result.kind = BodyValue::Scalar;
   result.value = masked.getResult();
   return success();
+}
+
+/// Creates the float math op `name` (one of OpClass::FloatUnary) on `v`.
+static Value createFloatUnary(OpBuilder &b, Location l, StringRef name,
+                              Value v) {
+  if (name == "exp")
+    return math::ExpOp::create(b, l, v);
+  if (name == "exp2")
+    return math::Exp2Op::create(b, l, v);
+  if (name == "expm1")
+    return math::ExpM1Op::create(b, l, v);
+  if (name == "log")
+    return math::LogOp::create(b, l, v);
+  if (name == "log2")
+    return math::Log2Op::create(b, l, v);
+  if (name == "log1p")
+    return math::Log1pOp::create(b, l, v);
+  if (name == "sqrt")
+    return math::SqrtOp::create(b, l, v);
+  if (name == "rsqrt")
+    return math::RsqrtOp::create(b, l, v);
+  if (name == "tanh")
+    return math::TanhOp::create(b, l, v);
+  if (name == "erf")
+    return math::ErfOp::create(b, l, v);
+  if (name == "sin")
+    return math::SinOp::create(b, l, v);
+  if (name == "cos")
+    return math::CosOp::create(b, l, v);
+  if (name == "floor")
+    return math::FloorOp::create(b, l, v);
+  if (name == "ceil")
+    return math::CeilOp::create(b, l, v);
+  if (name == "trunc")
+    return math::TruncOp::create(b, l, v);
+  auto one = [&] {
+    return arith::ConstantOp::create(
+        b, l, b.getFloatAttr(cast<FloatType>(v.getType()), 1.0));
+  };
+  if (name == "reciprocal")
+    return arith::DivFOp::create(b, l, one(), v);
+  assert(name == "sigmoid" && "not a float unary op");
+  // 1 / (1 + exp(-x))
+  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, v));
+  Value c1 = one();
+  return arith::DivFOp::create(b, l, c1, arith::AddFOp::create(b, l, c1, e));
 }
 
 namespace {
@@ -1299,13 +1347,13 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
              << "'ops." << name << "' of '" << *buf << "' reads buffer '"
              << renamed << "', but the dependences of '" << node.name
              << "' do not mention '" << renamed << "'";
-    FailureOr<Value> buffer = graph.lookupBuffer(renamed, call.elements[0]->loc());
+    FailureOr<Value> buffer =
+        graph.lookupBuffer(renamed, call.elements[0]->loc());
     if (failed(buffer))
       return failure();
     if (!isa<BufferType>(buffer->getType()))
       return error(call.elements[0]->loc())
-             << "cannot load from '" << renamed
-             << "', a multi-output tuple";
+             << "cannot load from '" << renamed << "', a multi-output tuple";
     AffineMap map;
     SmallVector<Value> operands;
     if (name == "load") {
@@ -1317,10 +1365,9 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
       const PyValue *offset = call.elements[1];
       if (offset->kind != PyValue::Kind::Int || offset->intValue < 0)
         return error(offset->loc())
-               << "expected a non-negative seed offset, found "
-               << offset->text;
-      map = AffineMap::get(0, 0, getAffineConstantExpr(offset->intValue,
-                                                       op.getContext()));
+               << "expected a non-negative seed offset, found " << offset->text;
+      map = AffineMap::get(
+          0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
     }
     result.value = LoadOp::create(builder, l, *buffer, operands, map);
     return success();
@@ -1332,32 +1379,30 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
     FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
     if (failed(buf))
       return failure();
-    auto *output = llvm::find_if(node.outputs, [&](const DumpBuffer &b) {
-      return b.name == *buf;
-    });
+    auto *output = llvm::find_if(
+        node.outputs, [&](const DumpBuffer &b) { return b.name == *buf; });
     if (output == node.outputs.end())
       return error(call.elements[0]->loc())
              << "'" << node.name << "' stores to '" << *buf
              << "', which is not one of its outputs";
-    BlockArgument handle =
-        op.getOutputHandles()[output - node.outputs.begin()];
+    BlockArgument handle = op.getOutputHandles()[output - node.outputs.begin()];
     FailureOr<unsigned> index = indexRef(call.elements[1], env);
     if (failed(index))
       return failure();
     FailureOr<Value> value = operand(2);
     if (failed(value))
       return failure();
-    const PyValue *modeArg = call.elements.size() == 4 ? call.elements[3]
-                                                       : nullptr;
+    const PyValue *modeArg =
+        call.elements.size() == 4 ? call.elements[3] : nullptr;
     for (auto &[key, v] : call.keywords)
       modeArg = v;
     StoreModeAttr mode;
     if (modeArg && !modeArg->isNone()) {
       if (modeArg->kind != PyValue::Kind::String ||
           modeArg->str != "atomic_add")
-        return error(modeArg->loc()) << "unsupported store mode "
-                                     << modeArg->text
-                                     << " (expected None or 'atomic_add')";
+        return error(modeArg->loc())
+               << "unsupported store mode " << modeArg->text
+               << " (expected None or 'atomic_add')";
       mode = StoreModeAttr::get(op.getContext(), StoreMode::AtomicAdd);
     }
     AffineMap map;
@@ -1419,9 +1464,9 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
       if (failed(src))
         return failure();
       if (*src != v->getType())
-        return error(arg->loc()) << "src_dtype " << arg->text
-                                 << " does not match the operand's type "
-                                 << v->getType();
+        return error(arg->loc())
+               << "src_dtype " << arg->text
+               << " does not match the operand's type " << v->getType();
     }
     result.value = convert(*v, *type, l);
     return success();
@@ -1448,9 +1493,9 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
     if (failed(b))
       return failure();
     Type type = promote(a->getType(), b->getType());
-    result.value = arith::SelectOp::create(
-        builder, l, convert(*c, builder.getI1Type(), l), convert(*a, type, l),
-        convert(*b, type, l));
+    result.value =
+        arith::SelectOp::create(builder, l, convert(*c, builder.getI1Type(), l),
+                                convert(*a, type, l), convert(*b, type, l));
     return success();
   }
   if (name == "rand") {
@@ -1466,119 +1511,131 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
     if (!offsetType.isInteger(32) && !offsetType.isInteger(64))
       return error(call.elements[1]->loc())
              << "ops.rand needs an int32 or int64 offset, got " << offsetType;
-    result.value = RandOp::create(builder, l, builder.getF32Type(),
-                                  convert(*seed, builder.getI64Type(), l),
-                                  *offset);
+    result.value =
+        RandOp::create(builder, l, builder.getF32Type(),
+                       convert(*seed, builder.getI64Type(), l), *offset);
     return success();
   }
-  if (name == "reduction") {
-    if (failed(expectArgs(call, 4, 4)))
-      return failure();
-    FailureOr<Type> dtype = dtypeArg(call.elements[0]);
-    if (failed(dtype))
-      return failure();
-    FailureOr<Type> srcType = dtypeArg(call.elements[1]);
-    if (failed(srcType))
-      return failure();
-    FailureOr<StringRef> kindName =
-        stringArg(call.elements[2], "a reduction type");
-    if (failed(kindName))
-      return failure();
-    std::optional<ReduceKind> kind = symbolizeReduceKind(*kindName);
-    if (!kind)
-      return error(call.elements[2]->loc())
-             << "unsupported reduction type '" << *kindName << "'";
-    SmallVector<Value, 3> inputs;
-    const PyValue *arg = call.elements[3];
-    if (*kind == ReduceKind::WelfordCombine) {
-      // A (mean, m2, weight) triple: a tuple of names, or a name bound to
-      // the results of another Welford reduction.
-      SmallVector<Value, 3> triple;
-      if (arg->kind == PyValue::Kind::Tuple) {
-        for (const PyValue *element : arg->elements) {
-          FailureOr<Value> v = scalar(element, env);
-          if (failed(v))
-            return failure();
-          triple.push_back(*v);
-        }
-      } else if (arg->kind == PyValue::Kind::Name) {
-        auto it = env.find(arg->str);
-        if (it != env.end() && it->second.kind == BodyValue::Tuple)
-          triple.assign(it->second.tuple.begin(), it->second.tuple.end());
+  if (name == "reduction")
+    return translateReduction(stmt, call, env, result);
+  return translateElementwise(stmt, name, call, env, result);
+}
+
+LogicalResult BodyImporter::translateReduction(const DumpStmt &stmt,
+                                               const PyValue &call,
+                                               llvm::StringMap<BodyValue> &env,
+                                               BodyValue &result) {
+  Location l = loc(stmt.loc);
+  result.kind = BodyValue::Scalar;
+  if (failed(expectArgs(call, 4, 4)))
+    return failure();
+  FailureOr<Type> dtype = dtypeArg(call.elements[0]);
+  if (failed(dtype))
+    return failure();
+  FailureOr<Type> srcType = dtypeArg(call.elements[1]);
+  if (failed(srcType))
+    return failure();
+  FailureOr<StringRef> kindName =
+      stringArg(call.elements[2], "a reduction type");
+  if (failed(kindName))
+    return failure();
+  std::optional<ReduceKind> kind = symbolizeReduceKind(*kindName);
+  if (!kind)
+    return error(call.elements[2]->loc())
+           << "unsupported reduction type '" << *kindName << "'";
+  SmallVector<Value, 3> inputs;
+  const PyValue *arg = call.elements[3];
+  if (*kind == ReduceKind::WelfordCombine) {
+    // A (mean, m2, weight) triple: a tuple of names, or a name bound to
+    // the results of another Welford reduction.
+    SmallVector<Value, 3> triple;
+    if (arg->kind == PyValue::Kind::Tuple) {
+      for (const PyValue *element : arg->elements) {
+        FailureOr<Value> v = scalar(element, env);
+        if (failed(v))
+          return failure();
+        triple.push_back(*v);
       }
-      if (triple.size() != 3)
-        return error(arg->loc()) << "welford_combine needs a (mean, m2, "
-                                    "weight) triple, found "
-                                 << arg->text;
-      for (Value v : triple)
-        inputs.push_back(convert(v, *dtype, l));
-    } else {
-      FailureOr<Value> v = scalar(arg, env);
-      if (failed(v))
-        return failure();
-      Value input = convert(*v, *srcType, l);
-      switch (*kind) {
-      case ReduceKind::ArgMax:
-      case ReduceKind::ArgMin:
-        break;
-      case ReduceKind::Any:
-        input = convert(input, builder.getI1Type(), l);
-        break;
-      default:
-        input = convert(input, *dtype, l);
-        break;
-      }
-      inputs.push_back(input);
+    } else if (arg->kind == PyValue::Kind::Name) {
+      auto it = env.find(arg->str);
+      if (it != env.end() && it->second.kind == BodyValue::Tuple)
+        triple.assign(it->second.tuple.begin(), it->second.tuple.end());
     }
-    SmallVector<Type, 3> resultTypes;
+    if (triple.size() != 3)
+      return error(arg->loc()) << "welford_combine needs a (mean, m2, "
+                                  "weight) triple, found "
+                               << arg->text;
+    for (Value v : triple)
+      inputs.push_back(convert(v, *dtype, l));
+  } else {
+    FailureOr<Value> v = scalar(arg, env);
+    if (failed(v))
+      return failure();
+    Value input = convert(*v, *srcType, l);
     switch (*kind) {
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin:
-      resultTypes.push_back(builder.getI64Type());
       break;
     case ReduceKind::Any:
-      resultTypes.push_back(builder.getI1Type());
-      break;
-    case ReduceKind::WelfordReduce:
-    case ReduceKind::WelfordCombine:
-      resultTypes.assign(3, *dtype);
-      break;
-    case ReduceKind::OnlineSoftmaxReduce:
-      resultTypes.assign(2, *dtype);
+      input = convert(input, builder.getI1Type(), l);
       break;
     default:
-      resultTypes.push_back(*dtype);
+      input = convert(input, *dtype, l);
       break;
     }
-    auto reduce = ReduceOp::create(builder, l, resultTypes, *kind, inputs);
-    if (resultTypes.size() == 1) {
-      result.value = reduce.getResult(0);
-    } else {
-      result.kind = BodyValue::Tuple;
-      result.tuple.assign(reduce.getResults().begin(),
-                          reduce.getResults().end());
-    }
-    return success();
+    inputs.push_back(input);
   }
+  SmallVector<Type, 3> resultTypes;
+  switch (*kind) {
+  case ReduceKind::ArgMax:
+  case ReduceKind::ArgMin:
+    resultTypes.push_back(builder.getI64Type());
+    break;
+  case ReduceKind::Any:
+    resultTypes.push_back(builder.getI1Type());
+    break;
+  case ReduceKind::WelfordReduce:
+  case ReduceKind::WelfordCombine:
+    resultTypes.assign(3, *dtype);
+    break;
+  case ReduceKind::OnlineSoftmaxReduce:
+    resultTypes.assign(2, *dtype);
+    break;
+  default:
+    resultTypes.push_back(*dtype);
+    break;
+  }
+  auto reduce = ReduceOp::create(builder, l, resultTypes, *kind, inputs);
+  if (resultTypes.size() == 1) {
+    result.value = reduce.getResult(0);
+  } else {
+    result.kind = BodyValue::Tuple;
+    result.tuple.assign(reduce.getResults().begin(), reduce.getResults().end());
+  }
+  return success();
+}
 
-  // Elementwise math.
+LogicalResult BodyImporter::translateElementwise(
+    const DumpStmt &stmt, StringRef name, const PyValue &call,
+    llvm::StringMap<BodyValue> &env, BodyValue &result) {
+  Location l = loc(stmt.loc);
+  result.kind = BodyValue::Scalar;
+  auto operand = [&](unsigned i) { return scalar(call.elements[i], env); };
   std::optional<OpClass> opClass =
       llvm::StringSwitch<std::optional<OpClass>>(name)
-          .Cases({"add", "sub", "mul", "truediv", "floordiv", "mod",
-                  "maximum", "minimum", "pow"},
+          .Cases({"add", "sub", "mul", "truediv", "floordiv", "mod", "maximum",
+                  "minimum", "pow"},
                  OpClass::Binary)
           .Cases({"eq", "ne", "lt", "le", "gt", "ge"}, OpClass::Compare)
           .Cases({"and_", "or_", "xor", "bitwise_and", "bitwise_or",
                   "bitwise_xor"},
                  OpClass::Bitwise)
-          .Cases({"logical_and", "logical_or", "logical_xor"},
-                 OpClass::Logical)
+          .Cases({"logical_and", "logical_or", "logical_xor"}, OpClass::Logical)
           .Cases({"exp", "exp2", "expm1", "log", "log2", "log1p", "sqrt",
-                  "rsqrt", "tanh", "erf", "sin", "cos", "sigmoid",
-                  "reciprocal", "floor", "ceil", "trunc"},
+                  "rsqrt", "tanh", "erf", "sin", "cos", "sigmoid", "reciprocal",
+                  "floor", "ceil", "trunc"},
                  OpClass::FloatUnary)
-          .Cases({"neg", "abs", "relu", "square", "logical_not",
-                  "bitwise_not"},
+          .Cases({"neg", "abs", "relu", "square", "logical_not", "bitwise_not"},
                  OpClass::Unary)
           .Default(std::nullopt);
   if (!opClass)
@@ -1598,46 +1655,15 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
     Type type = x->getType();
     if (*opClass == OpClass::FloatUnary) {
       Value v = convert(*x, floatTypeFor(type), l);
-      Type ft = v.getType();
-      Value r = llvm::StringSwitch<std::function<Value()>>(name)
-          .Case("exp", [&] { return math::ExpOp::create(builder, l, v); })
-          .Case("exp2", [&] { return math::Exp2Op::create(builder, l, v); })
-          .Case("expm1", [&] { return math::ExpM1Op::create(builder, l, v); })
-          .Case("log", [&] { return math::LogOp::create(builder, l, v); })
-          .Case("log2", [&] { return math::Log2Op::create(builder, l, v); })
-          .Case("log1p", [&] { return math::Log1pOp::create(builder, l, v); })
-          .Case("sqrt", [&] { return math::SqrtOp::create(builder, l, v); })
-          .Case("rsqrt", [&] { return math::RsqrtOp::create(builder, l, v); })
-          .Case("tanh", [&] { return math::TanhOp::create(builder, l, v); })
-          .Case("erf", [&] { return math::ErfOp::create(builder, l, v); })
-          .Case("sin", [&] { return math::SinOp::create(builder, l, v); })
-          .Case("cos", [&] { return math::CosOp::create(builder, l, v); })
-          .Case("floor", [&] { return math::FloorOp::create(builder, l, v); })
-          .Case("ceil", [&] { return math::CeilOp::create(builder, l, v); })
-          .Case("trunc", [&] { return math::TruncOp::create(builder, l, v); })
-          .Case("reciprocal",
-                [&]() -> Value {
-                  return arith::DivFOp::create(builder, l,
-                                               constant(ft, 1.0, l), v);
-                })
-          .Case("sigmoid",
-                [&]() -> Value {
-                  // 1 / (1 + exp(-x))
-                  Value e = math::ExpOp::create(
-                      builder, l, arith::NegFOp::create(builder, l, v));
-                  Value one = constant(ft, 1.0, l);
-                  return arith::DivFOp::create(
-                      builder, l, one, arith::AddFOp::create(builder, l, one, e));
-                })
-          .Default([] { return Value(); })();
-      result.value = r;
+      result.value = createFloatUnary(builder, l, name, v);
       return success();
     }
     bool isFloat = isa<FloatType>(type);
     if (name == "logical_not") {
       Value b = convert(*x, i1, l);
       result.value = arith::XOrIOp::create(
-          builder, l, b, arith::ConstantOp::create(builder, l, builder.getBoolAttr(true)));
+          builder, l, b,
+          arith::ConstantOp::create(builder, l, builder.getBoolAttr(true)));
       return success();
     }
     if (name == "bitwise_not") {
@@ -1650,8 +1676,8 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
       return success();
     }
     if (type.isInteger(1))
-      return error(call.loc()) << "'ops." << name
-                               << "' on a boolean operand is not supported";
+      return error(call.loc())
+             << "'ops." << name << "' on a boolean operand is not supported";
     if (name == "neg") {
       result.value = isFloat ? Value(arith::NegFOp::create(builder, l, *x))
                              : Value(arith::SubIOp::create(
@@ -1661,9 +1687,9 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
                              : Value(math::AbsIOp::create(builder, l, *x));
     } else if (name == "relu") {
       Value zero = constant(type, 0, l);
-      result.value = isFloat
-                         ? Value(arith::MaximumFOp::create(builder, l, *x, zero))
-                         : Value(arith::MaxSIOp::create(builder, l, *x, zero));
+      result.value =
+          isFloat ? Value(arith::MaximumFOp::create(builder, l, *x, zero))
+                  : Value(arith::MaxSIOp::create(builder, l, *x, zero));
     } else { // square
       result.value = isFloat ? Value(arith::MulFOp::create(builder, l, *x, *x))
                              : Value(arith::MulIOp::create(builder, l, *x, *x));
@@ -1699,9 +1725,9 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
 
   if (*opClass == OpClass::Bitwise) {
     if (isFloat)
-      return error(call.loc()) << "'ops." << name
-                               << "' needs integer or boolean operands, got "
-                               << type;
+      return error(call.loc())
+             << "'ops." << name << "' needs integer or boolean operands, got "
+             << type;
     if (name == "and_" || name == "bitwise_and")
       result.value = arith::AndIOp::create(builder, l, a, b);
     else if (name == "or_" || name == "bitwise_or")
@@ -1739,8 +1765,8 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
   }
   // Arithmetic.
   if (isBool)
-    return error(call.loc()) << "'ops." << name
-                             << "' on boolean operands is not supported";
+    return error(call.loc())
+           << "'ops." << name << "' on boolean operands is not supported";
   if (name == "maximum" || name == "minimum") {
     bool max = name == "maximum";
     if (isFloat)
@@ -1803,9 +1829,8 @@ static LogicalResult loadFxGraph(llvm::SourceMgr &sourceMgr,
   if (path.empty()) {
     if (options.noFxGraphLookup)
       return success();
-    StringRef dumpPath =
-        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-            ->getBufferIdentifier();
+    StringRef dumpPath = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                             ->getBufferIdentifier();
     if (dumpPath.empty() || dumpPath == "<stdin>")
       return success();
     SmallString<256> candidate(llvm::sys::path::parent_path(dumpPath));
@@ -1838,8 +1863,7 @@ OwningOpRef<ModuleOp>
 mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context,
                                  const InductorImportOptions &options) {
-  context->loadDialect<FusionDialect, arith::ArithDialect,
-                       math::MathDialect>();
+  context->loadDialect<FusionDialect, arith::ArithDialect, math::MathDialect>();
   DumpLocator locator(sourceMgr, context);
   InductorDump dump;
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))

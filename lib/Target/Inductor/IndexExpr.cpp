@@ -17,8 +17,8 @@ class IndexParser {
 public:
   IndexParser(StringRef text, MLIRContext *context, IndexVarResolver resolve,
               ErrorEmitter emitError)
-      : cur(text.begin()), end(text.end()), context(context),
-        resolve(resolve), emitError(emitError) {}
+      : cur(text.begin()), end(text.end()), context(context), resolve(resolve),
+        emitError(emitError) {}
 
   FailureOr<AffineExpr> parse() {
     FailureOr<AffineExpr> expr = parseSum();
@@ -37,8 +37,8 @@ private:
   InFlightDiagnostic error(const char *at) { return emitError(at); }
 
   void skipSpace() {
-    while (cur != end && (*cur == ' ' || *cur == '\t' || *cur == '\n' ||
-                          *cur == '\r'))
+    while (cur != end &&
+           (*cur == ' ' || *cur == '\t' || *cur == '\n' || *cur == '\r'))
       ++cur;
   }
 
@@ -255,10 +255,8 @@ mlir::fusion::inductor::parseIndexExpr(StringRef text, MLIRContext *context,
   return IndexParser(text, context, resolve, emitError).parse();
 }
 
-std::optional<int64_t>
-mlir::fusion::inductor::evaluateAffineExpr(AffineExpr expr,
-                                           ArrayRef<int64_t> dims,
-                                           ArrayRef<int64_t> symbols) {
+std::optional<int64_t> mlir::fusion::inductor::evaluateAffineExpr(
+    AffineExpr expr, ArrayRef<int64_t> dims, ArrayRef<int64_t> symbols) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
     return c.getValue();
   if (auto d = dyn_cast<AffineDimExpr>(expr)) {

@@ -64,7 +64,9 @@ struct PyValue {
   SmallVector<std::pair<StringRef, PyValue *>, 1> keywords;
 
   const char *loc() const { return text.data(); }
-  bool isName(StringRef name) const { return kind == Kind::Name && str == name; }
+  bool isName(StringRef name) const {
+    return kind == Kind::Name && str == name;
+  }
   bool isNone() const { return isName("None"); }
 };
 

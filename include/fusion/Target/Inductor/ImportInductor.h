@@ -57,10 +57,10 @@ importInductorDump(llvm::SourceMgr &sourceMgr, MLIRContext *context,
 /// Prints a summary and every non-textual match to `os`; reports each
 /// disagreement as an error located at the dump line. Fails when the import
 /// fails or any disagreement was found.
-LogicalResult compareInductorDependences(llvm::SourceMgr &sourceMgr,
-                                         MLIRContext *context,
-                                         llvm::raw_ostream &os,
-                                         const InductorImportOptions &options = {});
+LogicalResult
+compareInductorDependences(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                           llvm::raw_ostream &os,
+                           const InductorImportOptions &options = {});
 
 /// Registers the `import-inductor` and `compare-inductor-deps` translations
 /// with their command-line options (for mlir-translate style tools).
