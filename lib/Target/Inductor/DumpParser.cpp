@@ -1039,6 +1039,8 @@ private:
   StringRef buffer;
   std::vector<Line> lines;
   size_t pos = 0;
+  unsigned containerDepth = 0;
+  static constexpr unsigned kMaxContainerDepth = 8;
 };
 } // namespace
 
@@ -1384,8 +1386,16 @@ LogicalResult DumpParser::parseMembers(DumpNode &node) {
     ++pos;
     if (atEnd())
       return truncated("the member node after '" + key + "'");
+    // Inductor nests at most a foreach of fused nodes; the bound keeps a
+    // hostile dump from exhausting the stack.
+    if (containerDepth == kMaxContainerDepth)
+      return error(line().textBegin()) << "scheduler nodes nested more than "
+                                       << kMaxContainerDepth << " deep";
+    ++containerDepth;
     std::unique_ptr<DumpNode> member;
-    if (failed(parseNode(member)))
+    LogicalResult parsed = parseNode(member);
+    --containerDepth;
+    if (failed(parsed))
       return failure();
     node.members.push_back(std::move(member));
   }

@@ -273,7 +273,10 @@ private:
   NodeOp op;
   OpBuilder builder;
   llvm::StringMap<const DumpBlock *> blocks;
+  /// The blocks being translated; nesting is bounded so that a hostile
+  /// dump cannot exhaust the stack.
   llvm::StringSet<> activeBlocks;
+  static constexpr unsigned kMaxBlockNesting = 64;
   SmallVector<AffineExpr> indices;
   llvm::StringMap<unsigned> indexNames;
   SmallVector<Value> indirect;
@@ -936,6 +939,9 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
                                            BodyValue &result) {
   if (!activeBlocks.insert(block.name).second)
     return error(block.loc) << "block '" << block.name << "' invokes itself";
+  if (activeBlocks.size() > kMaxBlockNesting)
+    return error(block.loc)
+           << "masked blocks nested more than " << kMaxBlockNesting << " deep";
   llvm::StringMap<BodyValue> env;
   for (const DumpStmt &stmt : block.stmts)
     if (failed(translateStmt(stmt, env, result)))

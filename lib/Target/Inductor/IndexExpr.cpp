@@ -33,6 +33,16 @@ public:
 
 private:
   static constexpr unsigned kMaxDepth = 200;
+  /// Inductor's indices have a few dozen terms; a bound keeps the affine
+  /// expression shallow enough for MLIR's recursive walks.
+  static constexpr unsigned kMaxOperators = 1000;
+
+  LogicalResult countOperator(const char *at) {
+    if (++numOperators <= kMaxOperators)
+      return success();
+    return error(at) << "index expression has more than " << kMaxOperators
+                     << " operations";
+  }
 
   InFlightDiagnostic error(const char *at) { return emitError(at); }
 
@@ -72,6 +82,8 @@ private:
       if (cur == end || (*cur != '+' && *cur != '-'))
         return lhs;
       bool minus = *cur == '-';
+      if (failed(countOperator(cur)))
+        return failure();
       ++cur;
       FailureOr<AffineExpr> rhs = parseProduct();
       if (failed(rhs))
@@ -101,6 +113,8 @@ private:
                                "expected '//'";
       else
         return lhs;
+      if (failed(countOperator(opLoc)))
+        return failure();
       FailureOr<AffineExpr> rhs = parseUnary();
       if (failed(rhs))
         return failure();
@@ -245,6 +259,7 @@ private:
   IndexVarResolver resolve;
   ErrorEmitter emitError;
   unsigned depth = 0;
+  unsigned numOperators = 0;
 };
 } // namespace
 
