@@ -567,6 +567,22 @@ public:
     return nullptr;
   }
 
+  /// Fails on positional arguments beyond `maxPositional` and on keywords
+  /// not in `keywords`: nothing the dump says is ignored.
+  LogicalResult checkArguments(const PyValue *call, unsigned maxPositional,
+                               ArrayRef<StringRef> keywords) {
+    if (call->elements.size() > maxPositional)
+      return error(call->elements[maxPositional])
+             << "unexpected argument "
+             << quote(call->elements[maxPositional]->text) << " of '"
+             << call->str << "'";
+    for (auto &[key, value] : call->keywords)
+      if (!llvm::is_contained(keywords, key))
+        return error(value) << "unexpected argument '" << key << "' of '"
+                            << call->str << "'";
+    return success();
+  }
+
   FailureOr<const PyValue *> requireKeyword(const PyValue *call,
                                             StringRef key) {
     if (const PyValue *v = keyword(call, key))
@@ -643,6 +659,8 @@ public:
       if (failed(name))
         return failure();
       dep.name = *name;
+      if (failed(checkArguments(v, 4, {})))
+        return failure();
       dep.index = v->elements[1]->text;
       if (failed(readVarSizes(v->elements[2], dep.sizes,
                               "the sizes of the index variables")))
@@ -657,6 +675,8 @@ public:
     }
     if (v->str == "StarDep") {
       dep.kind = DumpDep::Kind::Star;
+      if (failed(checkArguments(v, 0, {"name", "mode"})))
+        return failure();
       FailureOr<const PyValue *> name = requireKeyword(v, "name");
       if (failed(name))
         return failure();
@@ -674,6 +694,8 @@ public:
     }
     if (v->str == "WeakDep") {
       dep.kind = DumpDep::Kind::Weak;
+      if (failed(checkArguments(v, 0, {"name", "mutating_buf", "is_fake"})))
+        return failure();
       FailureOr<const PyValue *> name = requireKeyword(v, "name");
       if (failed(name))
         return failure();
@@ -718,6 +740,8 @@ public:
       return v->str.str();
     if (v->kind != PyValue::Kind::Call || v->str != "device")
       return error(v) << "expected a device, found " << quote(v->text);
+    if (failed(checkArguments(v, 0, {"type", "index"})))
+      return failure();
     FailureOr<const PyValue *> type = requireKeyword(v, "type");
     if (failed(type))
       return failure();
@@ -742,6 +766,9 @@ public:
     if (v->str == "MultiOutputLayout" || v->str == "NoneLayout") {
       layout.kind = v->str == "NoneLayout" ? DumpLayout::Kind::None
                                            : DumpLayout::Kind::MultiOutput;
+      // NoneLayout also prints size=[0], stride=[0]: it has no storage.
+      if (failed(checkArguments(v, 0, {"device", "size", "stride"})))
+        return failure();
       FailureOr<const PyValue *> device = requireKeyword(v, "device");
       if (failed(device))
         return failure();
@@ -758,6 +785,8 @@ public:
                          "MutationLayoutSHOULDREMOVE, MultiOutputLayout or "
                          "NoneLayout)";
     layout.kind = DumpLayout::Kind::Fixed;
+    if (failed(checkArguments(v, 2, {"size", "stride", "offset"})))
+      return failure();
     if (v->elements.size() != 2)
       return error(v) << "'" << v->str
                       << "' takes a device and a dtype before size= and "
@@ -795,6 +824,8 @@ public:
       return error(v) << "expected NodeUser(...), found " << quote(v->text);
     DumpUser user;
     user.loc = v->loc();
+    if (failed(checkArguments(v, 0, {"node", "can_inplace", "is_weak"})))
+      return failure();
     FailureOr<const PyValue *> node = requireKeyword(v, "node");
     if (failed(node))
       return failure();
@@ -802,6 +833,8 @@ public:
       // nodeName stays empty.
     } else if ((*node)->kind == PyValue::Kind::Call) {
       user.nodeClass = (*node)->str;
+      if (failed(checkArguments(*node, 0, {"name"})))
+        return failure();
       FailureOr<const PyValue *> name = requireKeyword(*node, "name");
       if (failed(name))
         return failure();
