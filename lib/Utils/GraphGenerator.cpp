@@ -45,9 +45,10 @@ struct BufferInfo {
   Value value;
   BufferType type;
   bool isInput = false;
-  /// A view of it exists, or it is a view: never overwritten in place, so
-  /// that no reader of an alias can end up ordered after the mutation.
-  bool aliased = false;
+  /// The buffer this one is a view of, or -1.
+  int viewOf = -1;
+  /// Views of this buffer.
+  SmallVector<unsigned, 1> views;
   /// False once the buffer has been overwritten in place.
   bool current = true;
   /// Some node reads it.
@@ -89,7 +90,9 @@ private:
   BufferType transposedLayout(ArrayRef<int64_t> shape, Type element);
   unsigned addInput(BufferType type);
   unsigned addBuffer(Value value, bool isInput);
-  std::optional<unsigned> pickRecent(function_ref<bool(const BufferInfo &)>);
+  std::optional<unsigned> pickRecent(function_ref<bool(const BufferInfo &)>,
+                                     bool preferUnread = true);
+  void overwrite(unsigned id);
   std::optional<unsigned> pickWithShape(ArrayRef<int64_t> shape,
                                         bool floatOnly);
   unsigned pickOrCreateWithShape(ArrayRef<int64_t> shape);
@@ -199,8 +202,9 @@ unsigned Generator::addInput(BufferType type) {
 /// up used as in real graphs, else a recent buffer or any buffer, among
 /// those satisfying `accept`.
 std::optional<unsigned>
-Generator::pickRecent(function_ref<bool(const BufferInfo &)> accept) {
-  unsigned roll = rng.below(100);
+Generator::pickRecent(function_ref<bool(const BufferInfo &)> accept,
+                      bool preferUnread) {
+  unsigned roll = preferUnread ? rng.below(100) : 100;
   for (unsigned attempt = 0; roll < 90 && attempt < 8 && !unread.empty();
        ++attempt) {
     unsigned slot = roll < 50 ? unread.size() - 1 : rng.below(unread.size());
@@ -249,6 +253,17 @@ unsigned Generator::pickOrCreateWithShape(ArrayRef<int64_t> shape) {
   if (std::optional<unsigned> id = pickWithShape(shape, /*floatOnly=*/false))
     return *id;
   return addInput(contiguous(shape, f32));
+}
+
+/// Marks buffer `id` overwritten in place, with every buffer sharing its
+/// storage (the buffer it views and that buffer's other views): later nodes
+/// read the new version only, so no reader of an alias can need to run both
+/// before and after the mutation.
+void Generator::overwrite(unsigned id) {
+  unsigned base = buffers[id].viewOf >= 0 ? buffers[id].viewOf : id;
+  buffers[base].current = false;
+  for (unsigned view : buffers[base].views)
+    buffers[view].current = false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -629,15 +644,22 @@ void Generator::emitReduction() {
 /// activation on an intermediate): the result is a new version of the
 /// buffer, which replaces it for every later reader.
 void Generator::emitMutation() {
+  // Mostly buffers that nodes already read (their readers must run first),
+  // half of them graph inputs (optimizer state), some of them views.
   bool preferInput = rng.percent(50);
-  auto mutable_ = [&](const BufferInfo &b) {
-    return b.current && !b.aliased && b.type.getRank() >= 1 &&
-           b.type.getElementType() == f32 && b.isInput == preferInput;
+  auto mutable_ = [&](const BufferInfo &b, bool requireRead) {
+    return b.current && b.type.getRank() >= 1 &&
+           b.type.getElementType() == f32 && b.isInput == preferInput &&
+           (b.read || !requireRead);
   };
-  std::optional<unsigned> target = pickRecent(mutable_);
-  if (!target) {
-    preferInput = !preferInput;
-    target = pickRecent(mutable_);
+  std::optional<unsigned> target;
+  for (unsigned attempt = 0; attempt < 4 && !target; ++attempt) {
+    if (attempt == 2)
+      preferInput = !preferInput;
+    bool requireRead = attempt % 2 == 0;
+    target = pickRecent(
+        [&](const BufferInfo &b) { return mutable_(b, requireRead); },
+        /*preferUnread=*/false);
   }
   if (!target)
     return emitPointwise();
@@ -660,7 +682,7 @@ void Generator::emitMutation() {
                                       constant(nb, 0.0));
   }
   store(nb, value, index);
-  buffers[*target].current = false;
+  overwrite(*target);
   addBuffer(node.getResult(0), false);
 }
 
@@ -728,8 +750,7 @@ bool Generator::emitExtern() {
   }
   // An in-place library update of a buffer of the operand's type.
   std::optional<unsigned> target = pickRecent([&](const BufferInfo &b) {
-    return b.current && !b.aliased && b.type == a.type &&
-           b.value != a.value;
+    return b.current && b.type == a.type && b.value != a.value;
   });
   if (!target)
     return false;
@@ -739,7 +760,7 @@ bool Generator::emitExtern() {
                              ArrayRef<Type>{a.type},
                              ArrayRef<StringRef>{bufferName()},
                              ArrayRef<int64_t>{0});
-  buffers[*target].current = false;
+  overwrite(*target);
   addBuffer(op.getResult(0), false);
   return true;
 }
@@ -760,9 +781,9 @@ bool Generator::emitNop() {
   auto nop = NopOp::create(builder, loc, TypeRange{viewType}, nodeName(),
                            builder.getStrArrayAttr({bufferName()}),
                            ValueRange{input.value});
-  input.aliased = true;
   unsigned view = addBuffer(nop.getResult(0), false);
-  buffers[view].aliased = true;
+  buffers[view].viewOf = *id;
+  buffers[*id].views.push_back(view);
   return true;
 }
 
