@@ -4,6 +4,9 @@
 // RUN: scheduler-opt %s --fusion-schedule=pick-loop-order=false | FileCheck %s --check-prefixes=CHECK,KEEP
 // The pipeline is idempotent.
 // RUN: scheduler-opt %s --fusion-schedule | scheduler-opt --fusion-schedule | FileCheck %s --check-prefixes=CHECK,NOMERGE
+// Every graph of the dialect's round-trip test (containers, externs,
+// indirect indices, every reduction kind) goes through the whole pipeline.
+// RUN: scheduler-opt %S/../Dialect/Fusion/ops.mlir -split-input-file --fusion-schedule=merge-loops=true -verify-each > /dev/null
 // The bundled example: op3 overwrites the graph input %acc, which keeps it
 // alive; op2 reads the old %acc and runs before it.
 // RUN: scheduler-opt %examples/matmul_epilogue_inplace.mlir --fusion-schedule | FileCheck %s --check-prefix=EXAMPLE

@@ -7,6 +7,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -272,8 +273,12 @@ mlir::fusion::pickLoopOrder(ArrayRef<SmallVector<int64_t>> strides,
     if (sizes[a] == 1 || sizes[b] == 1)
       return compare(sizes[a] == 1, sizes[b] == 1);
     unsigned aFirst = 0, bFirst = 0;
+    // Magnitudes as unsigned values: |INT64_MIN| does not fit in int64_t.
+    auto magnitude = [](int64_t v) {
+      return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    };
     for (ArrayRef<int64_t> access : strides) {
-      int64_t sa = std::abs(access[a]), sb = std::abs(access[b]);
+      uint64_t sa = magnitude(access[a]), sb = magnitude(access[b]);
       aFirst += sb == 0 || sa < sb;
       bFirst += sa == 0 || sb < sa;
     }
@@ -411,6 +416,10 @@ struct LoopNestState {
     unsigned inner = outer + 1;
     if (inner >= numLoops() || isReduction[outer] != isReduction[inner] ||
         opaque[outer] || opaque[inner])
+      return false;
+    // The merged loop's size must be representable.
+    int64_t mergedSize;
+    if (llvm::MulOverflow(sizes[outer], sizes[inner], mergedSize))
       return false;
     SmallVector<AffineExpr> replacement;
     for (unsigned d = 0; d < numLoops(); ++d)
