@@ -9,6 +9,16 @@
 // Values stay bounded (averages, tanh, means) so generated graphs can be
 // run. The same options always give the same graph, on any platform.
 //
+// Extern kernels and what they compute (all buffers contiguous):
+//   "extern_kernels.mm"(A[M,K], W[K,N]) -> [M,N]         A @ W
+//   "extern_kernels.addmm"(b[N], A[M,K], W[K,N]) -> [M,N] b + A @ W
+//   "aten.var_mean.correction"(A[M,N]) -> multi_output    per-row (var, mean)
+//   "multi_output"(t) {index = i} -> [M]                 element i of t
+//   "aten._assert_async.msg"(A) {side_effects} -> ()     nothing observable
+//   "aten.add_"(X, A) -> (X mutates X)                    X += A, in place
+// Indirect loads (embedding gathers) are masked by `0 <= id < rows`, so any
+// id values are safe.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSION_UTILS_GRAPHGENERATOR_H
