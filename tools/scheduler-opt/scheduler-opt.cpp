@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "fusion/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,12 +19,16 @@
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
 void registerTestMemoryProfilePasses();
+void registerTestReorderLoopsPasses();
 } // namespace mlir::fusion::test
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::fusion::registerFusionPasses();
+  mlir::fusion::registerFusionPipelines();
   mlir::fusion::test::registerTestDependenceGraphPasses();
   mlir::fusion::test::registerTestMemoryProfilePasses();
+  mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::func::FuncDialect>();
