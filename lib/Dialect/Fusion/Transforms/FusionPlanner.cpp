@@ -15,6 +15,7 @@
 
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "fusion/Support/ReachabilityIndex.h"
 #include "fusion/Support/TopologicalOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -326,6 +327,8 @@ private:
   DenseMap<Attribute, int64_t> depSizeCache;
   /// DFS marks, reset by bumping the stamp.
   SmallVector<unsigned> visitStamp, unitStamp;
+  /// Reachability in the input graph, for isAncestor.
+  ReachabilityIndex reachability;
   unsigned stamp = 0;
 
   FusionPlan plan;
@@ -487,6 +490,8 @@ LogicalResult Planner::initialize() {
     recomputeGroupDeps(group);
   visitStamp.assign(numUnits, 0);
   unitStamp.assign(numUnits, 0);
+  reachability = ReachabilityIndex(
+      numUnits, [&](unsigned n) { return deps.getSuccessors(n); });
 
   storages = collectStorageUses(deps);
   baselinePeak = peakBytes();
@@ -547,14 +552,23 @@ bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
 /// ancestor sets do. Input positions are a topological order, so the search
 /// never goes past the last unit of g2.
 bool Planner::isAncestor(unsigned g1, unsigned g2) {
+  ArrayRef<unsigned> targets = groups[g2].units;
   unsigned last = 0;
-  for (unsigned unit : groups[g2].units)
+  for (unsigned unit : targets)
     last = std::max(last, position[unit]);
+  // Only nodes that may reach a target are worth entering; the interval
+  // labels answer most of these questions without a search.
+  auto promising = [&](unsigned unit) {
+    return llvm::any_of(targets, [&](unsigned target) {
+      return reachability.mayReach(unit, target);
+    });
+  };
   ++stamp;
   SmallVector<unsigned> stack;
   for (unsigned unit : groups[g1].units) {
     unitStamp[unit] = stamp;
-    stack.push_back(unit);
+    if (promising(unit))
+      stack.push_back(unit);
   }
   while (!stack.empty()) {
     unsigned unit = stack.pop_back_val();
@@ -563,7 +577,8 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
         return true;
       if (position[succ] < last && unitStamp[succ] != stamp) {
         unitStamp[succ] = stamp;
-        stack.push_back(succ);
+        if (promising(succ))
+          stack.push_back(succ);
       }
     }
   }
