@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusion/Conversion/Passes.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Pipelines/LoweringPipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,14 +18,19 @@
 
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
+void registerTestJitMainPass();
 } // namespace mlir::fusion::test
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::fusion::registerFusionConversionPasses();
+  mlir::fusion::registerLoweringPipelines();
+  mlir::fusion::test::registerTestJitMainPass();
   mlir::fusion::test::registerTestDependenceGraphPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::func::FuncDialect>();
+  mlir::fusion::registerLoweringDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "scheduler-opt: Inductor-style kernel fusion scheduling\n",
       registry));
