@@ -25,6 +25,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -34,6 +35,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -70,6 +72,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   ConvertFusionToGPUPassOptions gpuOptions;
   gpuOptions.maxPersistentElements = options.maxPersistentElements;
   gpuOptions.maxReductionBlockSize = options.maxReductionBlockSize;
+  gpuOptions.warpReductionMaxSize = options.warpReductionMaxSize;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -143,7 +146,7 @@ void fusion::registerLoweringPipelines() {
 void fusion::registerLoweringDialects(DialectRegistry &registry) {
   registry.insert<cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   LLVM::LLVMDialect, memref::MemRefDialect, NVVM::NVVMDialect,
-                  scf::SCFDialect>();
+                  scf::SCFDialect, vector::VectorDialect>();
   // The to-LLVM patterns the conversions find through dialect interfaces
   // (the GPU one maps #gpu.address_space to NVVM address spaces).
   arith::registerConvertArithToLLVMInterface(registry);
@@ -156,6 +159,7 @@ void fusion::registerLoweringDialects(DialectRegistry &registry) {
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);

@@ -89,7 +89,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
   let options = [
     Option<"pointwiseBlockSize", "pointwise-block-size", "int64_t", "256",
@@ -102,7 +103,7 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"maxPersistentElements", "max-persistent-elements", "int64_t", "16",
            "Most row elements per thread kept in registers; longer rows are "
            "looped over">,
-    Option<"loopUnroll", "loop-unroll", "int64_t", "4",
+    Option<"loopUnroll", "loop-unroll", "int64_t", "8",
            "Row elements each thread handles per iteration of a reduction loop">
   ];
   let statistics = [

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -67,6 +68,8 @@ struct KernelMapping {
   int64_t numLanes = 1;
   bool persistent = true;
   int64_t elementsPerLane = 1;
+  /// Adjacent row elements a thread takes at a time (vector accesses).
+  int64_t vectorWidth = 1;
 };
 
 KernelMapping chooseMapping(const KernelPlan &plan,
@@ -88,16 +91,22 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     m.numLanes = kWarpSize;
   } else {
     m.kind = KernelMapping::Kind::BlockPerRow;
-    // About four elements per thread, as Triton's persistent reductions.
-    int64_t wanted = llvm::PowerOf2Ceil(llvm::divideCeil(plan.rnumel, 4));
+    // About eight elements per thread: enough loads in flight per thread
+    // and few threads to combine.
+    int64_t wanted = llvm::PowerOf2Ceil(llvm::divideCeil(plan.rnumel, 8));
     m.blockSize = std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize);
     m.rowsPerBlock = 1;
     m.numLanes = m.blockSize;
   }
   m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
-  int64_t perLane = llvm::divideCeil(plan.rnumel, m.numLanes);
+  // Threads take 16-byte groups of adjacent elements when rows divide.
+  m.vectorWidth = plan.rnumel % 4 == 0 ? 4 : 1;
+  int64_t perLane =
+      llvm::alignTo(llvm::divideCeil(plan.rnumel, m.numLanes), m.vectorWidth);
   m.persistent = perLane <= options.maxPersistentElements;
-  m.elementsPerLane = m.persistent ? perLane : options.loopUnroll;
+  m.elementsPerLane = m.persistent
+                          ? perLane
+                          : llvm::alignTo(options.loopUnroll, m.vectorWidth);
   return m;
 }
 
@@ -140,13 +149,13 @@ Value shuffleXor(OpBuilder &b, Location loc, Value value, int32_t offset) {
   return result;
 }
 
-/// Combines `acc` over the 32 lanes of each warp; every lane gets the
-/// result (a butterfly of xor shuffles).
+/// Combines `acc` over aligned groups of `lanes` lanes of each warp; every
+/// lane gets its group's result (a butterfly of xor shuffles).
 SmallVector<Value> warpAllReduce(OpBuilder &b, Location loc,
                                  const ReductionCombiner &combiner,
-                                 ValueRange acc) {
+                                 ValueRange acc, int64_t lanes = kWarpSize) {
   SmallVector<Value> current(acc.begin(), acc.end());
-  for (int32_t offset = kWarpSize / 2; offset >= 1; offset /= 2) {
+  for (int32_t offset = lanes / 2; offset >= 1; offset /= 2) {
     SmallVector<Value> other;
     for (Value v : current)
       other.push_back(shuffleXor(b, loc, v, offset));
@@ -248,20 +257,17 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
       memref::StoreOp::create(b, loc, v, slot, ValueRange{warpIndex});
   }
   gpu::BarrierOp::create(b, loc);
-  Value inRange = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, laneInWarp,
-      createIntConstant(b, loc, indexType, numWarps));
+  // Lane l reads partial l mod numWarps (a power of two), so a butterfly
+  // over log2(numWarps) steps gives every lane the total.
   Value readIndex = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
-      arith::MinUIOp::create(b, loc, laneInWarp,
-                             createIntConstant(b, loc, indexType, numWarps - 1)));
-  SmallVector<Value> identity = combiner.emitIdentity(b, loc);
+      arith::AndIOp::create(b, loc, laneInWarp,
+                            createIntConstant(b, loc, indexType, numWarps - 1)));
   SmallVector<Value> partials;
-  for (auto [slot, id] : llvm::zip(slots, identity)) {
-    Value v = memref::LoadOp::create(b, loc, slot, ValueRange{readIndex});
-    partials.push_back(arith::SelectOp::create(b, loc, inRange, v, id));
-  }
-  return warpAllReduce(b, loc, combiner, partials);
+  for (Value slot : slots)
+    partials.push_back(
+        memref::LoadOp::create(b, loc, slot, ValueRange{readIndex}));
+  return warpAllReduce(b, loc, combiner, partials, numWarps);
 }
 
 LogicalResult
@@ -300,7 +306,11 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
         warp);
     layout.lane = arith::AndIOp::create(b, loc, tid, constant(kWarpSize - 1));
-    layout.combineAcrossLanes = warpAllReduce;
+    layout.combineAcrossLanes = [](OpBuilder &cb, Location cl,
+                                   const ReductionCombiner &combiner,
+                                   ValueRange acc) {
+      return warpAllReduce(cb, cl, combiner, acc);
+    };
     break;
   }
   case KernelMapping::Kind::BlockPerRow:
@@ -318,6 +328,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.numLanes = mapping.numLanes;
   layout.persistent = mapping.persistent;
   layout.elementsPerLane = mapping.elementsPerLane;
+  layout.vectorWidth = mapping.vectorWidth;
   if (mapping.gridSize * mapping.rowsPerBlock != plan.numel) {
     // Threads past the last row compute on the last row and store nothing.
     layout.rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,

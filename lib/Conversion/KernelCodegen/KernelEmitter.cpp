@@ -4,8 +4,10 @@
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -22,7 +24,27 @@ struct KernelEmitter::Scope {
   /// i1: false for element positions past the end of the row; null when
   /// the position is always valid.
   Value valid;
+  /// The vector group of an element scope (null in row scopes and masked
+  /// regions), and the element's place in it.
+  ElementGroup *group = nullptr;
+  int64_t inGroup = 0;
   DenseMap<Value, Value> values;
+  /// Loads without indirect indices already emitted, by storage and index:
+  /// different ops of the member bodies often load the same element.
+  DenseMap<std::pair<Value, AffineExpr>, Value> loads;
+};
+
+/// `width` consecutive elements of a row handled by one lane: contiguous
+/// loads and stores of the group move as one vector.
+struct KernelEmitter::ElementGroup {
+  int64_t width = 1;
+  /// The position of the first element (clamped into the row).
+  Value start;
+  /// i1: false when the whole group is past the end of the row, or null.
+  Value valid;
+  SmallVector<std::unique_ptr<Scope>> elements;
+  /// Vector values of the group's contiguous loads, by storage and index.
+  DenseMap<std::pair<Value, AffineExpr>, Value> vectorLoads;
 };
 
 struct KernelEmitter::PendingStore {
@@ -170,6 +192,37 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
       return load.emitOpError("reads a storage that its kernel already "
                               "overwrote in place in an earlier pass over "
                               "the row; this kernel has no lowering");
+    std::pair<Value, AffineExpr> key = {memref, plan.indexExprs.lookup(load)};
+    if (ElementGroup *group = scope.group;
+        group && group->width > 1 && isContiguous(load, group->width)) {
+      // One vector load per group; the first element of the group computes
+      // its index (elements are emitted in order, so it dominates the rest).
+      Value &vector = group->vectorLoads[key];
+      if (!vector) {
+        Scope &first = *group->elements.front();
+        FailureOr<Value> start =
+            emitIndex(b, first, load, symbols, b.getIndexType());
+        if (failed(start))
+          return failure();
+        auto type = VectorType::get({group->width}, value.getType());
+        vector = vector::LoadOp::create(
+            b, loc, type, memref, ValueRange{*start}, /*nontemporal=*/false,
+            llvm::MaybeAlign(getVectorBytes(value.getType(), group->width)));
+      }
+      scope.values[value] =
+          vector::ExtractOp::create(b, loc, vector, scope.inGroup);
+      return success();
+    }
+    if (load.getMap().getNumSymbols() == 0) {
+      for (Scope *s = &scope; s; s = s->parent)
+        if (Value loaded = s->loads.lookup(key)) {
+          scope.values[value] = loaded;
+          return success();
+        }
+      scope.values[value] = scope.loads[key] =
+          memref::LoadOp::create(b, loc, memref, *index);
+      return success();
+    }
     scope.values[value] = memref::LoadOp::create(b, loc, memref, *index);
     return success();
   }
@@ -295,22 +348,66 @@ static Value andConditions(OpBuilder &b, Location loc, Value a, Value c) {
   return arith::AndIOp::create(b, loc, a, c);
 }
 
-std::unique_ptr<KernelEmitter::Scope>
-KernelEmitter::makeElementScope(OpBuilder &b, Scope &row, Value position,
-                                bool mayBePast) {
-  auto scope = std::make_unique<Scope>();
-  scope->parent = &row;
-  scope->x = row.x;
-  scope->r = position;
+std::unique_ptr<KernelEmitter::ElementGroup>
+KernelEmitter::makeGroup(OpBuilder &b, Scope &row, Value start, int64_t width,
+                         bool mayBePast) {
+  auto group = std::make_unique<ElementGroup>();
+  group->width = width;
+  group->start = start;
   if (mayBePast) {
-    // Elements past the end compute on the last element and are masked out.
-    Value last = createIntConstant(b, loc, indexType, plan.rnumel - 1);
+    // A group past the end computes on the last group and is masked out.
+    Value last = createIntConstant(b, loc, indexType, plan.rnumel - width);
     Value end = createIntConstant(b, loc, indexType, plan.rnumel);
-    scope->valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         position, end);
-    scope->r = arith::MinUIOp::create(b, loc, position, last);
+    group->valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         start, end);
+    group->start = arith::MinUIOp::create(b, loc, start, last);
   }
-  return scope;
+  for (int64_t v = 0; v < width; ++v) {
+    auto scope = std::make_unique<Scope>();
+    scope->parent = &row;
+    scope->x = row.x;
+    scope->r = v == 0 ? group->start
+                      : arith::AddIOp::create(
+                            b, loc, group->start,
+                            createIntConstant(b, loc, indexType, v))
+                            .getResult();
+    scope->valid = group->valid;
+    scope->group = group.get();
+    scope->inGroup = v;
+    group->elements.push_back(std::move(scope));
+  }
+  return group;
+}
+
+bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
+  Type type = isa<LoadOp>(access) ? access->getResult(0).getType()
+                                  : cast<StoreOp>(access).getValue().getType();
+  if (!getVectorBytes(type, width) || access->getNumOperands() == 0)
+    return false;
+  AffineMap map = isa<LoadOp>(access) ? cast<LoadOp>(access).getMap()
+                                      : cast<StoreOp>(access).getMap();
+  if (map.getNumSymbols() != 0 || (isa<StoreOp>(access) &&
+                                   cast<StoreOp>(access).getMode()))
+    return false;
+  // index = f(x) + r with f(x) a multiple of the width: the group's
+  // elements are adjacent and the vector is aligned.
+  AffineExpr expr = plan.indexExprs.lookup(access);
+  MLIRContext *context = expr.getContext();
+  AffineExpr rest =
+      simplifyAffineExpr(expr - getAffineDimExpr(1, context), 2, 0);
+  if (rest.isFunctionOfDim(1))
+    return false;
+  AffineExpr misalignment = simplifyAffineExpr(rest % width, 2, 0);
+  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
+  return constant && constant.getValue() == 0;
+}
+
+int64_t KernelEmitter::getVectorBytes(Type type, int64_t width) {
+  // i1 vectors are bit-packed in LLVM, unlike i1 memrefs (a byte each).
+  if (!type.isIntOrFloat() || type.isInteger(1))
+    return 0;
+  int64_t bytes = width * (type.getIntOrFloatBitWidth() / 8);
+  return bytes <= 16 && llvm::isPowerOf2_64(bytes) ? bytes : 0;
 }
 
 LogicalResult
@@ -341,10 +438,55 @@ KernelEmitter::accumulate(OpBuilder &b, Scope &element,
   return success();
 }
 
+FailureOr<SmallVector<Value>> KernelEmitter::emitTwoPass(
+    OpBuilder &b, Accumulator &acc,
+    ArrayRef<std::unique_ptr<ElementGroup>> groups, const RowLayout &layout) {
+  SmallVector<std::pair<Value, Value>> elements; // (input, valid)
+  for (auto &group : groups)
+    for (auto &element : group->elements) {
+      FailureOr<Value> v =
+          materialize(b, *element, acc.reduce.getInputs().front());
+      if (failed(v))
+        return failure();
+      elements.push_back({*v, element->valid});
+    }
+  Type type = acc.reduce.getInputs().front().getType();
+  // Folds term(element) over the row with `kind`.
+  auto fold = [&](ReduceKind kind, function_ref<Value(Value)> term) {
+    ReductionCombiner combiner(kind, TypeRange{type});
+    SmallVector<Value> a = combiner.emitIdentity(b, loc);
+    for (auto [v, valid] : elements) {
+      Value next = combiner.emitCombine(b, loc, a, {term(v)}).front();
+      a[0] = valid ? arith::SelectOp::create(b, loc, valid, next, a[0])
+                         .getResult()
+                   : next;
+    }
+    if (layout.combineAcrossLanes)
+      a = layout.combineAcrossLanes(b, loc, combiner, a);
+    return a[0];
+  };
+  auto self = [](Value v) { return v; };
+  if (acc.combiner.getKind() == ReduceKind::OnlineSoftmaxReduce) {
+    Value max = fold(ReduceKind::Max, self);
+    Value sum = fold(ReduceKind::Sum, [&](Value v) -> Value {
+      return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, v, max));
+    });
+    return SmallVector<Value>{max, sum};
+  }
+  // Welford: the mean, then the sum of squared deviations from it.
+  Value count = createFloatConstant(b, loc, type, double(plan.rnumel));
+  Value mean = arith::DivFOp::create(b, loc, fold(ReduceKind::Sum, self), count);
+  Value m2 = fold(ReduceKind::Sum, [&](Value v) -> Value {
+    Value d = arith::SubFOp::create(b, loc, v, mean);
+    return arith::MulFOp::create(b, loc, d, d);
+  });
+  return SmallVector<Value>{mean, m2, count};
+}
+
 LogicalResult
 KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
                          const RowLayout &layout,
-                         SmallVectorImpl<std::unique_ptr<Scope>> &elements) {
+                         SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups) {
   SmallVector<std::unique_ptr<Accumulator>> owned;
   SmallVector<Accumulator *> accumulators;
   for (ReduceOp reduce : plan.reduces)
@@ -365,41 +507,116 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   SmallVector<SmallVector<Value>> values;
   for (Accumulator *acc : accumulators)
     values.push_back(acc->combiner.emitIdentity(b, loc));
+  // The reduce results of each accumulator, once known.
+  SmallVector<std::optional<SmallVector<Value>>> finals(accumulators.size());
+  auto isTwoPass = [&](ReduceKind kind) {
+    return layout.persistent && (kind == ReduceKind::WelfordReduce ||
+                                 kind == ReduceKind::OnlineSoftmaxReduce);
+  };
 
-  auto emitElementStores = [&](OpBuilder &eb, Scope &element) -> LogicalResult {
-    SmallVector<PendingStore> pending;
-    for (StoreOp store : stores) {
-      FailureOr<PendingStore> p = prepareStore(eb, element, store);
-      if (failed(p))
-        return failure();
-      pending.push_back(*p);
+  // Stores of a group, after the values of all its elements.
+  auto emitGroupStores = [&](OpBuilder &eb, ElementGroup &group) -> LogicalResult {
+    SmallVector<SmallVector<PendingStore>> perElement;
+    for (auto &element : group.elements) {
+      SmallVector<PendingStore> &pending = perElement.emplace_back();
+      for (StoreOp store : stores) {
+        FailureOr<PendingStore> p = prepareStore(eb, *element, store);
+        if (failed(p))
+          return failure();
+        pending.push_back(*p);
+      }
     }
-    emitStores(eb, pending,
-               andConditions(eb, loc, element.valid, layout.rowValid));
+    SmallVector<PendingStore> scalar;
+    SmallVector<std::pair<PendingStore, Value>> vectors;
+    for (auto [i, store] : llvm::enumerate(stores)) {
+      if (group.width > 1 && isContiguous(store, group.width)) {
+        SmallVector<Value> values;
+        for (auto &pending : perElement)
+          values.push_back(pending[i].value);
+        auto type = VectorType::get({group.width}, values.front().getType());
+        vectors.push_back(
+            {perElement.front()[i],
+             vector::FromElementsOp::create(eb, loc, type, values)});
+        continue;
+      }
+      for (auto &pending : perElement)
+        scalar.push_back(pending[i]);
+    }
+    Value guard = andConditions(eb, loc, group.valid, layout.rowValid);
+    emitStores(eb, scalar, guard);
+    if (vectors.empty())
+      return success();
+    OpBuilder::InsertionGuard insertionGuard(eb);
+    if (guard) {
+      auto ifOp = scf::IfOp::create(eb, loc, guard, /*withElseRegion=*/false);
+      eb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    for (auto &[store, vector] : vectors) {
+      firstStorePhase.try_emplace(store.memref, phase);
+      vector::StoreOp::create(
+          eb, loc, vector, store.memref, ValueRange{store.index},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(getVectorBytes(store.value.getType(), group.width)));
+    }
     return success();
   };
 
   int64_t numLanes = layout.numLanes;
-  if (layout.persistent) {
-    // The lane's elements, unrolled; their scopes live for the whole row so
-    // that later levels reuse the values in registers.
-    if (elements.empty())
-      for (int64_t j = 0; j < layout.elementsPerLane; ++j) {
-        Value position = arith::AddIOp::create(
-            b, loc, layout.lane,
-            createIntConstant(b, loc, indexType, j * numLanes));
-        bool mayBePast = (j + 1) * numLanes > plan.rnumel;
-        elements.push_back(makeElementScope(b, row, position, mayBePast));
-      }
-    for (auto &element : elements)
-      if (failed(accumulate(b, *element, accumulators, values)))
+  int64_t width = layout.vectorWidth;
+  auto accumulateGroup = [&](OpBuilder &gb, ElementGroup &group,
+                             MutableArrayRef<SmallVector<Value>> current) {
+    for (auto &element : group.elements)
+      if (failed(accumulate(gb, *element, accumulators, current)))
         return failure();
+    return success();
+  };
+  if (layout.persistent) {
+    // The lane's groups, unrolled; their scopes live for the whole row so
+    // that later levels reuse the values in registers.
+    int64_t numGroups = layout.elementsPerLane / width;
+    if (groups.empty())
+      for (int64_t j = 0; j < numGroups; ++j) {
+        Value start = arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, layout.lane,
+                createIntConstant(b, loc, indexType, j * numLanes)),
+            createIntConstant(b, loc, indexType, width));
+        bool mayBePast = (j + 1) * numLanes * width > plan.rnumel;
+        groups.push_back(makeGroup(b, row, start, width, mayBePast));
+      }
+    // Reductions folded element by element, and those computed in two
+    // passes over the registers.
+    SmallVector<Accumulator *> onePass;
+    SmallVector<SmallVector<Value>> onePassValues;
+    for (auto [acc, v] : llvm::zip(accumulators, values))
+      if (!isTwoPass(acc->combiner.getKind())) {
+        onePass.push_back(acc);
+        onePassValues.push_back(v);
+      }
+    for (auto &group : groups)
+      for (auto &element : group->elements)
+        if (failed(accumulate(b, *element, onePass, onePassValues)))
+          return failure();
+    unsigned next = 0;
+    for (auto [i, acc] : llvm::enumerate(accumulators)) {
+      if (!isTwoPass(acc->combiner.getKind())) {
+        values[i] = onePassValues[next++];
+        continue;
+      }
+      FailureOr<SmallVector<Value>> results =
+          emitTwoPass(b, *acc, groups, layout);
+      if (failed(results))
+        return failure();
+      finals[i] = *results;
+    }
     // Values first, then the stores: an in-place update must not be seen
     // by the loads of the same pass.
-    for (auto &element : elements)
-      if (failed(emitElementStores(b, *element)))
+    for (auto &group : groups)
+      if (failed(emitGroupStores(b, *group)))
         return failure();
   } else {
+    int64_t groupsPerIteration = layout.elementsPerLane / width;
     int64_t chunk = numLanes * layout.elementsPerLane;
     int64_t iterations = llvm::divideCeil(plan.rnumel, chunk);
     bool mayBePast = plan.rnumel % chunk != 0;
@@ -419,22 +636,27 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
             current.emplace_back(slice.begin(), slice.end());
             pos += v.size();
           }
+          // Group g of iteration `iv` starts at
+          // ((iv * groupsPerIteration + g) * numLanes + lane) * width.
           Value base = arith::MulIOp::create(
-              lb, loc, iv, createIntConstant(lb, loc, indexType, chunk));
+              lb, loc, iv,
+              createIntConstant(lb, loc, indexType,
+                                groupsPerIteration * numLanes));
           base = arith::AddIOp::create(lb, loc, base, layout.lane);
-          SmallVector<std::unique_ptr<Scope>> unrolled;
-          for (int64_t u = 0; u < layout.elementsPerLane; ++u) {
-            Value position = arith::AddIOp::create(
-                lb, loc, base,
-                createIntConstant(lb, loc, indexType, u * numLanes));
-            unrolled.push_back(makeElementScope(lb, row, position, mayBePast));
-            if (failed(accumulate(lb, *unrolled.back(), accumulators,
-                                  current)))
+          SmallVector<std::unique_ptr<ElementGroup>> unrolled;
+          for (int64_t g = 0; g < groupsPerIteration; ++g) {
+            Value start = arith::MulIOp::create(
+                lb, loc,
+                arith::AddIOp::create(
+                    lb, loc, base,
+                    createIntConstant(lb, loc, indexType, g * numLanes)),
+                createIntConstant(lb, loc, indexType, width));
+            unrolled.push_back(makeGroup(lb, row, start, width, mayBePast));
+            if (failed(accumulateGroup(lb, *unrolled.back(), current)))
               bodyResult = failure();
           }
-          for (auto &element : unrolled)
-            if (succeeded(bodyResult) &&
-                failed(emitElementStores(lb, *element)))
+          for (auto &group : unrolled)
+            if (succeeded(bodyResult) && failed(emitGroupStores(lb, *group)))
               bodyResult = failure();
           SmallVector<Value> yielded;
           for (auto &v : current)
@@ -450,9 +672,13 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     }
   }
 
-  if (layout.combineAcrossLanes)
-    for (auto [acc, v] : llvm::zip(accumulators, values))
-      v = layout.combineAcrossLanes(b, loc, acc->combiner, v);
+  for (auto [i, acc] : llvm::enumerate(accumulators)) {
+    if (finals[i])
+      continue;
+    if (layout.combineAcrossLanes)
+      values[i] = layout.combineAcrossLanes(b, loc, acc->combiner, values[i]);
+    finals[i] = acc->combiner.emitResults(b, loc, values[i]);
+  }
 
   for (ReduceOp reduce : plan.reduces) {
     ReduceOp rep = plan.representative.lookup(reduce);
@@ -460,9 +686,8 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
                             [&](Accumulator *a) { return a->reduce == rep; });
     if (it == accumulators.end())
       continue;
-    SmallVector<Value> results =
-        (*it)->combiner.emitResults(b, loc, values[it - accumulators.begin()]);
-    for (auto [result, v] : llvm::zip(reduce.getResults(), results))
+    for (auto [result, v] :
+         llvm::zip(reduce.getResults(), *finals[it - accumulators.begin()]))
       row.values[result] = v;
   }
   return success();
@@ -472,7 +697,7 @@ LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
                                      const RowLayout &layout) {
   Scope row;
   row.x = x;
-  SmallVector<std::unique_ptr<Scope>> elements;
+  SmallVector<std::unique_ptr<ElementGroup>> groups;
   for (unsigned level = 0; level <= plan.numLevels; ++level) {
     // Per-row stores whose values wait for `level` reductions.
     ++phase;
@@ -489,7 +714,7 @@ LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
     if (level == plan.numLevels)
       break;
     ++phase;
-    if (failed(emitLevel(b, row, level, layout, elements)))
+    if (failed(emitLevel(b, row, level, layout, groups)))
       return failure();
   }
   return success();

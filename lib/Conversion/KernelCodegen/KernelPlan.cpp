@@ -302,7 +302,7 @@ static LogicalResult planForwarding(KernelPlan &plan) {
       AffineExpr written = plan.indexExprs.lookup(store);
       AffineExpr read = plan.indexExprs.lookup(load);
       if (load.getMap().getNumSymbols() != 0 || written != read ||
-          (producer.perElement && !consumer.perElement))
+          (plan.isElementStore(store) && !consumer.perElement))
         return load.emitOpError("reads '")
                    << name << "' at index " << printIndex(read)
                    << " of the group's (x, r) space, but '"

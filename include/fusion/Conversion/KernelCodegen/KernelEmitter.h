@@ -37,8 +37,12 @@ struct RowLayout {
   /// level loops over the row again.
   bool persistent = false;
   /// Elements per lane when persistent; elements per lane per iteration of
-  /// the loop over the row otherwise.
+  /// the loop over the row otherwise. A multiple of `vectorWidth`.
   int64_t elementsPerLane = 1;
+  /// Lanes take the row in groups of this many adjacent elements (lane l
+  /// has groups l, l + numLanes, ...), whose contiguous, aligned loads and
+  /// stores become vector accesses. The row length must be a multiple.
+  int64_t vectorWidth = 1;
   /// i1 that is false for rows past the end (threads of a partial last
   /// block), or null when every row is valid.
   Value rowValid;
@@ -68,6 +72,7 @@ public:
 
 private:
   struct Scope;
+  struct ElementGroup;
   struct PendingStore;
   struct Accumulator;
 
@@ -83,14 +88,29 @@ private:
                                        StoreOp store);
   void emitStores(OpBuilder &b, ArrayRef<PendingStore> stores, Value guard);
 
-  std::unique_ptr<Scope> makeElementScope(OpBuilder &b, Scope &row,
-                                          Value position, bool mayBePast);
+  std::unique_ptr<ElementGroup> makeGroup(OpBuilder &b, Scope &row,
+                                          Value start, int64_t width,
+                                          bool mayBePast);
+  /// True when the elements of a group of `width` access adjacent elements
+  /// from an aligned start (index = f(x) + r, f(x) a multiple of width).
+  bool isContiguous(Operation *access, int64_t width) const;
+  /// Bytes of a vector of `width` elements of `type`, or 0 when such
+  /// vectors are not used.
+  static int64_t getVectorBytes(Type type, int64_t width);
   LogicalResult accumulate(OpBuilder &b, Scope &element,
                            ArrayRef<Accumulator *> accumulators,
                            MutableArrayRef<SmallVector<Value>> values);
+  /// Welford and online-softmax statistics of a row held in registers, in
+  /// two passes as Inductor's persistent reductions compute them (mean,
+  /// then squared deviations; maximum, then exponentials): no division or
+  /// exponential per element in the combine.
+  FailureOr<SmallVector<Value>>
+  emitTwoPass(OpBuilder &b, Accumulator &acc,
+              ArrayRef<std::unique_ptr<ElementGroup>> groups,
+              const RowLayout &layout);
   LogicalResult emitLevel(OpBuilder &b, Scope &row, unsigned level,
                           const RowLayout &layout,
-                          SmallVectorImpl<std::unique_ptr<Scope>> &elements);
+                          SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups);
 
   const KernelPlan &plan;
   std::function<Value(Value)> getMemref;
