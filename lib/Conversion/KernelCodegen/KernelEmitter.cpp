@@ -94,7 +94,10 @@ SmallVector<Value> KernelEmitter::dependencies(Value value) const {
     llvm::SetVector<Value> captured;
     getUsedValuesDefinedAbove(masked.getBody(), captured);
     SmallVector<Value> deps = {masked.getMask(), masked.getOther()};
-    llvm::append_range(deps, captured);
+    // Buffers are read through their storages, not materialized.
+    for (Value v : captured)
+      if (!isa<BufferType>(v.getType()))
+        deps.push_back(v);
     return deps;
   }
   return SmallVector<Value>(op->getOperands());

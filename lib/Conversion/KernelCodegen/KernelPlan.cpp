@@ -1,6 +1,7 @@
 //===- KernelPlan.cpp - Mapping a kernel onto its iteration space ---------===//
 
 #include "fusion/Conversion/KernelCodegen/KernelPlan.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -127,7 +128,8 @@ static LogicalResult checkBodyOps(NodeOp node) {
                WalkResult::interrupt();
       return WalkResult::advance();
     }
-    if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) &&
+    Dialect *dialect = op->getDialect(); // null for unregistered ops
+    if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
         op->getNumRegions() == 0)
       return WalkResult::advance();
     return op->emitOpError("has no lowering from a fusion.node body"),
@@ -142,10 +144,54 @@ static LogicalResult checkBodyOps(NodeOp node) {
   return success();
 }
 
+/// Simplifies `expr` knowing that dimension i lies in [0, dimSizes[i]):
+/// `e floordiv c` is 0 and `e mod c` is e when e lies in [0, c). MLIR's own
+/// simplification does not know the ranges, and flattened loops (x * R + r
+/// delinearized again) need them to become x and r.
+static AffineExpr simplifyWithRanges(AffineExpr expr,
+                                     ArrayRef<int64_t> dimSizes,
+                                     unsigned numSymbols) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return expr;
+  AffineExpr lhs = simplifyWithRanges(bin.getLHS(), dimSizes, numSymbols);
+  AffineExpr rhs = simplifyWithRanges(bin.getRHS(), dimSizes, numSymbols);
+  auto divisor = dyn_cast<AffineConstantExpr>(rhs);
+  if (divisor && divisor.getValue() > 0 &&
+      (expr.getKind() == AffineExprKind::FloorDiv ||
+       expr.getKind() == AffineExprKind::Mod)) {
+    auto bounds = getAffineExprBounds(lhs, dimSizes);
+    if (bounds && bounds->first >= 0 && bounds->second < divisor.getValue())
+      return expr.getKind() == AffineExprKind::Mod
+                 ? lhs
+                 : getAffineConstantExpr(0, expr.getContext());
+  }
+  AffineExpr rebuilt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    rebuilt = lhs + rhs;
+    break;
+  case AffineExprKind::Mul:
+    rebuilt = lhs * rhs;
+    break;
+  case AffineExprKind::FloorDiv:
+    rebuilt = lhs.floorDiv(rhs);
+    break;
+  case AffineExprKind::CeilDiv:
+    rebuilt = lhs.ceilDiv(rhs);
+    break;
+  default:
+    rebuilt = lhs % rhs;
+    break;
+  }
+  return simplifyAffineExpr(rebuilt, dimSizes.size(), numSymbols);
+}
+
 /// The flat index of `map(indices)` in (x, r) space for a member whose
 /// loop variables are `loopVars`; indirect indices stay symbols.
 static AffineExpr composeIndex(AffineMap map, OperandRange indices,
-                               ArrayRef<AffineExpr> loopVars) {
+                               ArrayRef<AffineExpr> loopVars,
+                               ArrayRef<int64_t> kernelSizes) {
   MLIRContext *context = map.getContext();
   SmallVector<AffineExpr> dims, syms;
   for (unsigned i = 0; i < map.getNumDims(); ++i)
@@ -153,7 +199,8 @@ static AffineExpr composeIndex(AffineMap map, OperandRange indices,
   for (unsigned j = 0; j < map.getNumSymbols(); ++j)
     syms.push_back(getAffineSymbolExpr(j, context));
   AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
-  return simplifyAffineExpr(expr, 2, map.getNumSymbols());
+  expr = simplifyAffineExpr(expr, 2, map.getNumSymbols());
+  return simplifyWithRanges(expr, kernelSizes, map.getNumSymbols());
 }
 
 namespace {
@@ -415,20 +462,24 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
       return failure();
   }
 
-  for (MemberPlan &member : plan.members)
+  int64_t kernelSizes[2] = {plan.numel, plan.rnumel};
+  for (MemberPlan &member : plan.members) {
+    for (AffineExpr &var : member.loopVars)
+      var = simplifyWithRanges(var, kernelSizes, 0);
     member.node.getBody().walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op))
         plan.indexExprs[op] = composeIndex(load.getMap(), load.getIndices(),
-                                           member.loopVars);
+                                           member.loopVars, kernelSizes);
       else if (auto store = dyn_cast<StoreOp>(op))
         plan.indexExprs[op] = composeIndex(store.getMap(), store.getIndices(),
-                                           member.loopVars);
+                                           member.loopVars, kernelSizes);
       else if (auto index = dyn_cast<IndexExprOp>(op))
         plan.indexExprs[op] = composeIndex(index.getMap(), index.getIndices(),
-                                           member.loopVars);
+                                           member.loopVars, kernelSizes);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         plan.reduces.push_back(reduce);
     });
+  }
 
   if (failed(planForwarding(plan)))
     return failure();
