@@ -26,14 +26,17 @@ declare -A fused=(
   [rmsnorm_silu]="$w/rmsnorm_silu.fused.mlir"
   [cross_entropy]="$w/cross_entropy.fused.mlir")
 
-# Variant name -> graphs, extra --fusion-to-ptx options. fused_warp maps
-# rows of up to 1024 elements to one warp each instead of one block.
-declare -A graphs=([unfused]=unfused [fused]=fused [fused_warp]=fused)
+# Variant name -> graphs, extra --fusion-to-ptx options. Variants of the
+# fused kernels map rows of up to 1024 elements to one warp each
+# (fused_warp) or aim at 4 or 16 elements per thread instead of 8.
+declare -A graphs=([unfused]=unfused [fused]=fused [fused_warp]=fused
+  [fused_e4]=fused [fused_e16]=fused)
 declare -A options=([unfused]="" [fused]=""
-  [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32")
+  [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32"
+  [fused_e4]="elements-per-thread=4" [fused_e16]="elements-per-thread=16")
 
 rm -rf "$out"
-for variant in unfused fused fused_warp; do
+for variant in unfused fused fused_warp fused_e4 fused_e16; do
   declare -n files="${graphs[$variant]}"
   for name in "${!files[@]}"; do
     "$opt" "${files[$name]}" -o /dev/null \
@@ -42,5 +45,33 @@ for variant in unfused fused fused_warp; do
       ptxas -arch="$chip" "$out/$variant/$name.ptx" -o /dev/null
     fi
   done
+done
+# Semantics: graphs that make their own data, run on the GPU against the
+# outputs of the CPU JIT (whose values the lit tests check by hand at 2x6):
+# every reduction kind on rows of 6 and 37 (one warp per row, masked
+# lanes), 1000 (one block per row, in registers) and 20000 (looped), the
+# larger ones on v = (37 i mod 101) - 1, whose first maximum lies in
+# another lane than the first element; body ops and host-side copies;
+# Philox random numbers (also against Triton).
+runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
+libs="$(dirname "$runner")/../lib"
+libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
+red="$root/test/Conversion/FusionToLoops/reductions-jit.mlir"
+declare -A semantics=(
+  [reductions_2x6]="$red" [reductions_3x37]="$red 2=3 6=37 3=37 4=101"
+  [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
+  [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
+  [rand]="$root/bench/semantics/rand.mlir")
+for case in "${!semantics[@]}"; do
+  dir="$out/semantics/$case"
+  mkdir -p "$dir"
+  python3 "$root/test/Inputs/resize_graph.py" ${semantics[$case]} > "$dir/graph.mlir"
+  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
+  "$opt" "$dir/graph.mlir" --convert-fusion-to-loops --test-fusion-jit-main \
+      --fusion-loops-to-llvm \
+    | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
+    | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
+  rm "$dir/graph.mlir"
 done
 ls -l "$out"/*

@@ -73,6 +73,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.maxPersistentElements = options.maxPersistentElements;
   gpuOptions.maxReductionBlockSize = options.maxReductionBlockSize;
   gpuOptions.warpReductionMaxSize = options.warpReductionMaxSize;
+  gpuOptions.elementsPerThread = options.elementsPerThread;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

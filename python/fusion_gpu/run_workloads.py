@@ -22,6 +22,7 @@ import time
 import torch
 
 from . import manifest as manifest_lib
+from . import semantics
 from .fx_graph import find_fx_graph, load_forward
 from .runner import Program
 
@@ -186,7 +187,8 @@ def main(argv=None):
     parser.add_argument("--bundle", required=True)
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
-    parser.add_argument("--variants", default="fused,fused_warp,unfused")
+    parser.add_argument("--variants",
+                        default="fused,unfused,fused_e4,fused_e16,fused_warp")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     args = parser.parse_args(argv)
@@ -200,6 +202,9 @@ def main(argv=None):
         report["copy_bytes_per_s"] = copy_bandwidth()
         print("copy bandwidth: %.0f GB/s" % (report["copy_bytes_per_s"] / 1e9),
               flush=True)
+    report["semantics"] = semantics.check_all(args.bundle)
+    for case, r in report["semantics"].items():
+        print("semantics", case, json.dumps(r), flush=True)
     generator = torch.Generator(device="cuda")
     generator.manual_seed(0)
     for workload in args.workloads.split(","):
@@ -234,6 +239,14 @@ def main(argv=None):
 
 
 def print_table(report):
+    for case, r in report.get("semantics", {}).items():
+        status = ("ERROR " + r["error"] if "error" in r else
+                  "FAIL " + "; ".join(r["mismatches"]) if r["mismatches"] else
+                  "ok (max rel err %.1e%s)" % (
+                      r["max_rel_err"],
+                      ", vs Triton %.1e" % r["max_abs_diff_vs_triton"]
+                      if "max_abs_diff_vs_triton" in r else ""))
+        print("semantics %-20s %s" % (case, status))
     bw = report.get("copy_bytes_per_s")
     print("\n%-15s %-8s %3s %10s %10s %10s %10s %8s %9s %7s" % (
         "workload", "variant", "k", "max_rel", "ours_us", "compile_us",

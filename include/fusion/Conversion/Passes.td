@@ -98,6 +98,9 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"maxReductionBlockSize", "max-reduction-block-size", "int64_t",
            "512",
            "Most threads per block of a kernel that reduces one row per block">,
+    Option<"elementsPerThread", "elements-per-thread", "int64_t", "8",
+           "Row elements each thread of a one-row-per-block kernel aims at "
+           "(the block size follows)">,
     Option<"warpReductionMaxSize", "warp-reduction-max-size", "int64_t", "256",
            "Rows of at most this many elements are reduced by one warp each">,
     Option<"maxPersistentElements", "max-persistent-elements", "int64_t", "16",

@@ -64,6 +64,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "max-persistent-elements",
       llvm::cl::desc("convert-fusion-to-gpu's max-persistent-elements"),
       llvm::cl::init(16)};
+  PassOptions::Option<int64_t> elementsPerThread{
+      *this, "elements-per-thread",
+      llvm::cl::desc("convert-fusion-to-gpu's elements-per-thread"),
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> warpReductionMaxSize{
       *this, "warp-reduction-max-size",
       llvm::cl::desc("convert-fusion-to-gpu's warp-reduction-max-size"),

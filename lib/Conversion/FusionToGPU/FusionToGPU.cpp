@@ -50,6 +50,7 @@ constexpr int64_t kWarpRowBlockSize = 256;
 
 struct MappingOptions {
   int64_t pointwiseBlockSize;
+  int64_t elementsPerThread;
   int64_t maxReductionBlockSize;
   int64_t warpReductionMaxSize;
   int64_t maxPersistentElements;
@@ -91,9 +92,10 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     m.numLanes = kWarpSize;
   } else {
     m.kind = KernelMapping::Kind::BlockPerRow;
-    // About eight elements per thread: enough loads in flight per thread
-    // and few threads to combine.
-    int64_t wanted = llvm::PowerOf2Ceil(llvm::divideCeil(plan.rnumel, 8));
+    // About elements-per-thread elements per thread (8 by default): enough
+    // loads in flight per thread and few threads to combine.
+    int64_t wanted = llvm::PowerOf2Ceil(
+        llvm::divideCeil(plan.rnumel, options.elementsPerThread));
     m.blockSize = std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize);
     m.rowsPerBlock = 1;
     m.numLanes = m.blockSize;
@@ -493,14 +495,15 @@ struct ConvertFusionToGPUPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MappingOptions mappingOptions{pointwiseBlockSize, maxReductionBlockSize,
-                                  warpReductionMaxSize, maxPersistentElements,
-                                  loopUnroll};
+    MappingOptions mappingOptions{pointwiseBlockSize, elementsPerThread,
+                                  maxReductionBlockSize, warpReductionMaxSize,
+                                  maxPersistentElements, loopUnroll};
     if (pointwiseBlockSize % kWarpSize != 0 ||
         maxReductionBlockSize % kWarpSize != 0 ||
         !llvm::isPowerOf2_64(maxReductionBlockSize) ||
         maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
-        maxPersistentElements < 1 || loopUnroll < 1) {
+        maxPersistentElements < 1 || loopUnroll < 1 ||
+        elementsPerThread < 1) {
       module.emitError("convert-fusion-to-gpu: block sizes must be multiples "
                        "of 32 up to 1024 (the reduction one a power of two), "
                        "element counts positive");
