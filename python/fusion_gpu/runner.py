@@ -24,14 +24,16 @@ class Program:
                  alias_inputs: bool = True):
         """With `alias_inputs`, outputs that are graph inputs are returned as
         views of the input (as Inductor returns them) instead of copied."""
-        if manifest.format != "ptx":
-            raise ValueError("expected PTX, got %s" % manifest.format)
         self.manifest = manifest
         self.device = device
         self.aliases = manifest.input_aliases() if alias_inputs else {}
-        self.module = cupy.RawModule(path=manifest.binary_path())
-        self.functions = {k.name: self.module.get_function(k.name)
-                          for k in manifest.kernels()}
+        self.functions = {}
+        if manifest.kernels():
+            if manifest.format != "ptx":
+                raise ValueError("expected PTX, got %s" % manifest.format)
+            self.module = cupy.RawModule(path=manifest.binary_path())
+            self.functions = {k.name: self.module.get_function(k.name)
+                              for k in manifest.kernels()}
         externs = [s.name for s in manifest.steps if s.kind == "extern"]
         if externs:
             raise NotImplementedError(

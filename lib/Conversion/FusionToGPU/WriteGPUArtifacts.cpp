@@ -89,29 +89,36 @@ struct FusionWriteGPUArtifactsPass final
     for (NamedAttribute entry : manifests) {
       StringRef graph = entry.getName().getValue();
       auto manifest = cast<DictionaryAttr>(entry.getValue());
+      llvm::json::Value json = toJSON(manifest);
+      llvm::json::Object &fields = *json.getAsObject();
       auto moduleName = manifest.getAs<StringAttr>("module");
+      bool hasKernels = llvm::any_of(
+          manifest.getAs<ArrayAttr>("steps"), [](Attribute step) {
+            auto kind = cast<DictionaryAttr>(step).getAs<StringAttr>("kind");
+            return kind && kind.getValue() == "kernel";
+          });
       auto binary = dyn_cast_or_null<gpu::BinaryOp>(
           SymbolTable::lookupSymbolIn(module, moduleName));
-      if (!binary || binary.getObjects().empty()) {
+      if (hasKernels && (!binary || binary.getObjects().empty())) {
         module.emitError("has no gpu.binary @")
             << moduleName.getValue() << " for graph '" << graph
             << "'; run gpu-module-to-binary first";
         return signalPassFailure();
       }
-      auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
-      StringRef ext = getExtension(object.getFormat());
-      SmallString<128> binaryPath(outputDir);
-      llvm::sys::path::append(binaryPath, graph + "." + ext);
-      if (failed(writeFile(binary, binaryPath, object.getObject().getValue())))
-        return signalPassFailure();
-
-      llvm::json::Value json = toJSON(manifest);
-      llvm::json::Object &fields = *json.getAsObject();
-      fields["binary"] = (graph + "." + ext).str();
-      fields["format"] = ext;
-      std::string target;
-      llvm::raw_string_ostream(target) << object.getTarget();
-      fields["target"] = target;
+      if (hasKernels) {
+        auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+        StringRef ext = getExtension(object.getFormat());
+        SmallString<128> binaryPath(outputDir);
+        llvm::sys::path::append(binaryPath, graph + "." + ext);
+        if (failed(writeFile(binary, binaryPath,
+                             object.getObject().getValue())))
+          return signalPassFailure();
+        fields["binary"] = (graph + "." + ext).str();
+        fields["format"] = ext;
+        std::string target;
+        llvm::raw_string_ostream(target) << object.getTarget();
+        fields["target"] = target;
+      }
       SmallString<128> manifestPath(outputDir);
       llvm::sys::path::append(manifestPath, graph + ".json");
       std::string text;
