@@ -43,6 +43,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     A graph the lowering cannot handle (an op without a lowering, members
     that do not map onto the group's iteration space, an in-group read at an
     index the producer did not write) fails with a diagnostic on that op.
+    The pass runs on the module because it creates functions and GPU
+    modules next to the graphs it replaces. See docs/Lowering.md.
 
     Before:
 
@@ -132,7 +134,9 @@ def ConvertFusionToLoopsPass : Pass<"convert-fusion-to-loops", "::mlir::ModuleOp
     are stored. Externs are calls to declared external functions.
 
     This is the lowering the differential tests run with `mlir-runner`:
-    the same graph before and after fusion must give the same outputs.
+    the same graph before and after fusion must give the same outputs. Like
+    `convert-fusion-to-gpu`, it runs on the module and fails with a
+    diagnostic on graphs it cannot lower.
 
     Before: the `fusion.graph @add_sum` of `convert-fusion-to-gpu`.
 
