@@ -124,6 +124,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   if (!options.outputDir.empty()) {
     FusionWriteGPUArtifactsPassOptions write;
     write.outputDir = options.outputDir;
+    write.chip = options.chip;
+    if (!options.toolkit.empty())
+      write.ptxas = options.toolkit + "/bin/ptxas";
     pm.addPass(createFusionWriteGPUArtifactsPass(write));
   }
 }

@@ -188,7 +188,8 @@ def FusionWriteGPUArtifactsPass
     `<output-dir>/<graph>.json`, the launch manifest recorded in the module
     attribute `fusion.launch_manifests`: what a runtime without MLIR (the
     Python harness in `python/`) needs to allocate the buffers and launch
-    the kernels in order. The IR is not changed.
+    the kernels in order. When the binary is PTX and `ptxas` is found, it
+    also assembles `<graph>.cubin` for `chip`. The IR is not changed.
 
     ```json
     {"graph": "softmax", "module": "softmax_kernels",
@@ -202,7 +203,13 @@ def FusionWriteGPUArtifactsPass
   }];
   let options = [
     Option<"outputDir", "output-dir", "std::string", "\".\"",
-           "Directory the files are written to (created if missing)">
+           "Directory the files are written to (created if missing)">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "Architecture ptxas assembles PTX for">,
+    Option<"ptxas", "ptxas", "std::string", "\"\"",
+           "ptxas to assemble PTX into <graph>.cubin with (default: found on "
+           "PATH or under CUDA_HOME, CUDA_PATH, /usr/local/cuda; none: no "
+           "cubin)">
   ];
   let statistics = [
     Statistic<"numFilesWritten", "files-written", "Number of files written">

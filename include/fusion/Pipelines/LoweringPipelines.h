@@ -5,9 +5,9 @@
 //   --fusion-to-ptx   convert-fusion-to-gpu, then the NVVM lowering of the
 //                     kernels (libdevice linked in when found) and of the
 //                     host code, to PTX text for `chip` (or cubin / fatbin
-//                     when `format` says so and ptxas is found); with
-//                     `output-dir`, also writes <graph>.ptx and the launch
-//                     manifest <graph>.json there.
+//                     when `format` says so); with `output-dir`, also
+//                     writes <graph>.ptx, <graph>.cubin when ptxas is
+//                     found, and the launch manifest <graph>.json there.
 //   --fusion-to-cpu   convert-fusion-to-loops, then the LLVM dialect the
 //                     LLVM JIT (mlir-runner) runs.
 //   --fusion-loops-to-llvm
@@ -54,7 +54,9 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       llvm::cl::init("")};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit directory where ptxas is looked for"),
+      llvm::cl::desc("CUDA toolkit directory whose bin/ptxas assembles "
+                     "cubins (default: ptxas on PATH, or under CUDA_HOME, "
+                     "CUDA_PATH or /usr/local/cuda)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> outputDir{
       *this, "output-dir",

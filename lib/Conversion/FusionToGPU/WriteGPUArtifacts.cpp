@@ -9,6 +9,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #define DEBUG_TYPE "fusion-write-gpu-artifacts"
@@ -55,6 +57,29 @@ StringRef getExtension(gpu::CompilationTarget format) {
     return "bc";
   }
   llvm_unreachable("unknown compilation target");
+}
+
+/// The ptxas to use: `requested` unless empty, else the one on PATH or
+/// under the usual CUDA roots; empty when there is none.
+std::string findPtxas(StringRef requested) {
+  if (requested == "none")
+    return "";
+  if (!requested.empty())
+    return requested.str();
+  if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName("ptxas"))
+    return *path;
+  SmallVector<std::string> roots;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (std::optional<std::string> root = llvm::sys::Process::GetEnv(var))
+      roots.push_back(*root);
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<128> path(root);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return std::string(path);
+  }
+  return "";
 }
 
 struct FusionWriteGPUArtifactsPass final
@@ -115,6 +140,24 @@ struct FusionWriteGPUArtifactsPass final
           return signalPassFailure();
         fields["binary"] = (graph + "." + ext).str();
         fields["format"] = ext;
+        std::string assembler = findPtxas(ptxas);
+        if (object.getFormat() == gpu::CompilationTarget::Assembly &&
+            !assembler.empty()) {
+          SmallString<128> cubinPath(outputDir);
+          llvm::sys::path::append(cubinPath, graph + ".cubin");
+          std::string arch = "-arch=" + chip;
+          SmallVector<StringRef> args = {assembler, arch, binaryPath, "-o",
+                                         cubinPath};
+          std::string error;
+          if (llvm::sys::ExecuteAndWait(assembler, args, std::nullopt, {}, 0,
+                                        0, &error) != 0) {
+            binary.emitError("ptxas failed on '")
+                << binaryPath << "'" << (error.empty() ? "" : ": ") << error;
+            return signalPassFailure();
+          }
+          ++numFilesWritten;
+          fields["cubin"] = (graph + ".cubin").str();
+        }
         std::string target;
         llvm::raw_string_ostream(target) << object.getTarget();
         fields["target"] = target;
