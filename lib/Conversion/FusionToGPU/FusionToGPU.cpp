@@ -375,9 +375,12 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr(
       {static_cast<int32_t>(mapping.blockSize), 1, 1}));
-  for (auto [i, s] : llvm::enumerate(storages))
+  for (auto [i, s] : llvm::enumerate(storages)) {
     kernel.setArgAttr(i, "fusion.name",
                       kb.getStringAttr(graph.storage.storages[s].name));
+    // Storages are distinct allocations, each passed once.
+    kernel.setArgAttr(i, "llvm.noalias", kb.getUnitAttr());
+  }
   Block &entry = kernel.getBody().front();
   kb.setInsertionPointToStart(&entry);
 

@@ -4,7 +4,7 @@
 // block; threads past the end compute on the last element and store nothing.
 // CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [4, 1, 1], kind = "kernel", name = "kernel_op0"{{.*}}}, gpu.container_module}
 // CHECK-LABEL: gpu.module @pointwise_kernels
-// CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<1000xf32> {fusion.name = "x"}, %[[OUT:.*]]: memref<1000xf32> {fusion.name = "buf0"}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<1000xf32> {fusion.name = "x", llvm.noalias}, %[[OUT:.*]]: memref<1000xf32> {fusion.name = "buf0", llvm.noalias}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:   gpu.thread_id x
 // CHECK:   gpu.block_id x
 // CHECK:   %[[VALID:.*]] = arith.cmpi ult
@@ -104,7 +104,7 @@ fusion.graph @long_rows(%x: !fusion.buffer<2x50000xf32>) -> (!fusion.buffer<2xi6
 // allocation), and the two online-softmax reductions of the row run once,
 // as a max then a sum of exponentials (five shuffles each).
 // CHECK-LABEL: gpu.module @softmax_kernels
-// CHECK: gpu.func @kernel_op0_op1_op2(%[[IN:.*]]: memref<512xf32> {fusion.name = "arg0_1"}, %[[OUT:.*]]: memref<512xf32> {fusion.name = "buf2"}) kernel
+// CHECK: gpu.func @kernel_op0_op1_op2(%[[IN:.*]]: memref<512xf32> {fusion.name = "arg0_1", llvm.noalias}, %[[OUT:.*]]: memref<512xf32> {fusion.name = "buf2", llvm.noalias}) kernel
 // CHECK-COUNT-10: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: memref.store %{{.*}}, %[[IN]]
@@ -146,7 +146,7 @@ fusion.graph @softmax(%arg0_1: !fusion.buffer<8x64xf32>) -> (!fusion.buffer<8x64
 // one only its group reads is not (buf1); the pointwise member after the
 // reduction reuses the row's sum.
 // CHECK-LABEL: gpu.module @partly_internal_kernels
-// CHECK: gpu.func @kernel_op0_op1_op2(%{{.*}}: memref<2048xf32> {fusion.name = "x"}, %[[SUM:.*]]: memref<32xf32> {fusion.name = "buf0"}, %[[Y:.*]]: memref<2048xf32> {fusion.name = "buf2"})
+// CHECK: gpu.func @kernel_op0_op1_op2(%{{.*}}: memref<2048xf32> {fusion.name = "x", llvm.noalias}, %[[SUM:.*]]: memref<32xf32> {fusion.name = "buf0", llvm.noalias}, %[[Y:.*]]: memref<2048xf32> {fusion.name = "buf2", llvm.noalias})
 // CHECK: memref.store %{{.*}}, %[[SUM]]
 // CHECK: vector.store %{{.*}}, %[[Y]]
 // CHECK-LABEL: func.func @partly_internal(
