@@ -195,6 +195,20 @@ public:
                            const GraphPlan &graph, ArrayRef<unsigned> storages,
                            ValueRange args) override;
 
+  void noteExtern(ExternOp op, const GraphPlan &graph,
+                  ArrayRef<unsigned> storages) override {
+    Builder b(op.getContext());
+    SmallVector<Attribute> args;
+    for (unsigned s : storages)
+      args.push_back(b.getStringAttr(graph.storage.storages[s].name));
+    manifestSteps.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("kind", b.getStringAttr("extern")),
+        b.getNamedAttr("name", b.getStringAttr(op.getKernel())),
+        b.getNamedAttr("node", b.getStringAttr(op.getName())),
+        b.getNamedAttr("args", b.getArrayAttr(args)),
+    }));
+  }
+
   std::string getModuleName() const { return (graphName + "_kernels").str(); }
 
 private:
@@ -529,40 +543,12 @@ struct ConvertFusionToGPUPass final
       SmallVector<Attribute> steps;
       unsigned kernels = 0, externs = 0;
       GPUHostTarget target(name, mappingOptions, steps, kernels);
-      // The manifest describes the graph; build it before the graph goes.
-      // Extern steps are recorded in order with the kernels.
-      SmallVector<Attribute> orderedSteps;
-      for (Operation *step : plan->steps)
-        if (auto ext = dyn_cast<ExternOp>(step)) {
-          SmallVector<Attribute> args;
-          for (unsigned s : getStepStorages(ext, plan->storage))
-            args.push_back(
-                builder.getStringAttr(plan->storage.storages[s].name));
-          orderedSteps.push_back(builder.getDictionaryAttr({
-              builder.getNamedAttr("kind", builder.getStringAttr("extern")),
-              builder.getNamedAttr("name",
-                                   builder.getStringAttr(ext.getKernel())),
-              builder.getNamedAttr("node", builder.getStringAttr(ext.getName())),
-              builder.getNamedAttr("args", builder.getArrayAttr(args)),
-          }));
-        } else {
-          orderedSteps.push_back(nullptr);
-        }
-      // Placeholder until kernels are emitted: the graph is still needed.
-      DictionaryAttr partial =
-          buildManifest(builder, *plan, target.getModuleName(), {});
-      if (failed(lowerGraph(*plan, target, externs)))
+      FailureOr<func::FuncOp> host = lowerGraph(*plan, target, externs);
+      if (failed(host))
         return signalPassFailure();
-      unsigned k = 0;
-      for (Attribute &step : orderedSteps)
-        if (!step)
-          step = steps[k++];
-      NamedAttrList fields(partial.getValue());
-      SmallVector<Attribute> allSteps(orderedSteps);
-      for (Attribute copy : cast<ArrayAttr>(partial.get("steps")))
-        allSteps.push_back(copy);
-      fields.set("steps", builder.getArrayAttr(allSteps));
-      manifests.set(name, fields.getDictionary(module.getContext()));
+      manifests.set(name, buildManifest(builder, *plan, target.getModuleName(),
+                                        steps));
+      replaceGraph(graph, *host);
       numKernels += kernels;
       numExternCalls += externs;
     }

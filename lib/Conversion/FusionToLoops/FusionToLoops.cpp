@@ -106,8 +106,10 @@ struct ConvertFusionToLoopsPass final
       std::string name = graph.getSymName().str();
       unsigned kernels = 0, externs = 0;
       LoopsHostTarget target(name, kernels);
-      if (failed(lowerGraph(*plan, target, externs)))
+      FailureOr<func::FuncOp> host = lowerGraph(*plan, target, externs);
+      if (failed(host))
         return signalPassFailure();
+      replaceGraph(graph, *host);
       numKernels += kernels;
       numExternCalls += externs;
     }

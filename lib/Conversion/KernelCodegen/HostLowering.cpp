@@ -112,6 +112,7 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
       auto type = b.getFunctionType(ValueRange(operands).getTypes(), {});
       func::FuncOp decl = getExternDeclaration(module, b, ext.getKernel(), type);
       func::CallOp::create(b, ext.getLoc(), decl, operands);
+      target.noteExtern(ext, plan, stepStorages);
       ++numExternCalls;
       continue;
     }
@@ -134,9 +135,11 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
   for (Value temp : temps)
     target.deallocate(b, loc, temp);
   func::ReturnOp::create(b, loc);
+  return func;
+}
 
+void codegen::replaceGraph(GraphOp graph, func::FuncOp host) {
   std::string name = graph.getSymName().str();
   graph.erase();
-  func.setSymName(name);
-  return func;
+  host.setSymName(name);
 }

@@ -34,15 +34,22 @@ public:
                                    const GraphPlan &graph,
                                    ArrayRef<unsigned> storages,
                                    ValueRange args) = 0;
+  /// Called for each extern, in order, once its call is emitted.
+  virtual void noteExtern(ExternOp op, const GraphPlan &graph,
+                          ArrayRef<unsigned> storages) {}
 };
 
 /// The memref type of a storage.
 MemRefType getStorageType(const StoragePlan::Storage &storage);
 
-/// Lowers `plan.graph` to a host function named after it, which replaces
-/// the graph in its module. `numExternCalls` counts the externs called.
+/// Lowers `plan.graph` to a host function next to it (named
+/// `<graph>.host` until `replaceGraph`). `numExternCalls` counts the
+/// externs called.
 FailureOr<func::FuncOp> lowerGraph(const GraphPlan &plan, HostTarget &target,
                                    unsigned &numExternCalls);
+
+/// Erases a lowered graph and gives its name to its host function.
+void replaceGraph(GraphOp graph, func::FuncOp host);
 
 } // namespace mlir::fusion::codegen
 
