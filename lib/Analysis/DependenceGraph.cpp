@@ -32,35 +32,41 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Memo of index translations shared by the nodes of a graph: the same map
+/// over the same loop pattern (e.g. `4096 * d0 + d1` over two loops of size
+/// other than 1) recurs across thousands of nodes, and building its affine
+/// expressions means uniquing them in the context each time.
+struct DepMapCache {
+  /// (access map, operand images) -> (dependence map, kept dimensions).
+  DenseMap<std::pair<AffineMap, uint64_t>, std::pair<AffineMap, unsigned>>
+      entries;
+};
+
 /// Maps a node's loop variables and indirect indices to the variables of its
 /// dependences: `d<k>` numbers the loops whose size is not 1 (size-1 loops
 /// become 0, as Inductor's index_vars_squeeze does), `tmp<k>` numbers the
 /// indirect indices in the order the body defines them.
 class DepIndexer {
 public:
-  explicit DepIndexer(NodeOp node) : node(node), ctx(node.getContext()) {
+  DepIndexer(NodeOp node, ArrayRef<Operation *> accesses, DepMapCache *cache)
+      : ctx(node.getContext()), cache(cache) {
     for (int64_t size : node.getLoopSizes()) {
-      if (size == 1) {
-        dimFor.push_back(getAffineConstantExpr(0, ctx));
-        continue;
-      }
-      dimFor.push_back(getAffineDimExpr(sizes.size(), ctx));
-      sizes.push_back(size);
+      dimIndex.push_back(size == 1 ? -1 : static_cast<int>(sizes.size()));
+      if (size != 1)
+        sizes.push_back(size);
     }
     llvm::SmallDenseSet<Value, 4> indirect;
-    node.getBodyBlock().walk([&](Operation *op) {
-      std::optional<std::pair<AffineMap, OperandRange>> access = getAccess(op);
-      if (!access)
-        return;
-      for (Value sym : access->second.drop_front(access->first.getNumDims()))
+    for (Operation *op : accesses) {
+      auto [map, indices] = *getAccess(op);
+      for (Value sym : indices.drop_front(map.getNumDims()))
         indirect.insert(sym);
-    });
+    }
     if (indirect.empty())
       return;
     node.getBodyBlock().walk([&](Operation *op) {
       for (Value result : op->getResults())
         if (indirect.contains(result))
-          tmpFor[result] = getAffineSymbolExpr(tmpFor.size(), ctx);
+          tmpFor.try_emplace(result, tmpFor.size());
     });
   }
 
@@ -79,36 +85,71 @@ public:
   /// Builds `#fusion.memory_dep` for an access through `map(indices)`.
   MemoryDepAttr getDep(StringAttr name, AffineMap map, OperandRange indices,
                        StoreModeAttr mode) {
-    SmallVector<AffineExpr> dims, syms;
+    // What each operand becomes: dependence dim k (k), 0 (-1) or tmp k
+    // (-2 - k); packed 8 bits per operand as the cache key when it fits.
+    SmallVector<int, 8> images;
     unsigned numDims = map.getNumDims();
     for (Value index : indices.take_front(numDims))
-      dims.push_back(dimFor[cast<BlockArgument>(index).getArgNumber()]);
+      images.push_back(dimIndex[cast<BlockArgument>(index).getArgNumber()]);
     for (Value index : indices.drop_front(numDims))
-      syms.push_back(tmpFor.lookup(index));
-    AffineExpr expr =
-        map.getResult(0).replaceDimsAndSymbols(dims, syms);
-    // Inductor drops trailing variables the index does not use: a reduction
-    // writes per pointwise iteration, so its stores omit the reduction dim.
-    unsigned keptDims = sizes.size();
-    while (keptDims > 0 && !expr.isFunctionOfDim(keptDims - 1))
-      --keptDims;
-    unsigned numSymbols = 0;
-    expr.walk([&](AffineExpr e) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
-    });
-    AffineMap depMap = AffineMap::get(keptDims, numSymbols, expr);
-    return MemoryDepAttr::get(ctx, name, depMap,
-                              ArrayRef<int64_t>(sizes).take_front(keptDims),
+      images.push_back(-2 - static_cast<int>(tmpFor.lookup(index)));
+    std::optional<uint64_t> code = encode(images);
+    std::pair<AffineMap, unsigned> dep;
+    if (cache && code) {
+      auto [it, inserted] = cache->entries.try_emplace({map, *code});
+      if (inserted)
+        it->second = translate(map, images);
+      dep = it->second;
+    } else {
+      dep = translate(map, images);
+    }
+    return MemoryDepAttr::get(ctx, name, dep.first,
+                              ArrayRef<int64_t>(sizes).take_front(dep.second),
                               mode);
   }
 
 private:
-  NodeOp node;
+  /// Packs operand images into a cache key, or nullopt when they do not fit.
+  static std::optional<uint64_t> encode(ArrayRef<int> images) {
+    if (images.size() > 8)
+      return std::nullopt;
+    uint64_t code = 0;
+    for (int image : images) {
+      if (image >= 127 || image < -128)
+        return std::nullopt;
+      code = (code << 8) | static_cast<uint8_t>(image);
+    }
+    return code | (uint64_t(images.size()) << 60);
+  }
+
+  /// The dependence map of `map` whose operands become `images`, and the
+  /// number of its dimensions (trailing dimensions it does not use are
+  /// dropped, as Inductor does: a reduction's stores omit the reduction dim).
+  std::pair<AffineMap, unsigned> translate(AffineMap map,
+                                           ArrayRef<int> images) {
+    SmallVector<AffineExpr> dims, syms;
+    unsigned numDims = map.getNumDims();
+    for (int image : images.take_front(numDims))
+      dims.push_back(image < 0 ? getAffineConstantExpr(0, ctx)
+                               : getAffineDimExpr(image, ctx));
+    for (int image : images.drop_front(numDims))
+      syms.push_back(getAffineSymbolExpr(-2 - image, ctx));
+    AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
+    unsigned keptDims = 0, numSymbols = 0;
+    expr.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        keptDims = std::max(keptDims, dim.getPosition() + 1);
+      else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
+    });
+    return {AffineMap::get(keptDims, numSymbols, expr), keptDims};
+  }
+
   MLIRContext *ctx;
-  SmallVector<AffineExpr> dimFor;
-  SmallVector<int64_t> sizes;
-  DenseMap<Value, AffineExpr> tmpFor;
+  DepMapCache *cache;
+  SmallVector<int, 4> dimIndex;
+  SmallVector<int64_t, 4> sizes;
+  DenseMap<Value, unsigned> tmpFor;
 };
 } // namespace
 
@@ -120,7 +161,10 @@ static bool addUnique(SmallVectorImpl<Attribute> &deps, Attribute dep) {
   return true;
 }
 
-ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
+/// Computes the reads and writes of `leaf`, memoizing index translations in
+/// `cache` when given.
+static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
+                                        DepMapCache *cache) {
   ReadWrites rw;
   MLIRContext *ctx = leaf->getContext();
   auto addRead = [&](Attribute dep, Value buffer) {
@@ -128,8 +172,13 @@ ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
       rw.readBuffers.push_back(buffer);
   };
   if (auto node = dyn_cast<NodeOp>(leaf.getOperation())) {
-    DepIndexer indexer(node);
+    SmallVector<Operation *, 8> accesses;
     node.getBodyBlock().walk([&](Operation *op) {
+      if (isa<LoadOp, StoreOp, IndexExprOp>(op))
+        accesses.push_back(op);
+    });
+    DepIndexer indexer(node, accesses, cache);
+    for (Operation *op : accesses) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         addRead(indexer.getDep(getBufferName(load.getBuffer()), load.getMap(),
                                load.getIndices(), nullptr),
@@ -142,7 +191,7 @@ ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
                                             store.getIndices(),
                                             store.getModeAttr()));
       }
-    });
+    }
     return rw;
   }
   // Externs and nops access whole buffers.
@@ -151,6 +200,10 @@ ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
   for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
     addUnique(rw.writes, StarDepAttr::get(ctx, leaf.getBufferName(r), nullptr));
   return rw;
+}
+
+ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
+  return computeReadWritesImpl(leaf, /*cache=*/nullptr);
 }
 
 /// Inductor's SchedulerNode.can_inplace: the read has exactly the index and
@@ -271,11 +324,13 @@ void DependenceGraph::build() {
     ReadWrites rw;
   };
   SmallVector<LeafInfo> leaves;
+  leaves.reserve(numNodes);
   DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
+  DepMapCache cache;
   for (unsigned n = 0; n < numNodes; ++n) {
     for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
       unsigned id = leaves.size();
-      leaves.push_back({leaf, n, computeReadWrites(leaf)});
+      leaves.push_back({leaf, n, computeReadWritesImpl(leaf, &cache)});
       llvm::SmallSetVector<Value, 4> read;
       for (Value buffer : leaves.back().rw.readBuffers)
         read.insert(aliasRoot(buffer));

@@ -7,7 +7,9 @@
 
 #include "fusion/Conversion/Passes.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
 #include "fusion/Pipelines/LoweringPipelines.h"
+#include "fusion/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,14 +21,20 @@
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
 void registerTestJitMainPass();
+void registerTestMemoryProfilePasses();
+void registerTestReorderLoopsPasses();
 } // namespace mlir::fusion::test
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::fusion::registerFusionPasses();
+  mlir::fusion::registerFusionPipelines();
   mlir::fusion::registerFusionConversionPasses();
   mlir::fusion::registerLoweringPipelines();
   mlir::fusion::test::registerTestJitMainPass();
   mlir::fusion::test::registerTestDependenceGraphPasses();
+  mlir::fusion::test::registerTestMemoryProfilePasses();
+  mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::func::FuncDialect>();

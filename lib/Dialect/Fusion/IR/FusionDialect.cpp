@@ -3,10 +3,25 @@
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
+#include "mlir/Interfaces/FoldInterfaces.h"
+
 using namespace mlir;
 using namespace mlir::fusion;
 
 #include "fusion/Dialect/Fusion/IR/FusionOpsDialect.cpp.inc"
+
+namespace {
+/// Folding (e.g. in canonicalize) hoists constants to the closest region the
+/// dialect accepts. Graph regions hold only scheduler nodes, so constants go
+/// into the body of the node that uses them.
+struct FusionFoldInterface : public DialectFoldInterface {
+  using DialectFoldInterface::DialectFoldInterface;
+
+  bool shouldMaterializeInto(Region *region) const final {
+    return isa<NodeOp>(region->getParentOp());
+  }
+};
+} // namespace
 
 void FusionDialect::initialize() {
   registerTypes();
@@ -15,4 +30,5 @@ void FusionDialect::initialize() {
 #define GET_OP_LIST
 #include "fusion/Dialect/Fusion/IR/FusionOps.cpp.inc"
       >();
+  addInterfaces<FusionFoldInterface>();
 }

@@ -755,13 +755,16 @@ static LogicalResult verifyReductionPhases(NodeOp node) {
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
-      FailureOr<Phase> phase = join(op, op->getOperands());
-      if (failed(phase))
-        return WalkResult::interrupt();
-      if (node.isReduction() && *phase == Phase::Reduction)
+      bool insideReduction =
+          llvm::any_of(op->getOperands(), [&](Value v) {
+            return phaseOf(v) == Phase::Reduction;
+          });
+      if (node.isReduction() && insideReduction)
         return store.emitOpError(
             "in a reduction node must store a reduced value at an index of "
             "pointwise loop variables");
+      if (failed(join(op, op->getOperands())))
+        return WalkResult::interrupt();
       return WalkResult::advance();
     }
     if (auto masked = dyn_cast<MaskedOp>(op)) {
@@ -1424,9 +1427,6 @@ LogicalResult IndexExprOp::verify() {
 LogicalResult MaskedOp::verify() {
   if (!(*this)->getParentOfType<NodeOp>())
     return emitOpError("must be nested in a fusion.node");
-  if (getOther().getType() != getType())
-    return emitOpError("'other' has type ")
-           << getOther().getType() << " but the result has type " << getType();
   auto yield = dyn_cast<YieldOp>(getBody().front().getTerminator());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues().front().getType() != getType())

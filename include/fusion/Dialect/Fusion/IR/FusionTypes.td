@@ -13,7 +13,7 @@ class Fusion_Type<string name, string typeMnemonic, list<Trait> traits = []>
 }
 
 def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
-  let summary = "A strided buffer in device memory (Inductor's FixedLayout)";
+  let summary = "strided buffer";
   let description = [{
     A buffer with a static shape, an element type, strides in elements and a
     storage offset, as in Inductor's `FixedLayout(device, dtype, size,
@@ -64,7 +64,7 @@ def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
 }
 
 def Fusion_MultiOutputType : Fusion_Type<"MultiOutput", "multi_output"> {
-  let summary = "A tuple of buffers returned by one extern kernel";
+  let summary = "tuple of buffers returned by one extern kernel";
   let description = [{
     The result of an extern kernel with several outputs (Inductor's
     `MultiOutputLayout`). It has no storage of its own; `fusion.extern`

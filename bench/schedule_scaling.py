@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Times dependence analysis + topological sort + dead-node elimination on
+generated graphs of growing size (issue 3's scaling target).
+
+For each size, fusion-graph-gen writes a shuffled graph (so the sort has
+work to do), then scheduler-opt runs
+
+    fusion.graph(fusion-topological-sort, fusion-dead-node-elimination,
+                 fusion-reorder-loops)
+
+with -mlir-timing; the script reads the timing report and prints the parse
+time, the DependenceGraph analysis (computed by the sort), the sort itself,
+dead-node elimination, their total, and the growth ratio of that total.
+Each size is run --repeat times and the fastest run kept (the machine is
+shared). By default the verifier is not run between passes (-verify-each=0)
+so that the figures are those of the passes; --verify includes it.
+
+    python3 bench/schedule_scaling.py [--build build] [--sizes 1000,10000,100000]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PIPELINE = ("builtin.module(fusion.graph(fusion-topological-sort,"
+            "fusion-dead-node-elimination,fusion-reorder-loops))")
+LINE = re.compile(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(.*\S)\s*$")
+
+
+def timing_report(opt, graph, verify):
+    cmd = [opt, graph, "--pass-pipeline=" + PIPELINE, "-mlir-timing",
+           "-verify-each=" + ("1" if verify else "0"), "-o", os.devnull]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit("scheduler-opt failed:\n" + result.stderr)
+    times = {}
+    for line in result.stderr.splitlines():
+        match = LINE.match(line)
+        if match:
+            times.setdefault(match.group(2), float(match.group(1)))
+    return times
+
+
+def measure(opt, graph, verify, repeat):
+    best = None
+    for _ in range(repeat):
+        t = timing_report(opt, graph, verify)
+        run = {
+            "parse": t["Parser"],
+            "analysis": t["(A) fusion::DependenceGraph"],
+            "sort": t["TopologicalSortPass"] - t["(A) fusion::DependenceGraph"],
+            "dne": t["DeadNodeEliminationPass"],
+            "reorder": t["ReorderLoopsPass"],
+        }
+        run["total"] = run["analysis"] + run["sort"] + run["dne"]
+        if best is None or run["total"] < best["total"]:
+            best = run
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--verify", action="store_true",
+                        help="run the verifier after each pass (counted in "
+                             "the pass times, as mlir-opt does)")
+    args = parser.parse_args()
+    gen = os.path.join(args.build, "bin", "fusion-graph-gen")
+    opt = os.path.join(args.build, "bin", "scheduler-opt")
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in [int(s) for s in args.sizes.split(",")]:
+            graph = os.path.join(tmp, "graph_%d.mlir" % size)
+            subprocess.run([gen, "--nodes", str(size), "--seed",
+                            str(args.seed), "--shuffle", "-o", graph],
+                           check=True)
+            rows.append((size, os.path.getsize(graph),
+                         measure(opt, graph, args.verify, args.repeat)))
+
+    print("| nodes | file | parse | analysis | sort | DNE | "
+          "analysis+sort+DNE | ratio | (reorder-loops) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    previous = None
+    for size, nbytes, r in rows:
+        ratio = "" if previous is None else "%.1fx" % (r["total"] / previous)
+        print("| %d | %.1f MB | %.3f s | %.3f s | %.3f s | %.3f s | "
+              "**%.3f s** | %s | %.3f s |" % (
+                  size, nbytes / 1e6, r["parse"], r["analysis"], r["sort"],
+                  r["dne"], r["total"], ratio, r["reorder"]))
+        previous = r["total"]
+
+
+if __name__ == "__main__":
+    main()

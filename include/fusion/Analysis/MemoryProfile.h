@@ -1,0 +1,67 @@
+//===- MemoryProfile.h - Live buffer bytes over a schedule ------*- C++ -*-===//
+//
+// The memory a fusion.graph needs when its scheduler nodes run in their
+// current order: every buffer a node allocates lives from that node to the
+// last node reading it (to the end for graph outputs), in-place versions
+// share the storage they overwrite, views (fusion.nop) and graph inputs
+// allocate nothing, and a buffer produced and consumed inside one fused
+// kernel never reaches memory. Peak memory is the largest sum of live bytes
+// at any step: the quantity Inductor's fusion heuristics can raise
+// (pytorch#138685) and scheduler-opt's fusion refuses to.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_ANALYSIS_MEMORYPROFILE_H
+#define FUSION_ANALYSIS_MEMORYPROFILE_H
+
+#include "fusion/Analysis/DependenceGraph.h"
+
+namespace mlir {
+namespace fusion {
+
+/// One allocation: the storage of a buffer and of every in-place version
+/// of it, live at the steps [begin, end) of the schedule.
+struct BufferLifetime {
+  /// The buffer that allocates the storage (not an in-place version).
+  Value buffer;
+  unsigned begin;
+  unsigned end;
+  int64_t bytes;
+};
+
+/// Returns true when `buffer`, a result of a member of the top-level node
+/// `node`, is read only inside that node: a fused kernel keeps it in
+/// registers.
+bool isKernelInternal(const DependenceGraph &deps, Value buffer,
+                      unsigned node);
+
+class MemoryProfile {
+public:
+  MemoryProfile(Operation *graph, AnalysisManager &am);
+  explicit MemoryProfile(const DependenceGraph &deps);
+
+  ArrayRef<BufferLifetime> getLifetimes() const { return lifetimes; }
+  /// Live bytes at each step (top-level node position) of the schedule.
+  ArrayRef<int64_t> getLiveBytes() const { return liveBytes; }
+  int64_t getPeakBytes() const { return peakBytes; }
+  /// The first step where the peak is reached (0 for an empty graph).
+  unsigned getPeakStep() const { return peakStep; }
+
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
+    return !pa.isPreserved<MemoryProfile>() ||
+           !pa.isPreserved<DependenceGraph>();
+  }
+
+private:
+  void compute(const DependenceGraph &deps);
+
+  SmallVector<BufferLifetime> lifetimes;
+  SmallVector<int64_t> liveBytes;
+  int64_t peakBytes = 0;
+  unsigned peakStep = 0;
+};
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // FUSION_ANALYSIS_MEMORYPROFILE_H

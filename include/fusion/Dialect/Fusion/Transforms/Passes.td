@@ -1,0 +1,170 @@
+//===- Passes.td - Scheduling passes of the fusion dialect -*- tablegen -*-===//
+//
+// The passes of Inductor's Scheduler._init that run before fusion:
+// topological sort, dead-node elimination and loop reordering. Each mirrors
+// one function of torch/_inductor/scheduler.py and is anchored on
+// fusion.graph.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_DIALECT_FUSION_TRANSFORMS_PASSES_TD
+#define FUSION_DIALECT_FUSION_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TopologicalSortPass
+    : Pass<"fusion-topological-sort", "::mlir::fusion::GraphOp"> {
+  let summary = "Orders scheduler nodes so that every dependence comes first "
+                "(Inductor's topological_sort_schedule)";
+  let description = [{
+    Reorders the scheduler nodes of a `fusion.graph` so that every node comes
+    after the nodes it depends on: the producers of the buffers it reads
+    (MemoryDep and StarDep) and, for a node that overwrites a buffer in
+    place, every other reader of the overwritten version (WeakDep). The
+    edges are those of the `DependenceGraph` analysis.
+
+    The order is stable: among the nodes whose dependences are met, the one
+    that came first in the input goes first (Kahn's algorithm with the input
+    position as priority). An already sorted graph is left unchanged, and the
+    same input always gives the same output. The members of `fusion.fused`,
+    `fusion.foreach` and `fusion.group` are ordered the same way by their
+    dependences on each other (a member reading a buffer version must come
+    before the member overwriting it), and the container's results follow
+    its members.
+
+    A dependence cycle (which only mutation order can create: a node reading
+    both the old and the new version of a buffer) is an error naming the
+    nodes on the cycle.
+
+    Before (the body of a graph is a graph region, so any order parses):
+
+    ```mlir
+    %buf1 = fusion.node "op1" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
+      %0 = fusion.load %buf0[%p0] : !fusion.buffer<64xf32>
+      ...
+    }
+    %buf0 = fusion.node "op0" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
+      %0 = fusion.load %arg0[%p0] : !fusion.buffer<64xf32>
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %buf0 = fusion.node "op0" ...
+    %buf1 = fusion.node "op1" ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numMoved", "num-moved",
+              "Number of scheduler nodes that changed position">
+  ];
+}
+
+def DeadNodeEliminationPass
+    : Pass<"fusion-dead-node-elimination", "::mlir::fusion::GraphOp"> {
+  let summary = "Removes scheduler nodes none of whose buffers is used "
+                "(Inductor's dead_node_elimination)";
+  let description = [{
+    Removes every scheduler node whose buffers are not used by a node that
+    stays, nor by the graph's output, and that has no side effect. A node
+    has a side effect when it is an extern marked `side_effects`, or when it
+    overwrites in place the storage of a graph input (directly, through a
+    `fusion.nop` view, or through an earlier in-place version): the caller
+    sees that write. A node that only orders itself after a reader (a
+    WeakDep) does not keep that reader alive.
+
+    Inductor walks its topologically sorted nodes backwards once; this pass
+    computes the same fixpoint with a worklist from the live roots, so it
+    gives the same result on a graph in any order. Dead nodes are erased
+    through the IR; the analyses are kept only when nothing was removed.
+
+    Before:
+
+    ```mlir
+    %buf0 = fusion.node "op0" ... // read only by op1
+    %buf1 = fusion.node "op1" ... // read by nobody
+    %buf2 = fusion.node "op2" ...
+    fusion.output %buf2 : ...
+    ```
+
+    After:
+
+    ```mlir
+    %buf2 = fusion.node "op2" ...
+    fusion.output %buf2 : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numRemoved", "num-removed",
+              "Number of dead scheduler nodes removed">
+  ];
+}
+
+def ReorderLoopsPass
+    : Pass<"fusion-reorder-loops", "::mlir::fusion::GraphOp"> {
+  let summary = "Picks each node's loop order from its memory strides and "
+                "merges contiguous loops (Inductor's pick_loop_order and "
+                "merge_loops)";
+  let description = [{
+    Rewrites the loop nest of `fusion.node`s in place, preserving exactly
+    which elements are read and written:
+
+    * `pick-loop-order` (Inductor's `pick_loop_order`, applied as
+      `ComputedBuffer.simplify_and_reorder` does): orders the pointwise loops,
+      and separately the reduction loops, by the strides of the node's
+      stores and loads so that the innermost loop walks contiguous memory.
+      Reduction loops stay after the pointwise loops. Applied to top-level
+      nodes only: the members of a fused node must keep a common order.
+    * `merge-loops` (Inductor's `LoopBody.merge_loops` /
+      `SizeVarAllocator._simplify_loops`): drops loops of size 1 and merges
+      two adjacent loops of the same kind when every index of the node
+      depends on them only through `size(inner) * outer + inner`, e.g.
+      `[64, 4096]` accessed at `4096 * p0 + p1` everywhere becomes `[262144]`.
+      Applied to every node, including the members of fused nodes, as
+      Inductor's `Scheduler.merge_loops`.
+
+    A permutation or merge changes `ranges` / `reduction_ranges`, the loop
+    variables of the body and every index map of its `fusion.load`,
+    `fusion.store` and `fusion.index_expr` ops (including those in
+    `fusion.masked` regions). Loops whose variables are used other than as
+    index dimensions are never merged or dropped.
+
+    Before (the input is read transposed):
+
+    ```mlir
+    %buf0 = fusion.node "op0" (%p0, %p1) in [8, 16] writes(%out : !fusion.buffer<8x16xf32, strides = [1, 8]>) {
+      %0 = fusion.load %x[%p1 * 8 + %p0] : !fusion.buffer<16x8xf32>
+      fusion.store %0, %out[%p1 * 8 + %p0] : !fusion.buffer<8x16xf32, strides = [1, 8]>
+    }
+    ```
+
+    After `fusion-reorder-loops{merge-loops=false}`:
+
+    ```mlir
+    %buf0 = fusion.node "op0" (%p0, %p1) in [16, 8] writes(%out : !fusion.buffer<8x16xf32, strides = [1, 8]>) {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<16x8xf32>
+      fusion.store %0, %out[%p0 * 8 + %p1] : !fusion.buffer<8x16xf32, strides = [1, 8]>
+    }
+    ```
+
+    and with merging, `in [128]` and `%x[%p0]`.
+  }];
+  let options = [
+    Option<"pickLoopOrder", "pick-loop-order", "bool", /*default=*/"true",
+           "Order each node's loops by the strides of its memory accesses">,
+    Option<"mergeLoops", "merge-loops", "bool", /*default=*/"true",
+           "Drop size-1 loops and merge adjacent contiguous loops">
+  ];
+  let statistics = [
+    Statistic<"numReordered", "num-reordered",
+              "Number of nodes whose loop order changed">,
+    Statistic<"numMerged", "num-merged",
+              "Number of adjacent loop pairs merged into one loop">,
+    Statistic<"numUnitLoopsRemoved", "num-unit-loops-removed",
+              "Number of loops of size 1 removed">
+  ];
+}
+
+#endif // FUSION_DIALECT_FUSION_TRANSFORMS_PASSES_TD

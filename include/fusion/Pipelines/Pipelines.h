@@ -1,0 +1,45 @@
+//===- Pipelines.h - Registered pass pipelines of scheduler-opt -*- C++ -*-===//
+//
+// `--fusion-schedule`: the passes of Inductor's `Scheduler._init`, in its
+// order, as far as they exist.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_PIPELINES_PIPELINES_H
+#define FUSION_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace fusion {
+
+/// Options of the `fusion-schedule` pipeline.
+struct FusionScheduleOptions
+    : public PassPipelineOptions<FusionScheduleOptions> {
+  Option<bool> pickLoopOrder{
+      *this, "pick-loop-order",
+      llvm::cl::desc("Order each node's loops by the strides of its memory "
+                     "accesses (Inductor's pick_loop_order)"),
+      llvm::cl::init(true)};
+  Option<bool> mergeLoops{
+      *this, "merge-loops",
+      llvm::cl::desc("Merge contiguous loops before fusion; Inductor merges "
+                     "them only after fusion on GPUs, so that loop orders "
+                     "can still be matched"),
+      llvm::cl::init(false)};
+};
+
+/// Adds Inductor's scheduling order to `pm`: topological sort, dead-node
+/// elimination, loop reordering. `pm` may be anchored on `builtin.module`
+/// (or any op holding graphs) or on `fusion.graph`.
+void buildFusionSchedulePipeline(OpPassManager &pm,
+                                 const FusionScheduleOptions &options);
+
+/// Registers `fusion-schedule` with the pass registry.
+void registerFusionPipelines();
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // FUSION_PIPELINES_PIPELINES_H

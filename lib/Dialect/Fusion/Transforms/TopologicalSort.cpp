@@ -1,0 +1,305 @@
+//===- TopologicalSort.cpp - Inductor's topological_sort_schedule ---------===//
+//
+// Orders the scheduler nodes of a graph, and the members of every container,
+// so that each node follows everything it depends on, keeping the input
+// order wherever the dependences allow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
+
+#include <functional>
+#include <queue>
+
+#define DEBUG_TYPE "fusion-topological-sort"
+
+namespace mlir::fusion {
+#define GEN_PASS_DEF_TOPOLOGICALSORTPASS
+#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+} // namespace mlir::fusion
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+namespace {
+/// Ordering edges between the members of one container (or the nodes of a
+/// graph): `preds[n]` must run before `n`.
+struct OrderingGraph {
+  SmallVector<SmallVector<unsigned, 4>> preds;
+  SmallVector<SmallVector<unsigned, 4>> succs;
+
+  explicit OrderingGraph(unsigned numNodes)
+      : preds(numNodes), succs(numNodes) {}
+
+  void addEdge(unsigned from, unsigned to) {
+    if (from == to || llvm::is_contained(preds[to], from))
+      return;
+    preds[to].push_back(from);
+    succs[from].push_back(to);
+  }
+};
+
+/// A decided member order for one container: `order[j]` is the current
+/// position of the member that goes to position `j`.
+struct ContainerOrder {
+  Operation *container;
+  SmallVector<unsigned> order;
+};
+} // namespace
+
+/// Kahn's algorithm that always emits the ready node of lowest index, so
+/// that input order is kept wherever the edges allow and an already sorted
+/// input comes out unchanged. Fails when the edges are cyclic.
+static FailureOr<SmallVector<unsigned>>
+stableTopologicalOrder(unsigned numNodes,
+                       function_ref<ArrayRef<unsigned>(unsigned)> preds,
+                       function_ref<ArrayRef<unsigned>(unsigned)> succs) {
+  SmallVector<unsigned> order;
+  order.reserve(numNodes);
+  SmallVector<unsigned> remaining(numNodes);
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
+      ready;
+  for (unsigned n = 0; n < numNodes; ++n)
+    if ((remaining[n] = preds(n).size()) == 0)
+      ready.push(n);
+  while (!ready.empty()) {
+    unsigned n = ready.top();
+    ready.pop();
+    order.push_back(n);
+    for (unsigned s : succs(n))
+      if (--remaining[s] == 0)
+        ready.push(s);
+  }
+  if (order.size() != numNodes)
+    return failure();
+  return order;
+}
+
+/// Returns the nodes on one cycle of a cyclic ordering graph, in edge order,
+/// starting at the lowest index. Walks predecessors from a node Kahn's
+/// algorithm could not order until one repeats; no recursion.
+static SmallVector<unsigned> findCycle(const OrderingGraph &graph) {
+  unsigned numNodes = graph.preds.size();
+  SmallVector<unsigned> remaining(numNodes);
+  SmallVector<unsigned> ready;
+  for (unsigned n = 0; n < numNodes; ++n)
+    if ((remaining[n] = graph.preds[n].size()) == 0)
+      ready.push_back(n);
+  while (!ready.empty()) {
+    unsigned n = ready.pop_back_val();
+    for (unsigned s : graph.succs[n])
+      if (--remaining[s] == 0)
+        ready.push_back(s);
+  }
+  const unsigned *start = llvm::find_if(
+      remaining, [](unsigned count) { return count != 0; });
+  if (start == remaining.end())
+    return {};
+  SmallVector<int> position(numNodes, -1);
+  SmallVector<unsigned> path;
+  unsigned n = start - remaining.begin();
+  while (position[n] < 0) {
+    position[n] = path.size();
+    path.push_back(n);
+    n = *llvm::find_if(graph.preds[n],
+                       [&](unsigned p) { return remaining[p] != 0; });
+  }
+  SmallVector<unsigned> cycle(path.begin() + position[n], path.end());
+  std::reverse(cycle.begin(), cycle.end());
+  std::rotate(cycle.begin(), llvm::min_element(cycle), cycle.end());
+  return cycle;
+}
+
+/// Builds the ordering edges between the members of `container`: a member
+/// using another member's result runs after it, and a member overwriting a
+/// buffer version in place runs after every other member reading that
+/// version (directly or through an alias), as the dependence analysis
+/// orders top-level nodes.
+static OrderingGraph buildMemberGraph(ArrayRef<Operation *> members,
+                                      const DependenceGraph &deps) {
+  OrderingGraph graph(members.size());
+  DenseMap<Operation *, unsigned> memberOfLeaf;
+  DenseMap<Value, unsigned> memberOfResult;
+  for (auto [i, member] : llvm::enumerate(members)) {
+    SmallVector<SchedulerNodeOpInterface> leaves;
+    cast<SchedulerNodeOpInterface>(member).getLeafNodes(leaves);
+    for (SchedulerNodeOpInterface leaf : leaves)
+      memberOfLeaf[leaf] = i;
+    for (Value result : member->getResults())
+      memberOfResult[result] = i;
+  }
+  for (auto [i, member] : llvm::enumerate(members)) {
+    // Def-use edges: any value of another member used inside this one.
+    member->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (auto it = memberOfResult.find(operand); it != memberOfResult.end())
+          graph.addEdge(it->second, i);
+    });
+    // Mutation edges: readers of the overwritten version go first.
+    SmallVector<SchedulerNodeOpInterface> leaves;
+    cast<SchedulerNodeOpInterface>(member).getLeafNodes(leaves);
+    for (SchedulerNodeOpInterface leaf : leaves) {
+      for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r) {
+        Value old = leaf.getMutatedBuffer(r);
+        if (!old)
+          continue;
+        for (const NodeUser &user : deps.getUsers(old)) {
+          if (user.isOutput() || user.isWeak || user.leaf == leaf)
+            continue;
+          if (auto it = memberOfLeaf.find(user.leaf);
+              it != memberOfLeaf.end())
+            graph.addEdge(it->second, i);
+        }
+      }
+    }
+  }
+  return graph;
+}
+
+/// Decides the member order of `container`; emits an error and fails when
+/// its members are on a cycle.
+static FailureOr<ContainerOrder>
+decideMemberOrder(Operation *container, const DependenceGraph &deps) {
+  SmallVector<Operation *> members;
+  for (Operation &member : container->getRegion(0).front().without_terminator())
+    members.push_back(&member);
+  OrderingGraph graph = buildMemberGraph(members, deps);
+  FailureOr<SmallVector<unsigned>> order = stableTopologicalOrder(
+      members.size(), [&](unsigned n) { return ArrayRef(graph.preds[n]); },
+      [&](unsigned n) { return ArrayRef(graph.succs[n]); });
+  if (failed(order)) {
+    SmallVector<std::string> names;
+    SmallVector<unsigned> cycle = findCycle(graph);
+    for (unsigned n : cycle)
+      names.push_back(cast<SchedulerNodeOpInterface>(members[n]).getNodeName());
+    if (!names.empty())
+      names.push_back(names.front());
+    return container->emitOpError("has members on a dependence cycle: ")
+           << llvm::join(names, " -> ")
+           << " (including the order of in-place mutations after the "
+              "readers of the overwritten buffer)";
+  }
+  return ContainerOrder{container, std::move(*order)};
+}
+
+/// Puts the members of a container in the decided order and rebuilds the
+/// container when its results no longer follow its members (because they
+/// moved, or because a member container was rebuilt with permuted results).
+/// Returns the number of members that moved.
+static unsigned applyMemberOrder(const ContainerOrder &decided) {
+  Operation *container = decided.container;
+  Block &body = container->getRegion(0).front();
+  SmallVector<Operation *> members;
+  for (Operation &member : body.without_terminator())
+    members.push_back(&member);
+  unsigned moved = 0;
+  SmallVector<Operation *> ordered;
+  for (auto [position, old] : llvm::enumerate(decided.order)) {
+    ordered.push_back(members[old]);
+    if (position != old)
+      ++moved;
+  }
+  SmallVector<Value> newYielded;
+  for (Operation *member : ordered)
+    llvm::append_range(newYielded, member->getResults());
+  Operation *terminator = body.getTerminator();
+  if (moved == 0 && llvm::equal(terminator->getOperands(), newYielded))
+    return 0;
+  for (Operation *member : ordered)
+    member->moveBefore(terminator);
+
+  // Container result `k` is the value the yield lists at position `k`.
+  SmallVector<Value> oldYielded(terminator->getOperands());
+  DenseMap<Value, unsigned> newPosition;
+  for (auto [i, value] : llvm::enumerate(newYielded))
+    newPosition[value] = i;
+  OpBuilder builder(container);
+  OperationState state(container->getLoc(), container->getName());
+  state.addTypes(ValueRange(newYielded).getTypes());
+  state.addAttributes(container->getAttrs());
+  state.addRegion();
+  Operation *rebuilt = builder.create(state);
+  rebuilt->getRegion(0).takeBody(container->getRegion(0));
+  terminator->setOperands(newYielded);
+  for (auto [result, value] : llvm::zip(container->getResults(), oldYielded))
+    result.replaceAllUsesWith(rebuilt->getResult(newPosition.lookup(value)));
+  container->erase();
+  return moved;
+}
+
+/// The containers of `graph`, members before the containers holding them.
+static SmallVector<Operation *> collectContainersInnermostFirst(GraphOp graph) {
+  SmallVector<Operation *> preOrder, stack;
+  for (Operation &op : graph.getBodyBlock().without_terminator())
+    if (isa<FusedOp, ForeachOp, GroupOp>(op))
+      stack.push_back(&op);
+  while (!stack.empty()) {
+    Operation *container = stack.pop_back_val();
+    preOrder.push_back(container);
+    for (Operation &member :
+         container->getRegion(0).front().without_terminator())
+      if (isa<FusedOp, ForeachOp, GroupOp>(member))
+        stack.push_back(&member);
+  }
+  return SmallVector<Operation *>(llvm::reverse(preOrder));
+}
+
+namespace {
+struct TopologicalSortPass final
+    : fusion::impl::TopologicalSortPassBase<TopologicalSortPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    GraphOp graphOp = getOperation();
+    auto &deps = getAnalysis<DependenceGraph>();
+    if (deps.hasCycle()) {
+      deps.emitCycleError();
+      return signalPassFailure();
+    }
+
+    // Decide the graph order and every container's member order first.
+    FailureOr<SmallVector<unsigned>> order = stableTopologicalOrder(
+        deps.getNumNodes(),
+        [&](unsigned n) { return deps.getPredecessors(n); },
+        [&](unsigned n) { return deps.getSuccessors(n); });
+    if (failed(order)) {
+      // The analysis found no cycle; a failure here means it is out of date.
+      graphOp.emitOpError("dependence graph could not be ordered");
+      return signalPassFailure();
+    }
+    SmallVector<ContainerOrder> memberOrders;
+    for (Operation *container : collectContainersInnermostFirst(graphOp)) {
+      FailureOr<ContainerOrder> memberOrder =
+          decideMemberOrder(container, deps);
+      if (failed(memberOrder))
+        return signalPassFailure();
+      memberOrders.push_back(std::move(*memberOrder));
+    }
+
+    // Then rewrite: top-level nodes, then containers innermost first, so
+    // that a container rebuilt with permuted results is seen by its parent.
+    unsigned moved = 0;
+    Operation *terminator = graphOp.getBodyBlock().getTerminator();
+    for (auto [position, node] : llvm::enumerate(*order)) {
+      if (node != position)
+        ++moved;
+    }
+    if (moved != 0)
+      for (unsigned node : *order)
+        deps.getNode(node)->moveBefore(terminator);
+    LLVM_DEBUG(llvm::dbgs() << "moved " << moved << " of "
+                            << deps.getNumNodes() << " top-level nodes\n");
+    for (const ContainerOrder &memberOrder : memberOrders)
+      moved += applyMemberOrder(memberOrder);
+
+    numMoved += moved;
+    if (moved == 0)
+      markAllAnalysesPreserved();
+  }
+};
+} // namespace

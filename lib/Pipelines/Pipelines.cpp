@@ -1,0 +1,36 @@
+//===- Pipelines.cpp - Registered pass pipelines of scheduler-opt ---------===//
+
+#include "fusion/Pipelines/Pipelines.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+void mlir::fusion::buildFusionSchedulePipeline(
+    OpPassManager &pm, const FusionScheduleOptions &options) {
+  // Graph passes run on every fusion.graph, in parallel across graphs.
+  bool onGraph = pm.getOpName() == GraphOp::getOperationName();
+  OpPassManager &graphPm = onGraph ? pm : pm.nest<GraphOp>();
+  // Scheduler._init: compute_dependencies (the DependenceGraph analysis the
+  // passes share), topological_sort_schedule, dead_node_elimination; the
+  // loop order Inductor picks when it creates each SchedulerNode.
+  graphPm.addPass(createTopologicalSortPass());
+  graphPm.addPass(createDeadNodeEliminationPass());
+  ReorderLoopsPassOptions reorder;
+  reorder.pickLoopOrder = options.pickLoopOrder;
+  reorder.mergeLoops = options.mergeLoops;
+  if (reorder.pickLoopOrder || reorder.mergeLoops)
+    graphPm.addPass(createReorderLoopsPass(reorder));
+}
+
+void mlir::fusion::registerFusionPipelines() {
+  PassPipelineRegistration<FusionScheduleOptions>(
+      "fusion-schedule",
+      "Inductor's scheduling order: topological sort, dead-node elimination "
+      "and loop reordering of every fusion.graph",
+      buildFusionSchedulePipeline);
+}

@@ -1,0 +1,244 @@
+//===- InductorDump.h - Inductor's scheduler dump, parsed -------*- C++ -*-===//
+//
+// The content of an `ir_pre_fusion.txt` / `ir_post_fusion.txt` dump
+// (`BaseSchedulerNode.debug_str` of every node) as plain data, and the
+// parser that reads it. Strings point into the source buffer, so every
+// piece keeps its location. The parser checks the layout of the dump
+// (fields, indentation, brackets); the meaning of the pieces (types, ops,
+// buffers) is checked by the IR builder.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
+#define FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir {
+namespace fusion {
+namespace inductor {
+
+//===----------------------------------------------------------------------===//
+// Python values
+//===----------------------------------------------------------------------===//
+
+/// A Python literal or call as the dump prints it. `text` is the source
+/// range of the whole value; compound arithmetic (a sympy index inside a
+/// MemoryDep) is kept as text only.
+struct PyValue {
+  enum class Kind {
+    Int,       // 64, -1
+    Float,     // 0.5, 1e-05, -inf, nan
+    String,    // 'buf0' (str holds the unquoted text)
+    Name,      // p0, None, True, torch.float32 (dotted)
+    Call,      // callee(args, key = value)
+    List,      // [a, b]
+    Tuple,     // (a, b), (a,)
+    Dict,      // {k: v}
+    Subscript, // reduction[0]: elements = {base, index}
+    Expr,      // 4096*d0 + d1
+  };
+  Kind kind;
+  StringRef text;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  /// Unquoted string, identifier, or callee name.
+  StringRef str;
+  /// Call arguments, list/tuple elements, or dict keys and values
+  /// interleaved (k0, v0, k1, v1, ...).
+  SmallVector<PyValue *, 4> elements;
+  /// Keyword arguments of a call.
+  SmallVector<std::pair<StringRef, PyValue *>, 1> keywords;
+
+  const char *loc() const { return text.data(); }
+  bool isName(StringRef name) const {
+    return kind == Kind::Name && str == name;
+  }
+  bool isNone() const { return isName("None"); }
+};
+
+//===----------------------------------------------------------------------===//
+// Dump pieces
+//===----------------------------------------------------------------------===//
+
+/// One dependence: `MemoryDep('buf0', d0, {d0: 64})`,
+/// `StarDep(name='buf7', mode=None)`,
+/// `WeakDep(name='buf65', mutating_buf='buf97', is_fake=True)`.
+struct DumpDep {
+  enum class Kind { Memory, Star, Weak };
+  Kind kind;
+  StringRef text;
+  StringRef name;
+  /// MemoryDep: the index (sympy text) and the `{d0: 64}` variables.
+  StringRef index;
+  SmallVector<std::pair<StringRef, int64_t>, 4> sizes;
+  /// MemoryDep / StarDep store mode (`atomic_add`); empty for None.
+  StringRef mode;
+  /// WeakDep.
+  StringRef mutatingBuf;
+  bool isFake = false;
+
+  const char *loc() const { return text.data(); }
+};
+
+/// A field holding dependences, with the location of its line.
+struct DumpDepList {
+  const char *loc = nullptr;
+  SmallVector<DumpDep, 4> deps;
+};
+
+/// `FixedLayout('cuda:0', torch.float32, size=[64], stride=[1])` and the
+/// other layouts Inductor prints.
+struct DumpLayout {
+  enum class Kind { Fixed, MultiOutput, None };
+  Kind kind = Kind::Fixed;
+  /// FixedLayout, FlexibleLayout, MutationLayoutSHOULDREMOVE, ...
+  StringRef className;
+  const char *loc = nullptr;
+  /// "cuda:0"
+  std::string device;
+  /// "torch.float32"; empty for MultiOutputLayout and NoneLayout.
+  StringRef dtype;
+  const char *dtypeLoc = nullptr;
+  SmallVector<int64_t, 4> size, stride;
+  int64_t offset = 0;
+};
+
+/// `NodeUser(node=SchedulerNode(name='op4'), can_inplace=False, is_weak=False)`
+/// or `NodeUser(node=OUTPUT, ...)`.
+struct DumpUser {
+  const char *loc;
+  /// Empty for OUTPUT.
+  StringRef nodeClass;
+  StringRef nodeName;
+  bool canInplace = false;
+  bool isWeak = false;
+  bool isOutput() const { return nodeName.empty(); }
+};
+
+/// One entry of `opN.outputs`.
+struct DumpBuffer {
+  StringRef name;
+  const char *loc;
+  /// ComputedBuffer, ExternKernelOut, MultiOutput, ...
+  StringRef className;
+  DumpLayout layout;
+  SmallVector<std::pair<StringRef, const char *>, 1> aliases;
+  SmallVector<std::pair<StringRef, const char *>, 1> mutations;
+  SmallVector<DumpUser, 2> users;
+  const char *usersLoc = nullptr;
+};
+
+/// One line of a loop body block: `target = value` or `return value`.
+struct DumpStmt {
+  const char *loc;
+  /// Empty for `return`.
+  StringRef target;
+  PyValue *value;
+};
+
+/// `def body(self, ops):` or `def masked_subblock1(self, ops):`.
+struct DumpBlock {
+  StringRef name;
+  const char *loc;
+  SmallVector<DumpStmt, 8> stmts;
+};
+
+/// `class op0_loop_body:` (Inductor's LoopBody.debug_str).
+struct DumpLoopBody {
+  const char *loc;
+  /// `var_ranges = {p0: 64, p1: 4096}`.
+  SmallVector<std::pair<StringRef, int64_t>, 4> varRanges;
+  const char *varRangesLoc;
+  /// `index0 = 4096*p0 + p1`: name and expression text.
+  SmallVector<std::pair<StringRef, StringRef>, 4> indices;
+  SmallVector<DumpBlock, 1> blocks;
+};
+
+/// One scheduler node.
+struct DumpNode {
+  enum class Kind { Scheduler, Extern, Nop, Fused, Foreach, Grouped };
+  Kind kind;
+  StringRef name;
+  const char *loc;
+  /// SchedulerNode, ExternKernelSchedulerNode, ...
+  StringRef kindName;
+  /// The classes in parentheses: ComputedBuffer; SchedulerNode,SchedulerNode.
+  StringRef innerClasses;
+  DumpDepList writes, unmet, met;
+  SmallVector<DumpBuffer, 1> outputs;
+
+  // SchedulerNode.
+  StringRef groupDevice;
+  const char *groupDeviceLoc = nullptr;
+  int64_t numel = 0, reductionNumel = 0;
+  const char *iterationLoc = nullptr;
+  SmallVector<int64_t, 4> ranges, reductionRanges;
+  const char *sizesLoc = nullptr;
+  /// `primals_3_layout = FixedLayout(...)` lines, in order.
+  SmallVector<std::pair<StringRef, DumpLayout>, 4> layouts;
+  std::optional<DumpLoopBody> body;
+
+  // ExternKernelSchedulerNode: `opN.node.kernel = extern_kernels.mm`.
+  StringRef kernel;
+  const char *kernelLoc = nullptr;
+
+  // Fused, Foreach and Grouped nodes: the members (`.snodes[i]`).
+  std::vector<std::unique_ptr<DumpNode>> members;
+};
+
+/// A parsed dump: its nodes in dump order. Owns the parsed Python values.
+struct InductorDump {
+  std::vector<std::unique_ptr<DumpNode>> nodes;
+  std::deque<PyValue> values;
+};
+
+//===----------------------------------------------------------------------===//
+// Locations
+//===----------------------------------------------------------------------===//
+
+/// Turns pointers into the buffers of a SourceMgr into FileLineColLocs.
+class DumpLocator {
+public:
+  DumpLocator(llvm::SourceMgr &sourceMgr, MLIRContext *context)
+      : sourceMgr(sourceMgr), context(context) {}
+  Location get(const char *ptr) const;
+  InFlightDiagnostic emitError(const char *ptr) const {
+    return mlir::emitError(get(ptr));
+  }
+  MLIRContext *getContext() const { return context; }
+  llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+
+private:
+  llvm::SourceMgr &sourceMgr;
+  MLIRContext *context;
+};
+
+/// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits
+/// a located error and fails on anything that is not a well-formed dump.
+LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
+                                InductorDump &dump);
+
+/// Parses a Python value (as printed in the dump) in `text`; used for the
+/// annotations of `fx_graph_readable.py` too.
+FailureOr<PyValue *> parsePyValue(StringRef text, const DumpLocator &locator,
+                                  std::deque<PyValue> &arena);
+
+} // namespace inductor
+} // namespace fusion
+} // namespace mlir
+
+#endif // FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H

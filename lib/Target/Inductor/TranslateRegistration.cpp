@@ -1,0 +1,63 @@
+//===- TranslateRegistration.cpp - Inductor translations ------------------===//
+
+#include "fusion/Target/Inductor/ImportInductor.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+void mlir::fusion::registerInductorTranslations() {
+  static llvm::cl::OptionCategory category("Inductor import options");
+  static llvm::cl::opt<std::string> graphName(
+      "inductor-graph-name",
+      llvm::cl::desc("Symbol name of the imported fusion.graph"),
+      llvm::cl::init("graph"), llvm::cl::cat(category));
+  static llvm::cl::opt<std::string> fxGraph(
+      "inductor-fx-graph",
+      llvm::cl::desc("fx_graph_readable.py giving the shapes of graph inputs "
+                     "the dump prints no layout for (default: the one next "
+                     "to the dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
+  static llvm::cl::opt<bool> noFxLookup(
+      "inductor-no-fx-lookup",
+      llvm::cl::desc("Do not look for fx_graph_readable.py next to the dump"),
+      llvm::cl::init(false), llvm::cl::cat(category));
+
+  auto options = [] {
+    InductorImportOptions opts;
+    opts.graphName = graphName;
+    opts.fxGraphPath = fxGraph;
+    opts.noFxGraphLookup = noFxLookup;
+    return opts;
+  };
+  auto registerDialects = [](DialectRegistry &registry) {
+    registry.insert<FusionDialect, arith::ArithDialect, math::MathDialect>();
+  };
+
+  static TranslateToMLIRRegistration importRegistration(
+      "import-inductor",
+      "Import an Inductor ir_pre_fusion.txt dump as a fusion.graph",
+      [options](llvm::SourceMgr &sourceMgr,
+                MLIRContext *context) -> OwningOpRef<Operation *> {
+        OwningOpRef<ModuleOp> module =
+            importInductorDump(sourceMgr, context, options());
+        return OwningOpRef<Operation *>(module.release());
+      },
+      registerDialects);
+
+  static TranslateRegistration compareRegistration(
+      "compare-inductor-deps",
+      "Import an Inductor dump and compare the dependence analysis with the "
+      "dependences the dump records",
+      [options](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                llvm::raw_ostream &os, MLIRContext *context) {
+        return compareInductorDependences(*sourceMgr, context, os, options());
+      });
+}

@@ -1,0 +1,1064 @@
+// RUN: scheduler-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{unsupported buffer element type 'complex<f32>'}}
+fusion.graph @bad_element(%x: !fusion.buffer<4xcomplex<f32>>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{buffer of rank 2 has 1 strides}}
+fusion.graph @bad_strides(%x: !fusion.buffer<4x4xf32, strides = [1]>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{buffer strides must be non-negative}}
+fusion.graph @negative_stride(%x: !fusion.buffer<4xf32, strides = [-1]>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{buffer offset must be non-negative}}
+fusion.graph @negative_offset(%x: !fusion.buffer<4xf32, offset = -2>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{expected 'strides' or 'offset', got 'stride'}}
+fusion.graph @bad_layout_keyword(%x: !fusion.buffer<4xf32, stride = [1]>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+fusion.graph @dep_arity() attributes {device = "cuda:0"} {
+  // expected-error @below {{memory dependence index has 2 dimensions but 1 sizes}}
+  fusion.output {dep = #fusion.memory_dep<"buf0", (d0, d1) -> (d0 + d1), [4]>}
+}
+
+// -----
+
+fusion.graph @dep_results() attributes {device = "cuda:0"} {
+  // expected-error @below {{memory dependence index must have one result, got 2}}
+  fusion.output {dep = #fusion.memory_dep<"buf0", (d0) -> (d0, d0), [4]>}
+}
+
+// -----
+
+fusion.graph @dep_name() attributes {device = "cuda:0"} {
+  // expected-error @below {{memory dependence needs a buffer name}}
+  fusion.output {dep = #fusion.memory_dep<"", (d0) -> (d0), [4]>}
+}
+
+//===----------------------------------------------------------------------===//
+// fusion.graph and fusion.output
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @below {{graph needs a 'device' attribute}}
+fusion.graph @no_device(%x: !fusion.buffer<4xf32>) {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{graph inputs are named by their SSA names}}
+fusion.graph @numeric_input(%0: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{'fusion.graph' op needs a non-empty device}}
+fusion.graph @empty_device() attributes {device = ""} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{'fusion.graph' op inputs must be !fusion.buffer values, got 'f32'}}
+fusion.graph @scalar_input(%x: f32) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{'fusion.graph' op results must be !fusion.buffer values, got 'f32'}}
+fusion.graph @scalar_result() -> (f32) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{'fusion.graph' op has 1 inputs but 2 input names}}
+"fusion.graph"() <{device = "cuda:0", function_type = (!fusion.buffer<4xf32>) -> (), input_names = ["a", "b"], sym_name = "names"}> ({
+^bb0(%a: !fusion.buffer<4xf32>):
+  fusion.output
+}) : () -> ()
+
+// -----
+
+// expected-error @below {{'fusion.graph' op body has 0 arguments but the graph has 1 inputs}}
+"fusion.graph"() <{device = "cuda:0", function_type = (!fusion.buffer<4xf32>) -> (), input_names = ["a"], sym_name = "args"}> ({
+  fusion.output
+}) : () -> ()
+
+// -----
+
+// expected-error @below {{'fusion.graph' op body argument type '!fusion.buffer<8xf32>' does not match input type '!fusion.buffer<4xf32>'}}
+"fusion.graph"() <{device = "cuda:0", function_type = (!fusion.buffer<4xf32>) -> (), input_names = ["a"], sym_name = "argtype"}> ({
+^bb0(%a: !fusion.buffer<8xf32>):
+  fusion.output
+}) : () -> ()
+
+// -----
+
+// expected-error @below {{'fusion.graph' op input name 'a' is used twice}}
+"fusion.graph"() <{device = "cuda:0", function_type = (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> (), input_names = ["a", "a"], sym_name = "dup_input"}> ({
+^bb0(%a: !fusion.buffer<4xf32>, %b: !fusion.buffer<4xf32>):
+  fusion.output
+}) : () -> ()
+
+// -----
+
+// A terminator of another dialect (unregistered here) is not an output.
+// expected-error @below {{'fusion.graph' op body must end with fusion.output}}
+fusion.graph @no_output() attributes {device = "cuda:0"} {
+  "other.end"() : () -> ()
+}
+
+// -----
+
+fusion.graph @output_types(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.output' op returns 1 buffers whose types do not match the graph results}}
+  fusion.output %x : !fusion.buffer<4xf32>
+}
+
+// -----
+
+fusion.graph @foreign_op() attributes {device = "cuda:0"} {
+  // expected-error @below {{'arith.constant' op cannot appear at graph level; only scheduler nodes}}
+  %c = arith.constant 0 : index
+  fusion.output
+}
+
+// -----
+
+fusion.graph @dup_node(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-note @below {{first used here}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-error @below {{'fusion.node' op node name 'op0' is already used}}
+  %buf1 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+// expected-note @below {{first used here}}
+fusion.graph @dup_buffer(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op buffer name 'x' is already used}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["x"]} {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @mutated_twice(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-note @below {{first mutation here}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32> mutates %x) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-error @below {{'fusion.node' op overwrites a buffer version that 'op0' already overwrote; mutate that node's result instead}}
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32> mutates %x) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @return_overwritten(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32> mutates %x) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-error @below {{'fusion.output' op returns a buffer version that 'op0' overwrites in place; return that node's result instead}}
+  fusion.output %x : !fusion.buffer<4xf32>
+}
+
+// -----
+
+// Graph regions allow uses before definitions, but not cycles.
+fusion.graph @cycle(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op is on a dependence cycle: op0 -> op1 -> op2 -> op0}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %buf2[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %buf0[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf2 = fusion.node "op2" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %buf1[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @self_cycle(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op is on a dependence cycle: op0 -> op0}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %buf0[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+//===----------------------------------------------------------------------===//
+// fusion.node
+//===----------------------------------------------------------------------===//
+
+// -----
+
+fusion.graph @unnamed_result(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{result #0 needs a name: buffers are named by their SSA names}}
+  %0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %1 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @loop_count(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{node has 2 loop variables but 1 loop sizes}}
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @empty_name(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op needs a non-empty name}}
+  %buf0 = fusion.node "" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @zero_size(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop sizes must be positive, got 0}}
+  %buf0 = fusion.node "op0" (%p0) in [0] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @names_count(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op has 1 results but 2 buffer names}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["a", "b"]} {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @empty_buffer_name(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op buffer names must not be empty}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = [""]} {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @tied_count(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op has 1 results but 2 entries in tied_operands}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1, -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @tied_range(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op result #0 is tied to operand #3, which does not exist}}
+  %buf0 = "fusion.node"(%x) <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: 3>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    fusion.yield
+  }) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @tied_twice(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op operand #0 is overwritten by more than one result}}
+  %buf0, %buf1 = "fusion.node"(%x) <{buffer_names = ["buf0", "buf1"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: 0, 0>}> ({
+  ^bb0(%p0: index, %out0: !fusion.buffer<4xf32>, %out1: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out0[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out1[%p0] : !fusion.buffer<4xf32>
+    fusion.yield
+  }) : (!fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>)
+  fusion.output
+}
+
+// -----
+
+fusion.graph @tied_type(%x: !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op result #0 of type '!fusion.buffer<4xf32>' overwrites a buffer of a different type '!fusion.buffer<8xf32>'}}
+  %buf0 = "fusion.node"(%x) <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: 0>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    fusion.yield
+  }) : (!fusion.buffer<8xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @untied_operand(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op operand #0 is not overwritten by any result}}
+  %buf0 = "fusion.node"(%x) <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    fusion.yield
+  }) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @block_args(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op body must take 1 loop variables and 1 output handles, but takes 1 arguments}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index):
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @loop_var_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop variable #0 must have type index}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: i64, %out: !fusion.buffer<4xf32>):
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @handle_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op output handle #0 has type '!fusion.buffer<8xf32>' but the result has type '!fusion.buffer<4xf32>'}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<8xf32>):
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @never_stores(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op never stores to result #0}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @yield_operands(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op body must end with a fusion.yield without operands}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: 4>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    fusion.yield %0 : f32
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @reduce_in_pointwise(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.reduce' op requires a node with reduction ranges}}
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @nested_reduce(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    // expected-error @below {{'fusion.reduce' op reduces a value that is already reduced; nested reductions need separate nodes}}
+    %2 = fusion.reduce max %1 : f32 -> f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_unreduced(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    // expected-error @below {{'fusion.store' op in a reduction node must store a reduced value at an index of pointwise loop variables}}
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_at_reduction_index(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<32xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    // expected-error @below {{'fusion.store' op in a reduction node must store a reduced value at an index of pointwise loop variables}}
+    fusion.store %1, %out[%p0 * 8 + %p1] : !fusion.buffer<32xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @mixed_phases(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    // expected-error @below {{'arith.subf' op mixes values computed inside the reduction loops with reduced values}}
+    %2 = arith.subf %0, %1 : f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @no_reduce(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op has reduction ranges but no fusion.reduce}}
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8] : !fusion.buffer<4x8xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @not_in_graph() attributes {device = "cuda:0"} {
+  fusion.output
+}
+func.func @node_outside_graph() {
+  // expected-error @below {{'fusion.node' op expects parent op to be one of 'fusion.graph, fusion.fused, fusion.foreach, fusion.group'}}
+  %buf0 = fusion.node "op0" () in [] writes(%out : !fusion.buffer<f32>) {
+    %c = arith.constant 0.0 : f32
+    fusion.store %c, %out[0] : !fusion.buffer<f32>
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// fusion.extern and fusion.nop
+//===----------------------------------------------------------------------===//
+
+// -----
+
+fusion.graph @extern_mutates_non_input(%a: !fusion.buffer<4xf32>, %b: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{a mutated buffer must be one of the extern's inputs}}
+  %buf0 = fusion.extern "op0" "aten.copy_"(%a) : (!fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32> mutates %b)
+  fusion.output
+}
+
+// -----
+
+fusion.graph @extern_no_name(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.extern' op needs a non-empty name}}
+  %buf0 = fusion.extern "" "aten.relu"(%a) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @extern_no_kernel(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.extern' op needs a non-empty kernel name}}
+  %buf0 = fusion.extern "op0" ""(%a) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @extern_unnamed(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{result #1 needs a name}}
+  %buf:2 = fusion.extern "op0" "aten.split"(%a) : (!fusion.buffer<4xf32>) -> (!fusion.buffer<2xf32>, !fusion.buffer<2xf32>)
+  fusion.output
+}
+
+// -----
+
+fusion.graph @nop_no_name(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.nop' op needs a non-empty name}}
+  %buf0 = fusion.nop ""(%a) : (!fusion.buffer<4xf32>) -> !fusion.buffer<2x2xf32>
+  fusion.output
+}
+
+// -----
+
+fusion.graph @nop_names(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.nop' op has 1 results but 0 buffer names}}
+  %buf0 = fusion.nop "op0"(%a) {buffer_names = []} : (!fusion.buffer<4xf32>) -> !fusion.buffer<2x2xf32>
+  fusion.output
+}
+
+//===----------------------------------------------------------------------===//
+// Containers
+//===----------------------------------------------------------------------===//
+
+// -----
+
+fusion.graph @fused_extern(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+    // expected-error @below {{'fusion.extern' op cannot be a member of fusion.fused; members are fusion.node}}
+    %x = fusion.extern "op0" "aten.relu"(%a) {buffer_names = ["buf0"]} : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+    %y = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %x, %y : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @fused_one_member(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.fused' op needs at least 2 members}}
+  %buf0 = fusion.fused -> !fusion.buffer<4xf32> {
+    %x = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %x : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @fused_yield(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.fused -> !fusion.buffer<4xf32> {
+    %x = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %y = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    // expected-error @below {{'fusion.yield' op must yield the results of every member, in member order}}
+    fusion.yield %y : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @fused_result_types(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.fused' op result types do not match the yielded values}}
+  %buf0, %buf1 = "fusion.fused"() ({
+    %x = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %y = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %x, %y : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }) : () -> (!fusion.buffer<4xf32>, !fusion.buffer<8xf32>)
+  fusion.output
+}
+
+// -----
+
+fusion.graph @fused_no_yield(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.fused' op body must end with fusion.yield}}
+  fusion.fused {
+    "other.end"() : () -> ()
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @foreach_extern(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+    // expected-error @below {{'fusion.extern' op cannot be a member of fusion.foreach; members are fusion.node and fusion.fused}}
+    %x = fusion.extern "op0" "aten.relu"(%a) {buffer_names = ["buf0"]} : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+    %y = fusion.extern "op1" "aten.relu"(%a) {buffer_names = ["buf1"]} : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+    fusion.yield %x, %y : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @nested_group(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.group -> !fusion.buffer<4xf32> {
+    // expected-error @below {{'fusion.group' op cannot be a member of fusion.group; members are scheduler nodes other than fusion.group}}
+    %x = fusion.group -> !fusion.buffer<4xf32> {
+      %y = fusion.extern "op0" "aten.relu"(%a) {buffer_names = ["buf0"]} : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+      fusion.yield %y : !fusion.buffer<4xf32>
+    }
+    fusion.yield %x : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @empty_group(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.group' op needs at least 1 members}}
+  fusion.group {
+    fusion.yield
+  }
+  fusion.output
+}
+
+//===----------------------------------------------------------------------===//
+// Loop body operations
+//===----------------------------------------------------------------------===//
+
+// -----
+
+fusion.graph @load_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{expected a !fusion.buffer type, got 'memref<4xf32>'}}
+    %0 = fusion.load %x[%p0] : memref<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_operand_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %c = arith.constant 1.0 : f32
+    // expected-error @below {{'fusion.load' op operand #0 must be strided buffer, but got 'f32'}}
+    %0 = "fusion.load"(%c, %p0) <{map = affine_map<(d0) -> (d0)>}> : (f32, index) -> f32
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_two_indices(%x: !fusion.buffer<4x4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4, 4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{'fusion.load' op expects a single flat index, got 2 index results}}
+    %0 = fusion.load %x[%p0, %p1] : !fusion.buffer<4x4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_arity(%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4, 4] writes(%out : !fusion.buffer<16xf32>) {
+    // expected-error @below {{'fusion.load' op index map takes 2 operands (2 loop variables, 0 indirect indices) but 1 were given}}
+    %0 = "fusion.load"(%x, %p0) <{map = affine_map<(d0, d1) -> (d0 * 4 + d1)>}> : (!fusion.buffer<16xf32>, index) -> f32
+    fusion.store %0, %out[%p0 * 4 + %p1] : !fusion.buffer<16xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_dim_not_loop(%x: !fusion.buffer<16xf32>, %i: !fusion.buffer<4xi64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %i[%p0] : !fusion.buffer<4xi64>
+    %1 = arith.index_cast %0 : i64 to index
+    // expected-error @below {{'fusion.load' op index dimension #0 must be a loop variable of the enclosing fusion.node}}
+    %2 = fusion.load %x[%1] : !fusion.buffer<16xf32>
+    fusion.store %2, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_symbol_loop(%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{'fusion.load' op indirect index #0 is a loop variable; use it as a dimension instead}}
+    %0 = fusion.load %x[symbol(%p0) * 4] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @load_handle(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{'fusion.load' op reads an output handle; read the buffer's previous version (the value the node mutates) instead}}
+    %0 = fusion.load %out[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+func.func @load_outside(%x: !fusion.buffer<4xf32>, %i: index) -> f32 {
+  // expected-error @below {{'fusion.load' op must be nested in a fusion.node}}
+  %0 = fusion.load %x[%i] : !fusion.buffer<4xf32>
+  return %0 : f32
+}
+
+// -----
+
+fusion.graph @store_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{expected a !fusion.buffer type, got 'f32'}}
+    fusion.store %0, %out[%p0] : f32
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_value_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = arith.constant 1 : i32
+    // expected-error @below {{'fusion.store' op stores a value of type 'i32' into a buffer of 'f32'}}
+    "fusion.store"(%0, %out, %p0) <{map = affine_map<(d0) -> (d0)>}> : (i32, !fusion.buffer<4xf32>, index) -> ()
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_to_input(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.store' op must store to an output handle of the enclosing fusion.node}}
+    fusion.store %0, %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_in_masked(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %true = arith.constant true
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    %1 = fusion.masked %true, %0 : f32 {
+      // expected-error @below {{'fusion.store' op must be directly in the body of a fusion.node, not in a nested region}}
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+      fusion.yield %0 : f32
+    }
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @unknown_reduction(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{unknown reduction kind 'mean'}}
+    %1 = fusion.reduce mean %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @welford_arity(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'welford_reduce' takes 1 inputs and returns 3 results}}
+    %1:2 = fusion.reduce welford_reduce %0 : f32 -> f32, f32
+    fusion.store %1#0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @welford_combine_arity(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'welford_combine' takes 3 inputs and returns 3 results}}
+    %1:3 = fusion.reduce welford_combine %0 : f32 -> f32, f32, f32
+    fusion.store %1#0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @softmax_arity(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'online_softmax_reduce' takes 1 inputs and returns 2 results}}
+    %1 = fusion.reduce online_softmax_reduce %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @sum_arity(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'sum' takes 1 inputs and returns 1 results}}
+    %1 = fusion.reduce sum %0, %0 : f32, f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @argmax_type(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'argmax' returns an i64 position}}
+    %1 = fusion.reduce argmax %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @any_type(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'any' reduces i1 values to i1}}
+    %1 = fusion.reduce any %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @sum_types(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf64>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op inputs and results must all have the same type}}
+    %1 = fusion.reduce sum %0 : f32 -> f64
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf64>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @welford_int(%x: !fusion.buffer<4x8xi32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xi32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xi32>
+    // expected-error @below {{'fusion.reduce' op 'welford_reduce' needs floating-point values}}
+    %1:3 = fusion.reduce welford_reduce %0 : i32 -> i32, i32, i32
+    fusion.store %1#0, %out[%p0] : !fusion.buffer<4xi32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @xor_float(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op 'xor_sum' needs integer values}}
+    %1 = fusion.reduce xor_sum %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @reduce_in_masked(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %true = arith.constant true
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.masked %true, %0 : f32 {
+      // expected-error @below {{'fusion.reduce' op must be directly in the body of a fusion.node}}
+      %2 = fusion.reduce sum %0 : f32 -> f32
+      fusion.yield %0 : f32
+    }
+    %3 = fusion.reduce sum %1 : f32 -> f32
+    fusion.store %3, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+func.func @reduce_outside(%x: f32) -> f32 {
+  // expected-error @below {{'fusion.reduce' op must be nested in a fusion.node}}
+  %0 = fusion.reduce sum %x : f32 -> f32
+  return %0 : f32
+}
+
+// -----
+
+fusion.graph @index_expr_two_results(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xi64>) {
+    // expected-error @below {{'fusion.index_expr' op expects a single flat index, got 2 index results}}
+    %0 = fusion.index_expr [%p0, %p0] : i64
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xi64>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @index_expr_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{'fusion.index_expr' op result #0 must be 32-bit signless integer or 64-bit signless integer or index, but got 'f32'}}
+    %0 = fusion.index_expr [%p0] : f32
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+func.func @masked_outside(%m: i1, %x: f32) -> f32 {
+  // expected-error @below {{'fusion.masked' op must be nested in a fusion.node}}
+  %0 = fusion.masked %m, %x : f32 {
+    fusion.yield %x : f32
+  }
+  return %0 : f32
+}
+
+// -----
+
+fusion.graph @masked_yield(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %true = arith.constant true
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.masked' op region must yield one value of type 'f32'}}
+    %1 = fusion.masked %true, %0 : f32 {
+      %c = arith.constant 0 : i32
+      fusion.yield %c : i32
+    }
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @masked_other(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %true = arith.constant true
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    %c = arith.constant 0 : i32
+    // expected-error @below {{'fusion.masked' op failed to verify that all of {other, result} have same type}}
+    %1 = "fusion.masked"(%true, %c) ({
+      fusion.yield %0 : f32
+    }) : (i1, i32) -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @cast_types(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.cast' op converts between buffer element types only, got 'f32' to 'vector<4xf32>'}}
+    %1 = fusion.cast %0 : f32 to vector<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @yield_parent() attributes {device = "cuda:0"} {
+  fusion.output
+}
+func.func @f() {
+  // expected-error @below {{'fusion.yield' op expects parent op to be one of 'fusion.node, fusion.masked, fusion.fused, fusion.foreach, fusion.group'}}
+  "fusion.yield"() : () -> ()
+}
+
+// -----
+
+func.func @output_parent() {
+  // expected-error @below {{'fusion.output' op expects parent op 'fusion.graph'}}
+  "fusion.output"() : () -> ()
+}

@@ -1,0 +1,149 @@
+//===- LoopUtilsTest.cpp - Loop-order algorithms against Inductor ---------===//
+//
+// The algorithms of LoopUtils that are not IR rewrites: pick_loop_order
+// against Inductor's own Python (reference table below), stride extraction
+// and decide_loop_order_to_match.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+namespace {
+
+struct PickCase {
+  std::vector<std::vector<int64_t>> strides;
+  std::vector<int64_t> sizes;
+  std::vector<unsigned> expected;
+};
+
+// Produced by Inductor's pick_loop_order under CPython 3.11 by
+// pick_loop_order_reference.py (next to this file). The first 16 cases make
+// Inductor's comparison non-transitive.
+const PickCase kPickCases[] = {
+    {{{16, 2, 32, 16, 32}, {16, 16, 8, 0, 32}, {4, 32, 1, 16, 0}}, {4, 4, 4, 4, 8}, {3, 2, 1, 0, 4}},
+    {{{16, 1, 0, 2}, {0, 16, 2, 32}, {4, 0, 8, 32}}, {8, 4, 16, 4}, {2, 1, 3, 0}},
+    {{{32, 4, 0}, {1, 4, 2}, {1, 0, 32}, {4, 2, 1}}, {16, 16, 8}, {2, 1, 0}},
+    {{{2, 4, 2, 2, 4}, {4, 1, 0, 4, 32}, {8, 1, 16, 4, 32}, {2, 1, 0, 4, 2}}, {16, 8, 8, 16, 8}, {3, 2, 1, 0, 4}},
+    {{{8, 1, 1, 16, 2}, {0, 2, 4, 2, 32}}, {4, 16, 4, 8, 8}, {1, 4, 0, 3, 2}},
+    {{{2, 32, 1, 4, 4}, {32, 8, 16, 8, 2}, {4, 1, 1, 8, 4}}, {4, 16, 1, 8, 16}, {4, 3, 1, 0, 2}},
+    {{{2, 16, 8, 4, 4}, {4, 1, 4, 2, 4}}, {8, 4, 8, 8, 8}, {3, 0, 4, 2, 1}},
+    {{{0, 1, 1, 16}, {1, 0, 2, 32}, {4, 32, 4, 1}}, {4, 4, 16, 8}, {2, 3, 0, 1}},
+    {{{1, 32, 1, 1, 16}, {1, 0, 16, 8, 4}, {16, 2, 0, 4, 0}}, {16, 4, 8, 16, 16}, {4, 3, 2, 1, 0}},
+    {{{2, 0, 0, 8, 32}, {16, 8, 0, 0, 0}, {0, 1, 32, 2, 4}}, {16, 16, 4, 4, 4}, {1, 0, 3, 4, 2}},
+    {{{2, 8, 8, 1, 16}, {16, 1, 4, 32, 4}}, {4, 8, 8, 4, 16}, {4, 3, 1, 2, 0}},
+    {{{0, 32, 1, 4, 16}, {0, 0, 8, 8, 8}, {8, 1, 32, 4, 0}, {2, 16, 0, 8, 2}}, {16, 16, 8, 16, 16}, {4, 3, 2, 1, 0}},
+    {{{0, 8, 1, 32, 4}, {2, 8, 0, 16, 32}, {8, 1, 2, 2, 0}, {0, 0, 32, 2, 8}}, {16, 4, 16, 4, 16}, {3, 4, 2, 1, 0}},
+    {{{2, 4, 2, 0, 32}, {16, 8, 16, 16, 2}, {1, 0, 1, 2, 2}, {32, 2, 32, 8, 0}}, {4, 16, 4, 16, 16}, {4, 1, 3, 2, 0}},
+    {{{2, 1, 4, 4}, {1, 2, 1, 4}}, {4, 4, 8, 16}, {2, 1, 0, 3}},
+    {{{0, 0, 0, 32, 1}, {4, 1, 8, 16, 8}, {1, 32, 2, 0, 32}, {8, 1, 0, 16, 4}}, {4, 8, 16, 8, 8}, {2, 1, 0, 4, 3}},
+    {{{32, 32, 4, 1}, {32, 32, 0, 1}}, {8, 1, 4, 4}, {3, 2, 0, 1}},
+    {{{2, 2, 1}, {8, 16, 16}}, {16, 16, 8}, {2, 0, 1}},
+    {{{1, 2, 0, 2}, {2, 32, 8, 8}}, {8, 8, 8, 4}, {0, 3, 2, 1}},
+    {{{32, 4, 2}, {8, 2, 8}}, {8, 8, 4}, {2, 1, 0}},
+    {{{1, 2, 8, 8}, {2, 1, 2, 2}}, {16, 8, 4, 16}, {1, 0, 3, 2}},
+    {{{4, 1, 16, 0, 0}, {8, 8, 4, 0, 1}, {16, 8, 2, 32, 2}}, {8, 1, 8, 4, 16}, {4, 2, 0, 3, 1}},
+    {{{16, 16, 2, 32}, {4, 2, 32, 16}, {16, 2, 2, 16}, {1, 8, 32, 0}}, {8, 8, 16, 8}, {1, 2, 0, 3}},
+    {{{16, 2, 16, 32}, {4, 2, 32, 1}, {32, 32, 16, 4}}, {8, 16, 4, 8}, {3, 1, 2, 0}},
+    {{{0, 16, 16, 16}, {4, 1, 8, 32}, {8, 8, 16, 4}, {2, 8, 8, 32}}, {8, 4, 16, 4}, {1, 0, 2, 3}},
+    {{{1, 16, 16}, {0, 4, 1}, {1, 0, 1}, {0, 2, 1}}, {16, 16, 16}, {0, 2, 1}},
+    {{{2, 4, 2}, {1, 4, 0}, {0, 16, 8}}, {4, 4, 4}, {2, 0, 1}},
+    {{{8, 2, 1, 4}, {32, 0, 1, 4}, {2, 32, 1, 16}, {2, 2, 4, 8}}, {16, 16, 4, 4}, {2, 1, 3, 0}},
+    {{{8, 16, 2, 8}, {2, 16, 8, 0}, {4, 2, 2, 16}}, {16, 1, 8, 4}, {2, 0, 3, 1}},
+    {{{1, 0, 4, 32, 32}, {4, 8, 8, 16, 16}, {16, 16, 4, 32, 32}, {4, 4, 4, 16, 32}}, {8, 4, 4, 8, 16}, {0, 2, 1, 3, 4}},
+    {{{1, 1, 4, 16}, {8, 4, 2, 8}, {1, 4, 8, 8}}, {4, 8, 4, 4}, {1, 0, 2, 3}},
+    {{{4, 0, 4, 16}, {4, 0, 0, 32}, {0, 1, 8, 16}, {32, 0, 16, 1}}, {16, 4, 4, 4}, {1, 2, 0, 3}},
+};
+
+TEST(LoopUtilsTest, PickLoopOrderMatchesInductor) {
+  for (const PickCase &c : kPickCases) {
+    SmallVector<SmallVector<int64_t>> strides;
+    for (const std::vector<int64_t> &row : c.strides)
+      strides.emplace_back(row.begin(), row.end());
+    SmallVector<unsigned> order = pickLoopOrder(strides, c.sizes);
+    EXPECT_EQ(std::vector<unsigned>(order.begin(), order.end()), c.expected);
+  }
+}
+
+TEST(LoopUtilsTest, PickLoopOrderBasics) {
+  // One contiguous access: the stride-1 loop is innermost (listed first).
+  SmallVector<SmallVector<int64_t>> rowMajor = {{8, 1}};
+  EXPECT_EQ(pickLoopOrder(rowMajor, {4, 8}), (SmallVector<unsigned>{1, 0}));
+  SmallVector<SmallVector<int64_t>> columnMajor = {{1, 8}};
+  EXPECT_EQ(pickLoopOrder(columnMajor, {8, 4}), (SmallVector<unsigned>{0, 1}));
+  // A tie (one access each way) keeps the input order: the last loop inner.
+  SmallVector<SmallVector<int64_t>> tie = {{8, 1}, {1, 16}};
+  EXPECT_EQ(pickLoopOrder(tie, {4, 8}), (SmallVector<unsigned>{1, 0}));
+  // A loop of size 1 goes outermost whatever its strides.
+  SmallVector<SmallVector<int64_t>> unit = {{1, 0, 4}};
+  EXPECT_EQ(pickLoopOrder(unit, {4, 1, 8}), (SmallVector<unsigned>{0, 2, 1}));
+}
+
+class LoopUtilsIRTest : public ::testing::Test {
+protected:
+  LoopUtilsIRTest() { ctx.loadDialect<FusionDialect>(); }
+
+  AffineExpr d(unsigned i) { return getAffineDimExpr(i, &ctx); }
+  AffineExpr s(unsigned i) { return getAffineSymbolExpr(i, &ctx); }
+
+  MemoryDepAttr dep(AffineExpr index, ArrayRef<int64_t> sizes,
+                    unsigned numSymbols = 0) {
+    return MemoryDepAttr::get(
+        &ctx, StringAttr::get(&ctx, "buf0"),
+        AffineMap::get(sizes.size(), numSymbols, index), sizes, nullptr);
+  }
+
+  MLIRContext ctx;
+};
+
+TEST_F(LoopUtilsIRTest, Strides) {
+  EXPECT_EQ(getStrides(d(0) * 4096 + d(1), 2, 0),
+            (SmallVector<int64_t>{4096, 1}));
+  // A broadcast dimension has stride 0; an offset does not count.
+  EXPECT_EQ(getStrides(d(1) * 3 + 7, 2, 0), (SmallVector<int64_t>{0, 3}));
+  // Inductor's stride of FloorDiv(d0, 2) is expr(1) - expr(0) = 0.
+  EXPECT_EQ(getStrides(d(0).floorDiv(2) + d(1) * 8, 2, 0),
+            (SmallVector<int64_t>{0, 8}));
+  // An indirect index adds a term that cancels out ...
+  EXPECT_EQ(getStrides(s(0) * 256 + d(0), 1, 1), (SmallVector<int64_t>{1}));
+  // ... unless it makes the stride depend on it.
+  EXPECT_EQ(getStrides((s(0) + d(0)) % 8, 1, 1), std::nullopt);
+}
+
+TEST_F(LoopUtilsIRTest, DecideLoopOrderToMatch) {
+  // Transposed: self's dim 1 has the stride of other's dim 0.
+  auto order = decideLoopOrderToMatch(dep(d(1) * 128 + d(0), {128, 64}),
+                                      dep(d(0) * 128 + d(1), {64, 128}));
+  ASSERT_TRUE(order);
+  EXPECT_EQ(*order, (SmallVector<unsigned>{1, 0}));
+  // Three dims: strides [1, 128, 16] against [128, 16, 1].
+  order = decideLoopOrderToMatch(
+      dep(d(1) * 128 + d(2) * 16 + d(0), {16, 4, 8}),
+      dep(d(0) * 128 + d(1) * 16 + d(2), {4, 8, 16}));
+  ASSERT_TRUE(order);
+  EXPECT_EQ(*order, (SmallVector<unsigned>{1, 2, 0}));
+  // Inductor gives up on broadcasts (an unused dim), sizes of 1, repeated
+  // strides, different stride sets, indirect indices and dim mismatches.
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0), {16, 8}),
+                                      dep(d(0) * 8 + d(1), {16, 8})));
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) * 8 + d(1), {1, 8}),
+                                      dep(d(0) * 8 + d(1), {1, 8})));
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) + d(1), {4, 8}),
+                                      dep(d(0) + d(1), {4, 8})));
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) * 17 + d(1), {8, 16}),
+                                      dep(d(1) * 16 + d(0), {16, 8})));
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) * 8 + d(1) + s(0), {4, 8}, 1),
+                                      dep(d(0) * 8 + d(1), {4, 8})));
+  EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) * 8 + d(1), {4, 8}),
+                                      dep(d(0), {32})));
+}
+
+} // namespace
