@@ -74,4 +74,20 @@ for case in "${!semantics[@]}"; do
     | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
   rm "$dir/graph.mlir"
 done
+# Generated graphs (fusion-graph-gen, no externs), shuffled, scheduled by
+# the pipeline: outputs and in-place updated inputs against the CPU JIT
+# run of the same scheduled graph, on the JIT's input pattern.
+gen="${FUSION_GRAPH_GEN:-$root/build/bin/fusion-graph-gen}"
+for seed in 1 2 3 4 5 6; do
+  dir="$out/semantics/generated_$seed"
+  mkdir -p "$dir"
+  "$gen" --seed=$seed --nodes=60 --max-dim=64 --extern-percent=0 --shuffle \
+    > "$dir/graph.mlir"
+  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
+  "$opt" "$dir/graph.mlir" --fusion-schedule --convert-fusion-to-loops \
+      --test-fusion-jit-main=print-inputs=1 --fusion-loops-to-llvm \
+    | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
+    | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
+  rm "$dir/graph.mlir"
+done
 ls -l "$out"/*

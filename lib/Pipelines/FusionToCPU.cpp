@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/Passes.h"
 #include "fusion/Pipelines/LoweringPipelines.h"
+#include "fusion/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -34,7 +35,10 @@ void fusion::buildFusionLoopsToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void fusion::buildFusionToCPUPipeline(OpPassManager &pm) {
+void fusion::buildFusionToCPUPipeline(OpPassManager &pm,
+                                      const FusionToCPUOptions &options) {
+  if (options.schedule)
+    buildFusionSchedulePipeline(pm, FusionScheduleOptions());
   pm.addPass(createConvertFusionToLoopsPass());
   buildFusionLoopsToLLVMPipeline(pm);
 }

@@ -8,6 +8,7 @@
 
 #include "fusion/Pipelines/LoweringPipelines.h"
 #include "fusion/Conversion/Passes.h"
+#include "fusion/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -66,8 +67,10 @@ std::string fusion::findLibdevice() {
 
 void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
                                       const FusionToPTXOptions &options) {
-  // Scheduling: the --fusion-schedule pipeline (lib/Pipelines on branch
-  // `sched`) runs first once it is on main; it is wired here at merge time.
+  // Inductor's scheduling order (topological sort, dead-node elimination,
+  // loop order, and fusion once it exists).
+  if (options.schedule)
+    buildFusionSchedulePipeline(pm, FusionScheduleOptions());
 
   ConvertFusionToGPUPassOptions gpuOptions;
   gpuOptions.maxPersistentElements = options.maxPersistentElements;
@@ -134,12 +137,13 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
 void fusion::registerLoweringPipelines() {
   PassPipelineRegistration<FusionToPTXOptions>(
       "fusion-to-ptx",
-      "Lower fusion graphs to GPU kernels and on to PTX (and write them and "
-      "their launch manifests with output-dir)",
+      "Schedule fusion graphs, lower them to GPU kernels and on to PTX (and "
+      "write them and their launch manifests with output-dir)",
       buildFusionToPTXPipeline);
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<FusionToCPUOptions>(
       "fusion-to-cpu",
-      "Lower fusion graphs to loops and on to the LLVM dialect for the JIT",
+      "Schedule fusion graphs, lower them to loops and on to the LLVM dialect "
+      "for the JIT",
       buildFusionToCPUPipeline);
   PassPipelineRegistration<>(
       "fusion-loops-to-llvm",

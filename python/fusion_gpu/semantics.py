@@ -31,23 +31,57 @@ def triton_rand(n):
     return out
 
 
+MASK = (1 << 64) - 1
+
+
+def jit_pattern(n, salt, dtype, int_range=4, seed=0):
+    """The input pattern of test-fusion-jit-main (TestJitMain.cpp): a 31-bit
+    hash of (element, salt) in wrapping 64-bit arithmetic, mapped to floats
+    in [-2, 2) in steps of 0.001, integers in [0, int_range) or booleans."""
+    import numpy
+    u = numpy.arange(n, dtype=numpy.uint64) * numpy.uint64(2654435761)
+    u = u + numpy.uint64((salt * 40503 + seed * 97 + 12345) & MASK)
+    for shift in (13, 16):
+        u ^= u >> numpy.uint64(shift)
+        u = u * numpy.uint64(1274126177)
+    u ^= u >> numpy.uint64(15)
+    h = u & numpy.uint64(0x7FFFFFFF)
+    if dtype.is_floating_point:
+        values = (h % numpy.uint64(4001)).astype(numpy.float64) * 0.001 - 2.0
+    elif dtype == torch.bool:
+        values = (h & numpy.uint64(1)).astype(numpy.bool_)
+    else:
+        values = (h % numpy.uint64(int_range)).astype(numpy.int64)
+    return torch.from_numpy(values).to(dtype)
+
+
 def check_case(directory):
     names = [f for f in os.listdir(directory)
              if f.endswith(".json") and f != "expected.json"]
-    program = Program(manifest_lib.load(os.path.join(directory, names[0])))
+    # Outputs that are inputs are copied, as the CPU host function does.
+    program = Program(manifest_lib.load(os.path.join(directory, names[0])),
+                      alias_inputs=False)
     storages = program.allocate()
+    m = program.manifest
+    for k, t in enumerate(m.inputs):
+        storage = storages[t.storage]
+        storage.copy_(jit_pattern(storage.numel(), k, storage.dtype))
     program.launcher(storages)()
     torch.cuda.synchronize()
     expected = json.load(open(os.path.join(directory, "expected.json")))
-    m = program.manifest
     result = {"kernels": len(m.kernels()), "outputs": len(m.outputs),
               "mismatches": []}
-    if len(expected) != len(m.outputs):
+    # The outputs, then (when the JIT printed them) the inputs after the
+    # run, which in-place updates change.
+    checked = list(m.outputs)
+    if len(expected) == len(m.outputs) + len(m.inputs):
+        checked += list(m.inputs)
+    if len(expected) != len(checked):
         result["mismatches"].append("%d outputs, %d expected"
                                     % (len(m.outputs), len(expected)))
         return result
     worst = 0.0
-    for k, (t, values) in enumerate(zip(m.outputs, expected)):
+    for k, (t, values) in enumerate(zip(checked, expected)):
         ours = storages[t.storage].double().cpu()
         ref = _expected_tensor(values)
         if ours.shape != ref.shape:

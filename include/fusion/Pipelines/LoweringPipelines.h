@@ -2,14 +2,14 @@
 //
 // Registered pipelines that lower scheduled fusion graphs:
 //
-//   --fusion-to-ptx   convert-fusion-to-gpu, then the NVVM lowering of the
-//                     kernels (libdevice linked in when found) and of the
-//                     host code, to PTX text for `chip` (or cubin / fatbin
+//   --fusion-to-ptx   --fusion-schedule, convert-fusion-to-gpu, then the
+//                     NVVM lowering of the kernels (libdevice linked in
+//                     when found) and of the host code, to PTX text for `chip` (or cubin / fatbin
 //                     when `format` says so); with `output-dir`, also
 //                     writes <graph>.ptx, <graph>.cubin when ptxas is
 //                     found, and the launch manifest <graph>.json there.
-//   --fusion-to-cpu   convert-fusion-to-loops, then the LLVM dialect the
-//                     LLVM JIT (mlir-runner) runs.
+//   --fusion-to-cpu   --fusion-schedule, convert-fusion-to-loops, then the
+//                     LLVM dialect the LLVM JIT (mlir-runner) runs.
 //   --fusion-loops-to-llvm
 //                     the second half of --fusion-to-cpu, for modules that
 //                     gain a main function in between (the JIT tests).
@@ -29,6 +29,10 @@ class DialectRegistry;
 namespace mlir::fusion {
 
 struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
+  PassOptions::Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Run the --fusion-schedule pipeline first"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
       llvm::cl::init("sm_90")};
@@ -80,13 +84,21 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       llvm::cl::init(512)};
 };
 
+struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {
+  PassOptions::Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Run the --fusion-schedule pipeline first"),
+      llvm::cl::init(true)};
+};
+
 /// The libdevice path `--fusion-to-ptx` links by default, or "" if none.
 std::string findLibdevice();
 
 void buildFusionToPTXPipeline(OpPassManager &pm,
                               const FusionToPTXOptions &options);
 void buildFusionLoopsToLLVMPipeline(OpPassManager &pm);
-void buildFusionToCPUPipeline(OpPassManager &pm);
+void buildFusionToCPUPipeline(OpPassManager &pm,
+                              const FusionToCPUOptions &options);
 
 /// Registers the three pipelines.
 void registerLoweringPipelines();

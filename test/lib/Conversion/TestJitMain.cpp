@@ -49,6 +49,11 @@ struct TestJitMainPass
       *this, "int-range",
       llvm::cl::desc("Integer inputs are filled with values in [0, int-range)"),
       llvm::cl::init(4)};
+  Option<bool> printInputs{
+      *this, "print-inputs",
+      llvm::cl::desc("Also print every input after the call (after the "
+                     "outputs), to show in-place updates"),
+      llvm::cl::init(false)};
   Option<bool> checksum{
       *this, "checksum",
       llvm::cl::desc("Print (sum, sum of |v|, weighted sum, NaN count) per "
@@ -220,10 +225,14 @@ struct TestJitMainPass
         args.push_back(memref);
       }
       func::CallOp::create(b, loc, host, args);
-      for (unsigned i = 0, e = host.getNumArguments(); i < e; ++i) {
-        auto role = host.getArgAttrOfType<StringAttr>(i, "fusion.role");
-        if (role && role.getValue() == "output")
-          print(b, loc, args[i], printer);
+      for (StringRef printed : {"output", "input"}) {
+        if (printed == "input" && !printInputs)
+          continue;
+        for (unsigned i = 0, e = host.getNumArguments(); i < e; ++i) {
+          auto role = host.getArgAttrOfType<StringAttr>(i, "fusion.role");
+          if (role && role.getValue() == printed)
+            print(b, loc, args[i], printer);
+        }
       }
       for (Value memref : args)
         memref::DeallocOp::create(b, loc, memref);
