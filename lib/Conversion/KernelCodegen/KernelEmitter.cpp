@@ -502,7 +502,7 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     }
   SmallVector<StoreOp> stores;
   for (StoreOp store : plan.memoryStores)
-    if (plan.isElementStore(store) && plan.getStoreDepth(store) == level)
+    if (plan.isElementStore(store) && plan.getEmitDepth(store) == level)
       stores.push_back(store);
   if (accumulators.empty() && stores.empty())
     return success();
@@ -706,7 +706,7 @@ LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
     ++phase;
     SmallVector<PendingStore> pending;
     for (StoreOp store : plan.memoryStores) {
-      if (plan.isElementStore(store) || plan.getStoreDepth(store) != level)
+      if (plan.isElementStore(store) || plan.getEmitDepth(store) != level)
         continue;
       FailureOr<PendingStore> p = prepareStore(b, row, store);
       if (failed(p))

@@ -522,5 +522,32 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
     levels = std::max(levels, plan.isElementStore(store) ? d + 1 : d);
   }
   plan.numLevels = levels;
+
+  // An in-place update of a storage that this or an earlier member reads
+  // waits for the last level: the loads run wherever their consumers are
+  // emitted, possibly in a later pass over the row than the update's
+  // depth.
+  for (StoreOp store : plan.memoryStores) {
+    NodeOp owner = plan.getMember(store).node;
+    Value result =
+        owner.getResultForHandle(cast<BlockArgument>(store.getBuffer()));
+    if (!owner.getMutatedBuffer(cast<OpResult>(result).getResultNumber()))
+      continue;
+    std::optional<unsigned> target = storage.lookup(result);
+    bool readBefore = false;
+    for (const MemberPlan &member : plan.members) {
+      NodeOp node = member.node;
+      node.getBody().walk([&](LoadOp load) {
+        if (!plan.isForwarded(load) &&
+            storage.lookup(load.getBuffer()) == target)
+          readBefore = true;
+      });
+      if (readBefore || node == owner)
+        break;
+    }
+    if (readBefore)
+      plan.deferredDepth[store] =
+          plan.isElementStore(store) ? std::max(levels, 1u) - 1 : levels;
+  }
   return plan;
 }

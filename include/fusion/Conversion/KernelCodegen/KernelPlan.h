@@ -76,6 +76,8 @@ struct KernelPlan {
   DenseMap<Value, unsigned> depth;
   /// Reduction levels of a row (see the file comment).
   unsigned numLevels = 0;
+  /// In-place stores emitted later than their depth (see getEmitDepth).
+  DenseMap<Operation *, unsigned> deferredDepth;
 
   const MemberPlan &getMember(Operation *opInBody) const;
   unsigned getDepth(Value value) const { return depth.lookup(value); }
@@ -87,6 +89,13 @@ struct KernelPlan {
   bool isElementStore(StoreOp store) const;
   /// The depth of a stored value and of its indirect indices.
   unsigned getStoreDepth(StoreOp store) const;
+  /// The level a store is emitted at: its depth, or for an in-place update
+  /// of a storage that members up to its own read, the last level, so that
+  /// every read of the old contents, in whichever pass over the row it is
+  /// emitted, comes first.
+  unsigned getEmitDepth(StoreOp store) const {
+    return std::max(getStoreDepth(store), deferredDepth.lookup(store));
+  }
   bool isForwarded(LoadOp load) const {
     return producers.count(load.getBuffer());
   }
