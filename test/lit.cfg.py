@@ -55,6 +55,9 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%compare_runs", "%s %s" % (
     sys.executable, os.path.join(config.scheduler_opt_src_root, "test",
                                  "Inputs", "compare_runs.py"))))
+config.substitutions.append(("%compare_kernels", "%s %s" % (
+    sys.executable, os.path.join(config.scheduler_opt_src_root, "test",
+                                 "Inputs", "compare_kernels.py"))))
 config.substitutions.append(("%workloads", os.path.join(
     config.scheduler_opt_src_root, "bench", "workloads")))
 

@@ -155,7 +155,7 @@ fusion.graph @negative_memory_deps_mismatch(%x: !fusion.buffer<65xf32>) -> (!fus
 // CHECK-NEXT:      fusion.load %[[IN]][%[[B1]] * 8 + %[[B0]]]
 // CHECK:         fusion.yield
 // Without loop reordering they do not fuse.
-// RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes=reorder-loops=0 | FileCheck %s --check-prefix=NOREORDER
+// RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes=reorder-loops=off | FileCheck %s --check-prefix=NOREORDER
 // NOREORDER-LABEL: fusion.graph @reorder_then_fuse
 // NOREORDER-NOT:   fusion.fused
 // NOREORDER:       fusion.output
@@ -181,7 +181,7 @@ fusion.graph @reorder_then_fuse(%x: !fusion.buffer<16x8xf32>) -> (!fusion.buffer
 // CHECK-LABEL: fusion.graph @negative_extern
 // CHECK-NOT:   fusion.fused
 // CHECK:       fusion.output
-// expected-remark @below {{fused 2 nodes into 2 in 1 rounds (0 fusions, 0 candidate pairs scored)}}
+// expected-remark @below {{fused 2 nodes into 2 in 2 rounds (0 fusions, 0 candidate pairs scored)}}
 fusion.graph @negative_extern(%a: !fusion.buffer<8x8xf32>) -> (!fusion.buffer<8x8xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [8, 8] writes(%out : !fusion.buffer<8x8xf32>) {
     %0 = fusion.load %a[%p0 * 8 + %p1] : !fusion.buffer<8x8xf32>
@@ -233,7 +233,7 @@ fusion.graph @negative_cycle(%x: !fusion.buffer<64xf32>, %big: !fusion.buffer<64
     %0 = fusion.load %x[%p0] : !fusion.buffer<64xf32>
     fusion.store %0, %out[%p0] : !fusion.buffer<64xf32>
   }
-  // expected-remark @below {{not fusing op0 with op1: no shared data [no-shared-data]}}
+  // expected-remark @below {{not fusing op0 with op1_op2: no shared data [no-shared-data]}}
   %buf1 = fusion.node "op1" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
     %0 = fusion.load %buf0[63 - %p0] : !fusion.buffer<64xf32>
     %1 = fusion.load %big[%p0] : !fusion.buffer<64xf32>
@@ -246,7 +246,6 @@ fusion.graph @negative_cycle(%x: !fusion.buffer<64xf32>, %big: !fusion.buffer<64
     fusion.store %1, %out[%p0] : !fusion.buffer<64xf32>
   }
   // expected-remark @below {{not fusing op0 with op3: will create cycle [cycle]}}
-  // expected-remark @below {{not fusing op2 with op3: no shared data [no-shared-data]}}
   // expected-remark @below {{not fusing op1_op2 with op3: no shared data [no-shared-data]}}
   %buf3 = fusion.node "op3" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
     %0 = fusion.load %x[%p0] : !fusion.buffer<64xf32>
@@ -298,7 +297,7 @@ fusion.graph @negative_mutation_other_index(%state: !fusion.buffer<64xf32>, %g: 
     %2 = arith.mulf %0, %1 : f32
     fusion.store %2, %out[%p0] : !fusion.buffer<64xf32>
   }
-  // expected-remark @below {{not fusing op0 with op1: memory deps did not match [memory-deps-mismatch]}}
+  // expected-remark @below {{not fusing op0 with op1: node2 would overwrite in place what node1 reads at another index [in-place-race]}}
   %buf1 = fusion.node "op1" (%p0) in [64] writes(%out : !fusion.buffer<64xf32> mutates %state) {
     %0 = fusion.load %buf0[%p0] : !fusion.buffer<64xf32>
     fusion.store %0, %out[%p0] : !fusion.buffer<64xf32>
@@ -329,26 +328,35 @@ fusion.graph @negative_numel(%x: !fusion.buffer<8x8xf32>) -> (!fusion.buffer<8x8
 
 // -----
 
-// Two independent reductions sharing a scalar input, over different
-// (numel, rnumel): reductions fuse only over the same iteration space.
+// Two independent reductions sharing three scalars (12 bytes, above the
+// threshold of 10), over different (numel, rnumel): reductions fuse only
+// over the same iteration space.
 // CHECK-LABEL: fusion.graph @negative_reduction_shapes
 // CHECK-NOT:   fusion.fused
 // expected-remark @below {{fused 2 nodes into 2}}
-fusion.graph @negative_reduction_shapes(%x: !fusion.buffer<1024xf32>, %s: !fusion.buffer<f32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+fusion.graph @negative_reduction_shapes(%x: !fusion.buffer<1024xf32>, %s: !fusion.buffer<3xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [16] reduce [64] writes(%out : !fusion.buffer<16xf32>) {
     %0 = fusion.load %x[%p0 * 64 + %p1] : !fusion.buffer<1024xf32>
-    %1 = fusion.load %s[0] : !fusion.buffer<f32>
-    %2 = arith.mulf %0, %1 : f32
-    %3 = fusion.reduce sum %2 : f32 -> f32
-    fusion.store %3, %out[%p0] : !fusion.buffer<16xf32>
+    %1 = fusion.load %s[0] : !fusion.buffer<3xf32>
+    %2 = fusion.load %s[1] : !fusion.buffer<3xf32>
+    %3 = fusion.load %s[2] : !fusion.buffer<3xf32>
+    %4 = arith.mulf %0, %1 : f32
+    %5 = arith.addf %4, %2 : f32
+    %6 = arith.mulf %5, %3 : f32
+    %7 = fusion.reduce sum %6 : f32 -> f32
+    fusion.store %7, %out[%p0] : !fusion.buffer<16xf32>
   }
   // expected-remark @below {{not fusing op0 with op1: numel/rnumel mismatch (reduce) [numel-mismatch-reduce]}}
   %buf1 = fusion.node "op1" (%p0, %p1) in [4] reduce [256] writes(%out : !fusion.buffer<4xf32>) {
     %0 = fusion.load %x[%p0 * 256 + %p1] : !fusion.buffer<1024xf32>
-    %1 = fusion.load %s[0] : !fusion.buffer<f32>
-    %2 = arith.mulf %0, %1 : f32
-    %3 = fusion.reduce sum %2 : f32 -> f32
-    fusion.store %3, %out[%p0] : !fusion.buffer<4xf32>
+    %1 = fusion.load %s[0] : !fusion.buffer<3xf32>
+    %2 = fusion.load %s[1] : !fusion.buffer<3xf32>
+    %3 = fusion.load %s[2] : !fusion.buffer<3xf32>
+    %4 = arith.mulf %0, %1 : f32
+    %5 = arith.addf %4, %2 : f32
+    %6 = arith.mulf %5, %3 : f32
+    %7 = fusion.reduce sum %6 : f32 -> f32
+    fusion.store %7, %out[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %buf0, %buf1 : !fusion.buffer<16xf32>, !fusion.buffer<4xf32>
 }
@@ -398,7 +406,7 @@ fusion.graph @horizontal(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>,
 // MAX2-NEXT:    fusion.node "op2"
 // MAX2:         fusion.node "op3"
 // RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes="max-fusion-size=2 explain=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WHYMAX
-// WHYMAX: fuse-nodes.mlir:[[# @LINE + 18]]:{{.*}} not fusing op0_op1 with op2: exceeds max fusion [max-fusion-size]
+// WHYMAX: fuse-nodes.mlir:[[# @LINE + 18]]:{{.*}} not fusing op0_op1 with op2_op3: exceeds max fusion [max-fusion-size]
 // CHECK-LABEL: fusion.graph @max_fusion_size
 // CHECK:       fusion.fused
 // CHECK-NEXT:    fusion.node "op0"
@@ -446,7 +454,7 @@ fusion.graph @max_fusion_size(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64x
 // INDUCTOR:         fusion.node "op3"
 // RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes="peak-memory=inductor explain=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RAISED
 // RAISED: peak memory 1536 -> 1792 bytes
-// expected-remark @below {{fused 4 nodes into 4 in 1 rounds (0 fusions, 4 candidate pairs scored); peak memory 1536 -> 1536 bytes; refusals: no-shared-data=3, peak-memory=1}}
+// expected-remark @below {{fused 4 nodes into 4 in 2 rounds (0 fusions, 8 candidate pairs scored); peak memory 1536 -> 1536 bytes; refusals: no-shared-data=3, peak-memory=1}}
 fusion.graph @peak_memory(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
     %0 = fusion.load %x[%p0] : !fusion.buffer<64xf32>

@@ -81,6 +81,16 @@ static FailureOr<PeakMemoryPolicy> parsePolicy(StringRef name) {
   return failure();
 }
 
+static FailureOr<LoopReorderPolicy> parseReorderPolicy(StringRef name) {
+  if (name == "after-fixpoint")
+    return LoopReorderPolicy::AfterFixpoint;
+  if (name == "every-round")
+    return LoopReorderPolicy::EveryRound;
+  if (name == "off")
+    return LoopReorderPolicy::Off;
+  return failure();
+}
+
 namespace {
 struct FuseNodesPass final
     : public mlir::fusion::impl::FuseNodesPassBase<FuseNodesPass> {
@@ -94,6 +104,13 @@ struct FuseNodesPass final
           << peakMemory << "'; expected never-raise or inductor";
       return signalPassFailure();
     }
+    FailureOr<LoopReorderPolicy> reorderPolicy =
+        parseReorderPolicy(reorderLoops);
+    if (failed(reorderPolicy)) {
+      graphOp.emitError("unknown reorder-loops policy '")
+          << reorderLoops << "'; expected after-fixpoint, every-round or off";
+      return signalPassFailure();
+    }
     auto &deps = getAnalysis<DependenceGraph>();
     if (deps.hasCycle()) {
       deps.emitCycleError();
@@ -105,7 +122,8 @@ struct FuseNodesPass final
     options.maxRounds = maxRounds;
     options.pairwiseAttempts = pairwiseAttempts;
     options.horizontal = horizontal;
-    options.reorderLoops = reorderLoops;
+    options.aggressiveFusion = aggressiveFusion;
+    options.reorderLoops = *reorderPolicy;
     options.peakMemory = *policy;
     FailureOr<FusionPlan> plan = planFusion(graphOp, deps, options);
     if (failed(plan)) {

@@ -25,6 +25,7 @@
 #include "llvm/Support/Debug.h"
 
 #include <numeric>
+#include <queue>
 
 #define DEBUG_TYPE "fusion-fuse-nodes"
 
@@ -74,6 +75,8 @@ static constexpr ReasonInfo kReasons[] = {
     {RefusalReason::HorizontalDisabled, "horizontal-disabled",
      "horizontal fusion is disabled"},
     {RefusalReason::Cycle, "cycle", "will create cycle"},
+    {RefusalReason::InPlaceRace, "in-place-race",
+     "node2 would overwrite in place what node1 reads at another index"},
     {RefusalReason::PeakMemory, "peak-memory",
      "fusion would raise peak memory above the unfused schedule's"},
 };
@@ -222,7 +225,8 @@ enum class GroupKind { Node, Fused, Extern, Nop, Grouped, Foreach };
 /// A scheduler node being fused.
 struct Group {
   GroupKind kind;
-  /// Units (input top-level nodes), in execution order.
+  /// Units (input top-level nodes) in Inductor's member order (node1's,
+  /// then node2's), an execution order.
   SmallVector<unsigned, 4> units;
   /// Leaf nodes of a Node/Fused group, in execution order.
   SmallVector<NodeOp, 4> leaves;
@@ -271,15 +275,21 @@ private:
   // Graph queries.
   template <typename Fn>
   void forEachSuccessorGroup(unsigned g, Fn fn);
+  template <typename Fn>
+  void forEachPredecessorGroup(unsigned g, Fn fn);
+  void relabel(unsigned low, unsigned high, unsigned merged);
+  void pushAlong(ArrayRef<unsigned> moved, bool upward);
   bool reaches(unsigned from, unsigned to, bool viaOther);
   bool isAncestor(unsigned g1, unsigned g2);
   bool createsCycle(unsigned g1, unsigned g2);
 
   // Memory sizes and scores.
   int64_t depSize(Attribute dep);
+  int64_t depElements(MemoryDepAttr dep);
   int64_t bufferElements(StringAttr name);
   int64_t scoreFusionMemory(const Group &g1, const Group &g2);
-  int64_t sharedDataAfterReorderingLoop(unsigned g1, unsigned g2);
+  std::optional<int64_t> sharedDataAfterReorderingLoop(unsigned g1,
+                                                       unsigned g2);
   bool canFusionIncreasePeakMemory(const Group &g1, const Group &g2);
   bool areLongDistant(const Group &g1, const Group &g2) const;
 
@@ -291,6 +301,7 @@ private:
   bool fusableReadAndWrite(Attribute read, MemoryDepAttr write);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
   StringAttr renamed(StringAttr name);
+  StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);
   Tiling selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
                       int64_t rnumel);
@@ -301,15 +312,19 @@ private:
   void refuse(unsigned g1, unsigned g2, RefusalReason reason);
   SmallVector<std::pair<unsigned, unsigned>> getPossibleFusions();
   bool fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates,
-                const llvm::DenseSet<std::pair<unsigned, unsigned>> &blocked,
                 SmallVectorImpl<std::pair<unsigned, unsigned>> &merged);
+  bool runRound();
+  void pruneRedundantDeps();
+  std::optional<unsigned> producerGroup(Attribute dep);
+  size_t numGroups() const;
   SmallVector<unsigned> scheduleOrder();
   int64_t peakBytes();
 
-  struct State {
-    SmallVector<Group, 0> groups;
-    SmallVector<unsigned> groupOf;
-  };
+  /// Saves group `g` and the group of its units as they were when the
+  /// round began, the first time the round changes them.
+  void saveForRound(unsigned g);
+  /// Restores every group and unit the round changed.
+  void restoreRound();
 
   GraphOp graph;
   const DependenceGraph &deps;
@@ -332,12 +347,27 @@ private:
   unsigned stamp = 0;
 
   FusionPlan plan;
-  /// (first unit, second unit, reason) already reported.
-  llvm::DenseSet<std::tuple<unsigned, unsigned, unsigned>> reported;
-  /// The first units of the two groups of each refusal in plan.refusals.
+  /// The index in plan.refusals of each pair (first units) refused.
+  DenseMap<std::pair<unsigned, unsigned>, unsigned> refusalIndex;
+  /// The first units of the two groups of each refusal in plan.refusals,
+  /// and when it was last refused (increasing).
   SmallVector<std::pair<unsigned, unsigned>> refusalUnits;
+  SmallVector<uint64_t> refusalTime;
+  uint64_t refusalClock = 0;
   /// Units whose loops were reordered in the current round.
   llvm::SetVector<unsigned> reorderedUnits;
+  /// Inductor's is_reorder_round: whether can_fuse may reorder loops in the
+  /// current round.
+  bool reorderRound = false;
+  /// Candidate pairs refused for raising peak memory: not tried again.
+  llvm::DenseSet<std::pair<unsigned, unsigned>> blocked;
+  /// The round's changes, undone by restoreRound.
+  DenseMap<unsigned, Group> savedGroups;
+  DenseMap<unsigned, unsigned> savedGroupOf;
+  /// Cached per dependence: Inductor's buffer_reuse_key of a read of a
+  /// single-user intermediate buffer, or nothing.
+  DenseMap<Attribute, std::optional<std::pair<Type, int64_t>>> reuseKeys;
+  DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
 };
 } // namespace
 
@@ -358,7 +388,8 @@ Group Planner::makeUnitGroup(unsigned unit) {
   Group group;
   group.units = {unit};
   group.minOrder = group.maxOrder = position[unit];
-  group.label = position[unit];
+  // Spaced, so that regions moved by relabel() fit between groups.
+  group.label = static_cast<int64_t>(position[unit]) << 20;
   group.isReduction = false;
   group.numel = group.rnumel = 1;
   Operation *raw = op.getOperation();
@@ -511,6 +542,109 @@ void Planner::forEachSuccessorGroup(unsigned g, Fn fn) {
         fn(groupOf[succ]);
 }
 
+template <typename Fn>
+void Planner::forEachPredecessorGroup(unsigned g, Fn fn) {
+  for (unsigned unit : groups[g].units)
+    for (unsigned pred : deps.getPredecessors(unit))
+      if (groupOf[pred] != g)
+        fn(groupOf[pred]);
+}
+
+/// Keeps the labels a topological order when groups `low` and `high`
+/// (label(low) < label(high)) merge into `merged`. Either the groups between
+/// them that depend on `low` (forward region) move above label(high), where
+/// the merged group goes, or the groups between them that `high` depends on
+/// (backward region) move below label(low), where the merged group goes:
+/// both regions are searched in lockstep and the smaller one moves (in the
+/// manner of Pearce and Kelly's dynamic topological sort). Labels start
+/// 2^20 apart, so a moved region fits in the gap; successors (predecessors)
+/// it lands on are pushed along in label order.
+void Planner::relabel(unsigned low, unsigned high, unsigned merged) {
+  int64_t lowLabel = groups[low].label, highLabel = groups[high].label;
+  SmallVector<unsigned> forward, backward, forwardStack = {low},
+                                           backwardStack = {high};
+  unsigned forwardStamp = ++stamp, backwardStamp = ++stamp;
+  visitStamp[low] = forwardStamp;
+  unitStamp[high] = backwardStamp;
+  auto stepForward = [&] {
+    unsigned g = forwardStack.pop_back_val();
+    forEachSuccessorGroup(g, [&](unsigned succ) {
+      if (succ != high && visitStamp[succ] != forwardStamp &&
+          groups[succ].label <= highLabel) {
+        visitStamp[succ] = forwardStamp;
+        forward.push_back(succ);
+        forwardStack.push_back(succ);
+      }
+    });
+  };
+  auto stepBackward = [&] {
+    unsigned g = backwardStack.pop_back_val();
+    forEachPredecessorGroup(g, [&](unsigned pred) {
+      if (pred != low && unitStamp[pred] != backwardStamp &&
+          groups[pred].label >= lowLabel) {
+        unitStamp[pred] = backwardStamp;
+        backward.push_back(pred);
+        backwardStack.push_back(pred);
+      }
+    });
+  };
+  while (!forwardStack.empty() && !backwardStack.empty()) {
+    stepForward();
+    if (!backwardStack.empty())
+      stepBackward();
+  }
+  auto byLabel = [&](unsigned a, unsigned b) {
+    return groups[a].label < groups[b].label;
+  };
+  for (unsigned g : forwardStack.empty() ? forward : backward)
+    saveForRound(g);
+  if (forwardStack.empty()) {
+    llvm::sort(forward, byLabel);
+    groups[merged].label = highLabel;
+    for (auto [i, g] : llvm::enumerate(forward))
+      groups[g].label = highLabel + 1 + static_cast<int64_t>(i);
+    pushAlong(forward, /*upward=*/true);
+  } else {
+    llvm::sort(backward, byLabel);
+    groups[merged].label = lowLabel;
+    for (auto [i, g] : llvm::enumerate(backward))
+      groups[g].label =
+          lowLabel - static_cast<int64_t>(backward.size() - i);
+    pushAlong(backward, /*upward=*/false);
+  }
+}
+
+/// After `moved` got new labels, raises (lowers) the labels of successors
+/// (predecessors) that no longer come after (before) them, in label order,
+/// so each group is settled once.
+void Planner::pushAlong(ArrayRef<unsigned> moved, bool upward) {
+  using Item = std::pair<int64_t, unsigned>;
+  auto cmp = [&](const Item &a, const Item &b) {
+    return upward ? a.first > b.first : a.first < b.first;
+  };
+  std::priority_queue<Item, std::vector<Item>, decltype(cmp)> queue(cmp);
+  for (unsigned g : moved)
+    queue.push({groups[g].label, g});
+  while (!queue.empty()) {
+    auto [label, g] = queue.top();
+    queue.pop();
+    if (label != groups[g].label)
+      continue;
+    auto settle = [&](unsigned next) {
+      int64_t &other = groups[next].label;
+      if (upward ? other <= label : other >= label) {
+        saveForRound(next);
+        other = upward ? label + 1 : label - 1;
+        queue.push({other, next});
+      }
+    };
+    if (upward)
+      forEachSuccessorGroup(g, settle);
+    else
+      forEachPredecessorGroup(g, settle);
+  }
+}
+
 /// True when there is a path from `from` to `to`; with `viaOther`, a path
 /// through at least one other group (a direct edge does not count).
 bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
@@ -602,6 +736,19 @@ int64_t Planner::bufferElements(StringAttr name) {
   return type ? type.getNumElements() : 0;
 }
 
+/// MemoryDep.get_numel: the elements an access touches (the sizes of the
+/// dims its index uses; the whole buffer for an indirect access).
+int64_t Planner::depElements(MemoryDepAttr dep) {
+  if (isIndirect(dep))
+    return bufferElements(dep.getName());
+  int64_t numel = 1;
+  AffineExpr index = dep.getIndex().getResult(0);
+  for (auto [d, size] : llvm::enumerate(dep.getSizes()))
+    if (index.isFunctionOfDim(d))
+      numel *= size;
+  return numel;
+}
+
 /// Inductor's dep_size_hint: the bytes an access touches.
 int64_t Planner::depSize(Attribute dep) {
   auto [it, inserted] = depSizeCache.try_emplace(dep, 0);
@@ -616,16 +763,8 @@ int64_t Planner::depSize(Attribute dep) {
     return it->second;
   int64_t itemSize =
       std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
-  int64_t numel = type.getNumElements();
   auto memory = dyn_cast<MemoryDepAttr>(dep);
-  if (memory && !isIndirect(memory)) {
-    // MemoryDep.get_numel: the sizes of the dims the index uses.
-    numel = 1;
-    AffineExpr index = memory.getIndex().getResult(0);
-    for (auto [d, size] : llvm::enumerate(memory.getSizes()))
-      if (index.isFunctionOfDim(d))
-        numel *= size;
-  }
+  int64_t numel = memory ? depElements(memory) : type.getNumElements();
   return it->second = numel * itemSize;
 }
 
@@ -646,77 +785,109 @@ int64_t Planner::scoreFusionMemory(const Group &g1, const Group &g2) {
 
 /// Inductor's shared_data_after_reordering_loop: when the groups access a
 /// shared buffer in different loop orders, reorder the pointwise one's loops
-/// to match, then score again.
-int64_t Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
-  if (!options.reorderLoops)
-    return 0;
+/// to match, then score again. Nullopt (Inductor's -1) keeps the old score.
+std::optional<int64_t>
+Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
+  if (options.reorderLoops == LoopReorderPolicy::Off)
+    return std::nullopt;
+  // ReadWrites.buffer_names(): buffers accessed through a MemoryDep whose
+  // index is not a constant (load_seed).
+  auto bufferNames = [](const Group &g) {
+    llvm::SetVector<StringAttr> names;
+    for (const llvm::SetVector<Attribute> *list : {&g.reads, &g.writes})
+      for (Attribute dep : *list)
+        if (auto memory = dyn_cast<MemoryDepAttr>(dep))
+          if (!isa<AffineConstantExpr>(memory.getIndex().getResult(0)))
+            names.insert(memory.getName());
+    return names;
+  };
+  // {dep.name: dep for dep in reads_and_writes()}: the last one wins.
   auto nameToDep = [](const Group &g) {
-    llvm::MapVector<StringAttr, Attribute> map;
+    DenseMap<StringAttr, Attribute> map;
     for (Attribute dep : g.reads)
       map[depName(dep)] = dep;
     for (Attribute dep : g.writes)
       map[depName(dep)] = dep;
     return map;
   };
-  llvm::MapVector<StringAttr, Attribute> deps1 = nameToDep(groups[g1]);
-  llvm::MapVector<StringAttr, Attribute> deps2 = nameToDep(groups[g2]);
-  MemoryDepAttr lhs, rhs;
+  llvm::SetVector<StringAttr> names1 = bufferNames(groups[g1]);
+  llvm::SetVector<StringAttr> names2 = bufferNames(groups[g2]);
+  DenseMap<StringAttr, Attribute> deps1 = nameToDep(groups[g1]);
+  DenseMap<StringAttr, Attribute> deps2 = nameToDep(groups[g2]);
+  Attribute lhs, rhs;
   int64_t bestNumel = -1;
-  for (auto &[name, dep1] : deps1) {
-    auto it = deps2.find(name);
-    if (it == deps2.end())
+  for (StringAttr name : names1) {
+    if (!names2.contains(name))
       continue;
-    auto m1 = dyn_cast<MemoryDepAttr>(dep1);
-    auto m2 = dyn_cast<MemoryDepAttr>(it->second);
+    auto m1 = dyn_cast<MemoryDepAttr>(deps1[name]);
+    auto m2 = dyn_cast<MemoryDepAttr>(deps2[name]);
+    // A StarDep normalizes to itself, which a MemoryDep never equals.
     if (!m1 || !m2)
       continue;
     std::optional<NormalizedDep> n1 = normalizeDep(m1, /*byStride=*/true);
     std::optional<NormalizedDep> n2 = normalizeDep(m2, /*byStride=*/true);
     if (!n1 || !n2 || !(*n1 == *n2))
       continue;
-    int64_t numel = m1.getNumAccesses();
+    int64_t numel = depElements(m1);
     if (numel > bestNumel) {
       bestNumel = numel;
       lhs = m1;
       rhs = m2;
     }
   }
-  if (!lhs)
-    return 0;
-  if (lhs.getIndex().getNumDims() != rhs.getIndex().getNumDims()) {
-    std::optional<NormalizedDep> n1 = normalizeDep(lhs, /*byStride=*/false);
-    std::optional<NormalizedDep> n2 = normalizeDep(rhs, /*byStride=*/false);
-    return n1 && n2 && *n1 == *n2 ? depSize(lhs) : 0;
+  auto lhsDep = dyn_cast_or_null<MemoryDepAttr>(lhs);
+  auto rhsDep = dyn_cast_or_null<MemoryDepAttr>(rhs);
+  if (!lhsDep || !rhsDep)
+    return std::nullopt;
+  if (lhsDep.getIndex().getNumDims() != rhsDep.getIndex().getNumDims()) {
+    std::optional<NormalizedDep> n1 = normalizeDep(lhsDep, false);
+    std::optional<NormalizedDep> n2 = normalizeDep(rhsDep, false);
+    if (n1 && n2 && *n1 == *n2)
+      return depSize(lhsDep);
+    return std::nullopt;
   }
   auto reorder = [&](unsigned g, MemoryDepAttr self, MemoryDepAttr other) {
     Group &group = groups[g];
     if (failed(reorderLoopsByDepPair(group.leaves, self, other)))
-      return;
+      return false;
+    saveForRound(g);
     LLVM_DEBUG(llvm::dbgs() << "reordered loops of " << group.getName()
                             << "\n");
     for (unsigned unit : group.units)
       refreshUnitDeps(unit);
     recomputeGroupDeps(group);
+    return true;
   };
+  bool reordered = false;
   if (!groups[g1].isReduction)
-    reorder(g1, lhs, rhs);
+    reordered = reorder(g1, lhsDep, rhsDep);
   else if (!groups[g2].isReduction)
-    reorder(g2, rhs, lhs);
+    reordered = reorder(g2, rhsDep, lhsDep);
+  if (!reordered)
+    return std::nullopt;
   return scoreFusionMemory(groups[g1], groups[g2]);
 }
 
 /// Inductor's can_fusion_increase_peak_memory heuristic.
 bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
+  auto reuseKey = [&](Attribute dep) {
+    auto [it, inserted] = reuseKeys.try_emplace(dep);
+    if (inserted) {
+      Value buffer = deps.lookupBuffer(depName(dep));
+      auto type = buffer && !isa<BlockArgument>(buffer)
+                      ? dyn_cast<BufferType>(buffer.getType())
+                      : BufferType();
+      if (type && deps.getUsers(buffer).size() == 1)
+        it->second = std::make_pair(type.getElementType(),
+                                    type.getStorageSize());
+    }
+    return it->second;
+  };
   auto singleUserInputs = [&](const Group &g) {
     llvm::SetVector<std::pair<Type, int64_t>> keys;
-    for (Attribute dep : g.reads) {
-      Value buffer = deps.lookupBuffer(depName(dep));
-      if (!buffer || isa<BlockArgument>(buffer))
-        continue;
-      auto type = dyn_cast<BufferType>(buffer.getType());
-      if (type && deps.getUsers(buffer).size() == 1)
-        keys.insert({type.getElementType(), type.getStorageSize()});
-    }
+    for (Attribute dep : g.reads)
+      if (std::optional<std::pair<Type, int64_t>> key = reuseKey(dep))
+        keys.insert(*key);
     return keys;
   };
   auto keys1 = singleUserInputs(g1);
@@ -742,6 +913,13 @@ bool Planner::areLongDistant(const Group &g1, const Group &g2) const {
 
 /// Inductor's mutation_renames: the newest version of a buffer.
 StringAttr Planner::renamed(StringAttr name) {
+  auto [it, inserted] = renamedCache.try_emplace(name);
+  if (!inserted)
+    return it->second;
+  return it->second = computeRenamed(name);
+}
+
+StringAttr Planner::computeRenamed(StringAttr name) {
   Value buffer = deps.lookupBuffer(name);
   if (!buffer)
     return name;
@@ -753,6 +931,9 @@ StringAttr Planner::renamed(StringAttr name) {
 
 /// Inductor's mutation_real_name: the buffer whose storage a version uses.
 StringAttr Planner::realName(StringAttr name) {
+  auto [it, inserted] = realNameCache.try_emplace(name);
+  if (!inserted)
+    return it->second;
   Value version = deps.lookupBuffer(name);
   if (!version)
     return name;
@@ -763,7 +944,7 @@ StringAttr Planner::realName(StringAttr name) {
       break;
     version = old;
   }
-  return getBufferName(version);
+  return it->second = getBufferName(version);
 }
 
 /// Inductor's fusable_read_and_write.
@@ -777,7 +958,8 @@ bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
     AffineExpr writeIndex = write.getIndex().getResult(0);
     SmallVector<int64_t> readSizes(memory.getSizes());
     SmallVector<int64_t> writeSizes(write.getSizes());
-    if (options.reorderLoops && readSizes.size() != writeSizes.size()) {
+    if (options.reorderLoops != LoopReorderPolicy::Off &&
+        readSizes.size() != writeSizes.size()) {
       std::optional<NormalizedDep> r = normalizeDep(memory, false);
       std::optional<NormalizedDep> w = normalizeDep(write, false);
       if (!r || !w)
@@ -855,6 +1037,14 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   for (StringAttr name : remainingNames)
     if (node1.bufferNames.contains(name))
       return RefusalReason::MemoryDepsMismatch;
+  // The mutation order prune_redundant_deps dropped still decides whether
+  // the kernel would race.
+  for (unsigned unit : node2.units)
+    for (Attribute dep : deps.getUnmetDependencies(unit))
+      if (auto weak = dyn_cast<WeakDepAttr>(dep))
+        if (!node2.unmet.contains(dep) && producerGroup(dep) == g1 &&
+            !fusableWeakDep(weak, node1, node2))
+          return RefusalReason::InPlaceRace;
   for (StringAttr name : remainingNames) {
     Value buffer = deps.lookupBuffer(name);
     std::optional<unsigned> producer =
@@ -1042,10 +1232,12 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
     return RefusalReason::Order;
 
   int64_t shared = scoreFusionMemory(groups[g1], groups[g2]);
-  if (shared < options.scoreFusionMemoryThreshold)
-    shared = sharedDataAfterReorderingLoop(g1, g2);
+  if (reorderRound && shared < options.scoreFusionMemoryThreshold)
+    if (std::optional<int64_t> reordered = sharedDataAfterReorderingLoop(g1, g2))
+      shared = *reordered;
   // InductorChoices.can_fuse.
-  if (shared == 0)
+  if (shared == 0 && (!options.aggressiveFusion || groups[g1].isReduction ||
+                      groups[g2].isReduction))
     return RefusalReason::NoSharedData;
   if (groups[g1].leaves.size() + groups[g2].leaves.size() >
       options.maxFusionSize)
@@ -1072,10 +1264,7 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
 //===----------------------------------------------------------------------===//
 
 void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
-  ++plan.refusalCounts[static_cast<unsigned>(reason)];
   unsigned u1 = groups[g1].units.front(), u2 = groups[g2].units.front();
-  if (!reported.insert({u1, u2, static_cast<unsigned>(reason)}).second)
-    return;
   auto name = [&](unsigned g) {
     const Group &group = groups[g];
     return group.leaves.empty() ? deps.getNode(group.units.front())
@@ -1085,29 +1274,52 @@ void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
   Operation *anchor = deps.getNode(groups[g2].units.front()).getOperation();
   if (!groups[g2].leaves.empty())
     anchor = groups[g2].leaves.front();
-  plan.refusals.push_back({name(g1), name(g2), reason, anchor});
+  Refusal refusal{name(g1), name(g2), reason, anchor};
+  // A pair refused again (in a later round, perhaps after one side grew)
+  // keeps its place in the report with the latest reason.
+  auto [it, inserted] = refusalIndex.try_emplace({u1, u2}, plan.refusals.size());
+  if (!inserted) {
+    plan.refusals[it->second] = std::move(refusal);
+    refusalTime[it->second] = refusalClock++;
+    return;
+  }
+  plan.refusals.push_back(std::move(refusal));
   refusalUnits.push_back({u1, u2});
+  refusalTime.push_back(refusalClock++);
+}
+
+void Planner::saveForRound(unsigned g) {
+  if (!savedGroups.try_emplace(g, groups[g]).second)
+    return;
+  for (unsigned unit : groups[g].units)
+    savedGroupOf.try_emplace(unit, groupOf[unit]);
+}
+
+void Planner::restoreRound() {
+  for (auto &[g, group] : savedGroups)
+    groups[g] = group;
+  for (auto [unit, g] : savedGroupOf)
+    groupOf[unit] = g;
 }
 
 /// Merges g2 into g1 (Inductor's FusedSchedulerNode.fuse) and keeps the
 /// labels a topological order. Returns the merged group.
 unsigned Planner::fuse(unsigned g1, unsigned g2) {
+  saveForRound(g1);
+  saveForRound(g2);
+  // Relabel while the two groups are still apart in the graph.
+  if (groups[g1].label < groups[g2].label)
+    relabel(g1, g2, g1);
+  else
+    relabel(g2, g1, g1);
   Group &into = groups[g1];
   Group &from = groups[g2];
   LLVM_DEBUG(llvm::dbgs() << "fusing " << into.getName() << " with "
                           << from.getName() << "\n");
-  SmallVector<unsigned, 4> units;
-  std::merge(into.units.begin(), into.units.end(), from.units.begin(),
-             from.units.end(), std::back_inserter(units),
-             [&](unsigned a, unsigned b) { return position[a] < position[b]; });
-  into.units = std::move(units);
-  into.leaves.clear();
-  for (unsigned unit : into.units) {
-    SmallVector<SchedulerNodeOpInterface> leaves;
-    deps.getNode(unit).getLeafNodes(leaves);
-    for (SchedulerNodeOpInterface leaf : leaves)
-      into.leaves.push_back(cast<NodeOp>(leaf.getOperation()));
-  }
+  // FusedSchedulerNode.fuse: node1's members, then node2's. node2 is never
+  // an ancestor of node1, so this is an execution order.
+  into.units.append(from.units.begin(), from.units.end());
+  into.leaves.append(from.leaves.begin(), from.leaves.end());
   for (unsigned unit : from.units)
     groupOf[unit] = g1;
   into.kind = GroupKind::Fused;
@@ -1119,7 +1331,6 @@ unsigned Planner::fuse(unsigned g1, unsigned g2) {
     into.rnumel = from.rnumel;
   }
   into.isReduction |= from.isReduction;
-  into.label = std::max(into.label, from.label);
   // `from` is dead; its id stays the id of one of its units, so candidate
   // pairs recorded by group id map to groups through groupOf.
   from.alive = false;
@@ -1129,19 +1340,6 @@ unsigned Planner::fuse(unsigned g1, unsigned g2) {
   from.writes.clear();
   from.unmet.clear();
   recomputeGroupDeps(into);
-
-  // Successors labeled at or below the merged group move above it.
-  SmallVector<unsigned> worklist = {g1};
-  while (!worklist.empty()) {
-    unsigned g = worklist.pop_back_val();
-    int64_t label = groups[g].label;
-    forEachSuccessorGroup(g, [&](unsigned succ) {
-      if (groups[succ].label <= label) {
-        groups[succ].label = label + 1;
-        worklist.push_back(succ);
-      }
-    });
-  }
   return g1;
 }
 
@@ -1167,7 +1365,8 @@ bool Planner::tryFuse(unsigned g1, unsigned g2) {
 /// can_fuse allows, by decreasing score_fusion_key.
 SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
   llvm::MapVector<StringAttr, SmallVector<unsigned>> byBuffer;
-  for (unsigned g : scheduleOrder()) {
+  SmallVector<unsigned> order = scheduleOrder();
+  for (unsigned g : order) {
     Group &group = groups[g];
     if (!group.isFusable())
       continue;
@@ -1181,7 +1380,7 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
   }
   SmallVector<std::pair<unsigned, unsigned>> possible;
   llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
-  for (auto &[name, nodes] : byBuffer) {
+  auto checkAllPairs = [&](ArrayRef<unsigned> nodes) {
     for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
       unsigned end = std::min<unsigned>(e, i + 1 + options.pairwiseAttempts);
       for (unsigned j = i + 1; j < end; ++j) {
@@ -1194,6 +1393,18 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
           possible.push_back({nodes[i], nodes[j]});
       }
     }
+  };
+  for (auto &[name, nodes] : byBuffer)
+    checkAllPairs(nodes);
+  if (options.aggressiveFusion) {
+    // config.aggressive_fusion: also pair nodes of the same iteration group.
+    llvm::MapVector<std::pair<int64_t, int64_t>, SmallVector<unsigned>>
+        byIterationGroup;
+    for (unsigned g : order)
+      if (groups[g].isFusable())
+        byIterationGroup[{groups[g].numel, groups[g].rnumel}].push_back(g);
+    for (auto &[key, nodes] : byIterationGroup)
+      checkAllPairs(nodes);
   }
   // InductorChoices.score_fusion, highest first; stable for ties.
   struct Key {
@@ -1230,7 +1441,6 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
 /// mapped to the groups they belong to now. Returns true if any fused.
 bool Planner::fuseOnce(
     ArrayRef<std::pair<unsigned, unsigned>> candidates,
-    const llvm::DenseSet<std::pair<unsigned, unsigned>> &blocked,
     SmallVectorImpl<std::pair<unsigned, unsigned>> &merged) {
   bool changed = false;
   // A group's id is the id of one of its units, so groupOf maps the groups
@@ -1247,37 +1457,66 @@ bool Planner::fuseOnce(
   return changed;
 }
 
-/// The order the planned graph runs in: Inductor sorts fused nodes by
-/// min_order and then topologically.
+/// The order the planned graph runs in, Inductor's: groups sorted by
+/// min_order, then topological_sort_schedule, a depth-first search that
+/// places each group after the producers of its unmet dependencies,
+/// visited in the order of their buffer names.
 SmallVector<unsigned> Planner::scheduleOrder() {
   SmallVector<unsigned> alive;
   for (unsigned g = 0, e = groups.size(); g < e; ++g)
     if (groups[g].alive)
       alive.push_back(g);
-  llvm::sort(alive, [&](unsigned a, unsigned b) {
+  llvm::stable_sort(alive, [&](unsigned a, unsigned b) {
     return groups[a].minOrder < groups[b].minOrder;
   });
-  DenseMap<unsigned, unsigned> rank;
-  for (auto [r, g] : llvm::enumerate(alive))
-    rank[g] = r;
-  SmallVector<SmallVector<unsigned, 4>> preds(alive.size()),
-      succs(alive.size());
-  for (auto [r, g] : llvm::enumerate(alive)) {
-    forEachSuccessorGroup(g, [&](unsigned succ) {
-      unsigned s = rank[succ];
-      if (!llvm::is_contained(succs[r], s)) {
-        succs[r].push_back(s);
-        preds[s].push_back(r);
-      }
+  // The producers of g's unmet dependencies by buffer name, then any other
+  // predecessor (an ordering edge without a dependence of its own).
+  auto producers = [&](unsigned g) {
+    SmallVector<std::pair<StringRef, unsigned>> named;
+    for (Attribute dep : groups[g].unmet) {
+      Value buffer = deps.lookupBuffer(depName(dep));
+      if (std::optional<unsigned> producer =
+              buffer ? deps.getProducer(buffer) : std::nullopt)
+        if (groupOf[*producer] != g)
+          named.push_back({depName(dep).getValue(), groupOf[*producer]});
+    }
+    llvm::stable_sort(named, [](const auto &a, const auto &b) {
+      return a.first < b.first;
     });
-  }
-  std::optional<SmallVector<unsigned>> order = stableTopologicalOrder(
-      alive.size(), [&](unsigned n) { return ArrayRef(preds[n]); },
-      [&](unsigned n) { return ArrayRef(succs[n]); });
-  assert(order && "fusion must keep the graph acyclic");
+    SmallVector<unsigned, 8> result;
+    for (auto [name, producer] : named)
+      result.push_back(producer);
+    forEachPredecessorGroup(g, [&](unsigned pred) { result.push_back(pred); });
+    return result;
+  };
   SmallVector<unsigned> result;
-  for (unsigned r : *order)
-    result.push_back(alive[r]);
+  result.reserve(alive.size());
+  unsigned seen = ++stamp;
+  struct Frame {
+    unsigned group;
+    SmallVector<unsigned, 8> preds;
+    unsigned next = 0;
+  };
+  SmallVector<Frame> stack;
+  for (unsigned root : alive) {
+    if (visitStamp[root] == seen)
+      continue;
+    visitStamp[root] = seen;
+    stack.push_back({root, producers(root)});
+    while (!stack.empty()) {
+      Frame &top = stack.back();
+      if (top.next < top.preds.size()) {
+        unsigned pred = top.preds[top.next++];
+        if (visitStamp[pred] != seen) {
+          visitStamp[pred] = seen;
+          stack.push_back({pred, producers(pred)});
+        }
+        continue;
+      }
+      result.push_back(top.group);
+      stack.pop_back();
+    }
+  }
   return result;
 }
 
@@ -1305,55 +1544,127 @@ int64_t Planner::peakBytes() {
   return peak;
 }
 
+/// One round of Inductor's fuse_nodes_once, under the peak memory policy.
+/// Returns true when it fused anything.
+bool Planner::runRound() {
+  ++plan.rounds;
+  pruneRedundantDeps();
+  savedGroups.clear();
+  savedGroupOf.clear();
+  reorderedUnits.clear();
+  size_t groupsBefore = numGroups();
+  SmallVector<std::pair<unsigned, unsigned>> candidates = getPossibleFusions();
+  SmallVector<std::pair<unsigned, unsigned>> merged;
+  fuseOnce(candidates, merged);
+
+  // Keep the peak: cut the round back to a prefix of its fusions that does
+  // not raise it, refuse the first fusion left out, and try the round's
+  // remaining candidates again.
+  while (options.peakMemory == PeakMemoryPolicy::NeverRaise &&
+         !merged.empty() && peakBytes() > baselinePeak) {
+    auto replay = [&](unsigned count) {
+      restoreRound();
+      // Loops reordered in this round changed their units' dependences.
+      for (unsigned unit : reorderedUnits)
+        recomputeGroupDeps(groups[groupOf[unit]]);
+      for (unsigned i = 0; i < count; ++i)
+        fuse(groupOf[merged[i].first], groupOf[merged[i].second]);
+    };
+    // The prefix of no fusion is within budget and all of them are not:
+    // find k with prefix k within and prefix k + 1 over.
+    unsigned lo = 0, hi = merged.size();
+    while (hi - lo > 1) {
+      unsigned mid = lo + (hi - lo) / 2;
+      replay(mid);
+      (peakBytes() > baselinePeak ? hi : lo) = mid;
+    }
+    replay(lo);
+    auto [c1, c2] = merged[lo];
+    refuse(groupOf[c1], groupOf[c2], RefusalReason::PeakMemory);
+    blocked.insert({c1, c2});
+    merged.resize(lo);
+    fuseOnce(candidates, merged);
+  }
+  return numGroups() != groupsBefore;
+}
+
+/// The group producing the buffer `dep` names, if a node of the graph does.
+std::optional<unsigned> Planner::producerGroup(Attribute dep) {
+  Value buffer = deps.lookupBuffer(depName(dep));
+  std::optional<unsigned> producer =
+      buffer ? deps.getProducer(buffer) : std::nullopt;
+  if (!producer)
+    return std::nullopt;
+  return groupOf[*producer];
+}
+
+/// Inductor's prune_redundant_deps, run as every round starts: a WeakDep
+/// (mutation order) on a group that the node also depends on through a
+/// real dependence, or on its own group, is dropped from its unmet
+/// dependences and reads, so that it no longer stands in the way of
+/// vertical fusion. Units are pruned first, then their fused groups.
+void Planner::pruneRedundantDeps() {
+  auto prune = [&](unsigned self, SmallVectorImpl<Attribute> &unmet,
+                   function_ref<void(Attribute)> removeRead) {
+    llvm::SmallDenseSet<unsigned, 8> realProducers;
+    for (Attribute dep : unmet)
+      if (!isa<WeakDepAttr>(dep))
+        if (std::optional<unsigned> g = producerGroup(dep))
+          realProducers.insert(*g);
+    SmallVector<Attribute, 4> pruned;
+    for (Attribute dep : unmet) {
+      if (!isa<WeakDepAttr>(dep))
+        continue;
+      std::optional<unsigned> g = producerGroup(dep);
+      if (g && (*g == self || realProducers.contains(*g)))
+        pruned.push_back(dep);
+    }
+    if (pruned.empty())
+      return false;
+    llvm::erase_if(unmet, [&](Attribute dep) {
+      return llvm::is_contained(pruned, dep);
+    });
+    for (Attribute dep : pruned)
+      removeRead(dep);
+    return true;
+  };
+  for (unsigned g = 0, e = groups.size(); g < e; ++g) {
+    Group &group = groups[g];
+    if (!group.alive)
+      continue;
+    bool changed = false;
+    for (unsigned unit : group.units) {
+      auto &reads = unitDeps[unit].reads;
+      changed |= prune(g, unitDeps[unit].unmet,
+                       [&](Attribute dep) { llvm::erase(reads, dep); });
+    }
+    if (changed)
+      recomputeGroupDeps(group);
+    SmallVector<Attribute, 4> unmet(group.unmet.begin(), group.unmet.end());
+    if (prune(g, unmet, [&](Attribute dep) { group.reads.remove(dep); })) {
+      group.unmet.clear();
+      group.unmet.insert(unmet.begin(), unmet.end());
+    }
+  }
+}
+
+size_t Planner::numGroups() const {
+  return llvm::count_if(groups, [](const Group &g) { return g.alive; });
+}
+
 FailureOr<FusionPlan> Planner::run() {
   if (failed(initialize()))
     return failure();
-  llvm::DenseSet<std::pair<unsigned, unsigned>> blocked;
-  auto numGroups = [&] {
-    return llvm::count_if(groups, [](const Group &g) { return g.alive; });
-  };
-  for (unsigned round = 0; round < options.maxRounds; ++round) {
-    ++plan.rounds;
-    size_t groupsBefore = numGroups();
-    reorderedUnits.clear();
-    SmallVector<std::pair<unsigned, unsigned>> candidates =
-        getPossibleFusions();
-    State snapshot{groups, groupOf};
-    SmallVector<std::pair<unsigned, unsigned>> merged;
-    fuseOnce(candidates, blocked, merged);
-
-    // Keep the peak: cut the round back to a prefix of its fusions that
-    // does not raise it, refuse the first fusion left out, and try the
-    // round's remaining candidates again.
-    while (options.peakMemory == PeakMemoryPolicy::NeverRaise &&
-           !merged.empty() && peakBytes() > baselinePeak) {
-      auto replay = [&](unsigned count) {
-        groups = snapshot.groups;
-        groupOf = snapshot.groupOf;
-        // Loops reordered since the snapshot changed their units' deps.
-        for (unsigned unit : reorderedUnits)
-          recomputeGroupDeps(groups[groupOf[unit]]);
-        for (unsigned i = 0; i < count; ++i)
-          fuse(groupOf[merged[i].first], groupOf[merged[i].second]);
-      };
-      // The prefix of no fusion is within budget and all of them are not:
-      // find k with prefix k within and prefix k + 1 over.
-      unsigned lo = 0, hi = merged.size();
-      while (hi - lo > 1) {
-        unsigned mid = lo + (hi - lo) / 2;
-        replay(mid);
-        (peakBytes() > baselinePeak ? hi : lo) = mid;
-      }
-      replay(lo);
-      auto [c1, c2] = merged[lo];
-      refuse(groupOf[c1], groupOf[c2], RefusalReason::PeakMemory);
-      blocked.insert({c1, c2});
-      merged.resize(lo);
-      fuseOnce(candidates, blocked, merged);
-    }
-    size_t groupsAfter = numGroups();
-    if (groupsAfter == groupsBefore || groupsAfter == 1)
+  // Inductor's fuse_nodes: rounds until nothing changes, then (2.10+) one
+  // round that may reorder loops to match access orders.
+  reorderRound = options.reorderLoops == LoopReorderPolicy::EveryRound;
+  for (unsigned round = 0; round < options.maxRounds; ++round)
+    if (!runRound() || numGroups() == 1)
       break;
+  if (options.reorderLoops == LoopReorderPolicy::AfterFixpoint &&
+      numGroups() > 1) {
+    reorderRound = true;
+    runRound();
   }
 
   for (unsigned g : scheduleOrder())
@@ -1361,12 +1672,29 @@ FailureOr<FusionPlan> Planner::run() {
   plan.fusions = deps.getNumNodes() - plan.groups.size();
   plan.peakBytesAfter = peakBytes();
   // A pair refused in one round and fused in a later one was not refused in
-  // the end.
+  // the end; of the refusals between the same two final kernels (either
+  // way round), the last one stands.
   SmallVector<Refusal> finalRefusals;
-  for (auto [refusal, units] : llvm::zip(plan.refusals, refusalUnits))
-    if (groupOf[units.first] != groupOf[units.second])
+  SmallVector<uint64_t> finalTime;
+  DenseMap<std::pair<unsigned, unsigned>, unsigned> finalIndex;
+  for (auto [refusal, units, time] :
+       llvm::zip(plan.refusals, refusalUnits, refusalTime)) {
+    std::pair<unsigned, unsigned> key = std::minmax(groupOf[units.first],
+                                                    groupOf[units.second]);
+    if (key.first == key.second)
+      continue;
+    auto [it, inserted] = finalIndex.try_emplace(key, finalRefusals.size());
+    if (inserted) {
       finalRefusals.push_back(refusal);
+      finalTime.push_back(time);
+    } else if (time > finalTime[it->second]) {
+      finalRefusals[it->second] = refusal;
+      finalTime[it->second] = time;
+    }
+  }
   plan.refusals = std::move(finalRefusals);
+  for (const Refusal &refusal : plan.refusals)
+    ++plan.refusalCounts[static_cast<unsigned>(refusal.reason)];
   return std::move(plan);
 }
 

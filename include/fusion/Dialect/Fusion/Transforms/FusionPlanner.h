@@ -50,12 +50,25 @@ enum class PeakMemoryPolicy {
   Inductor,
 };
 
+/// When fusion may reorder a node's loops to match another node's access
+/// order (config.loop_ordering_after_fusion).
+enum class LoopReorderPolicy {
+  /// Never.
+  Off,
+  /// In can_fuse of every round, as the scheduler.py of our seeds does.
+  EveryRound,
+  /// Only in one more round (is_reorder_round) once the rounds without
+  /// reordering have reached their fixpoint, as Inductor 2.10+ does (the
+  /// corpus was dumped by 2.11).
+  AfterFixpoint,
+};
+
 /// Inductor's fusion knobs (torch._inductor.config) and ours.
 struct FusionOptions {
   /// config.max_fusion_size.
   unsigned maxFusionSize = 64;
   /// config.score_fusion_memory_threshold.
-  int64_t scoreFusionMemoryThreshold = 1;
+  int64_t scoreFusionMemoryThreshold = 10;
   /// fuse_nodes' number of rounds.
   unsigned maxRounds = 10;
   /// config.max_fusion_buffer_group_pairwise_attempts: how many later nodes
@@ -63,9 +76,12 @@ struct FusionOptions {
   unsigned pairwiseAttempts = 64;
   /// Fuse nodes that share inputs without depending on each other.
   bool horizontal = true;
+  /// config.aggressive_fusion: also consider pairs of nodes with the same
+  /// iteration group (numel, rnumel) that share no buffer.
+  bool aggressiveFusion = false;
   /// config.loop_ordering_after_fusion: reorder a node's loops so a shared
   /// buffer is accessed in the same order.
-  bool reorderLoops = true;
+  LoopReorderPolicy reorderLoops = LoopReorderPolicy::AfterFixpoint;
   PeakMemoryPolicy peakMemory = PeakMemoryPolicy::NeverRaise;
 };
 
@@ -89,6 +105,12 @@ enum class RefusalReason {
   LongDistance,
   HorizontalDisabled,
   Cycle,
+  /// Ours: node2 overwrites in place elements node1 reads at other indices.
+  /// Inductor checks this with fusable_weak_dep, but prune_redundant_deps
+  /// drops the WeakDep first when node2 also reads a result of node1, and
+  /// the fused kernel then races.
+  InPlaceRace,
+  /// Ours: the fusion would raise the peak memory of the unfused schedule.
   PeakMemory,
 };
 constexpr unsigned kNumRefusalReasons =
@@ -121,7 +143,7 @@ struct FusionPlan {
   /// Peak live bytes of the input schedule and of the planned one.
   int64_t peakBytesBefore = 0;
   int64_t peakBytesAfter = 0;
-  /// Refusals per reason.
+  /// The pairs left unfused (`refusals`) per reason.
   std::array<unsigned, kNumRefusalReasons> refusalCounts{};
 };
 

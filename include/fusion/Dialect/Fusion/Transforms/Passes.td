@@ -175,31 +175,40 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
     `fusion.fused` kernels exactly as Inductor's `Scheduler.fuse_nodes`
     does: in rounds (at most `max-rounds`, until nothing changes), every
     pair of fusable nodes sharing a buffer (each node with at most
-    `pairwise-attempts` later ones per buffer) that `can_fuse` allows is
+    `pairwise-attempts` later ones per buffer; with `aggressive-fusion`,
+    also nodes of the same iteration sizes) that `can_fuse` allows is
     scored by `score_fusion_key` (fusion priority, bytes of shared memory
     accesses, proximity) and fused, best first, unless the fusion would
-    create a cycle. The rules are Inductor's: externs and nops never fuse;
-    at most `max-fusion-size` nodes per kernel; a consumer fuses into its
-    producer only where every read matches a write of the producer (after
-    reordering the loops of one node to match the other's access order when
-    `reorder-loops` is set); pointwise and reduction kernels must have
-    compatible (numel, rnumel) iteration spaces and tilings
-    (`SIMDScheduling.can_fuse`); independent nodes fuse horizontally only
-    when they share at least `score-fusion-memory-threshold` bytes and lie
-    within 64 nodes of each other; mutation order (WeakDep) is respected.
+    create a cycle. Each round starts with `prune_redundant_deps`. The
+    rules are Inductor's: externs and nops never fuse; at most
+    `max-fusion-size` nodes per kernel; a consumer fuses into its producer
+    only where every read matches a write of the producer; pointwise and
+    reduction kernels must have compatible (numel, rnumel) iteration spaces
+    and tilings (`SIMDScheduling.can_fuse`); independent nodes fuse
+    horizontally only when they share at least
+    `score-fusion-memory-threshold` bytes and lie within 64 nodes of each
+    other; mutation order (WeakDep) is respected. With
+    `reorder-loops=after-fixpoint` (the default, Inductor 2.10+), once the
+    rounds change nothing, one more round may reorder a node's loops to
+    match the access order of a buffer it shares (`is_reorder_round`);
+    `every-round` reorders in every round as older Inductor did, `off`
+    never.
 
     Beyond Inductor: with `peak-memory=never-raise` (the default), no
     fusion raises the graph's peak live bytes above those of the unfused
     schedule (Inductor's heuristics can: pytorch#138685);
     `peak-memory=inductor` applies only Inductor's own heuristics, for side
-    by side comparison. Ties are broken by input order, so the result is
-    deterministic. With `explain`, every candidate pair left unfused gets a
-    remark naming the rule that refused it (Inductor's WhyNoFuse), and the
-    graph a summary remark.
+    by side comparison. A WeakDep that `prune_redundant_deps` dropped still
+    refuses a fusion whose kernel would overwrite in place what the other
+    node reads at another index (Inductor would fuse it and race). Ties are
+    broken by input order, so the result is deterministic. With `explain`,
+    every pair of final kernels a candidate pair was refused between gets a
+    remark naming the rule of the last refusal (Inductor's WhyNoFuse), and
+    the graph a summary remark.
 
-    Members keep their names; a kernel's members run in dependence order,
-    so the result compares directly with the groups of Inductor's
-    `ir_post_fusion.txt` (`op0_op1_op3`).
+    Members keep their names and Inductor's order (node1's members, then
+    node2's, a dependence order), so the result compares directly with the
+    kernels of Inductor's `ir_post_fusion.txt` (`op4_op6_op3_op7`).
 
     Before:
 
@@ -235,7 +244,7 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
     Option<"maxFusionSize", "max-fusion-size", "unsigned", /*default=*/"64",
            "Most nodes in one kernel (config.max_fusion_size)">,
     Option<"scoreFusionMemoryThreshold", "score-fusion-memory-threshold",
-           "int64_t", /*default=*/"1",
+           "int64_t", /*default=*/"10",
            "Fewest shared bytes for a horizontal fusion "
            "(config.score_fusion_memory_threshold)">,
     Option<"maxRounds", "max-rounds", "unsigned", /*default=*/"10",
@@ -246,9 +255,16 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
            "(config.max_fusion_buffer_group_pairwise_attempts)">,
     Option<"horizontal", "horizontal", "bool", /*default=*/"true",
            "Fuse independent nodes that share inputs">,
-    Option<"reorderLoops", "reorder-loops", "bool", /*default=*/"true",
-           "Reorder a node's loops to match a shared buffer's access order "
-           "(config.loop_ordering_after_fusion)">,
+    Option<"aggressiveFusion", "aggressive-fusion", "bool",
+           /*default=*/"false",
+           "Also consider pairs of nodes with the same iteration sizes "
+           "(config.aggressive_fusion)">,
+    Option<"reorderLoops", "reorder-loops", "std::string",
+           /*default=*/"\"after-fixpoint\"",
+           "When to reorder a node's loops to match a shared buffer's access "
+           "order (config.loop_ordering_after_fusion): after-fixpoint (one "
+           "more round once the others change nothing, as Inductor 2.10+), "
+           "every-round (in every can_fuse, as older Inductor) or off">,
     Option<"peakMemory", "peak-memory", "std::string",
            /*default=*/"\"never-raise\"",
            "Peak memory policy: never-raise (no fusion raises the unfused "
