@@ -100,6 +100,15 @@ private:
     if (auto it = idOf.find(buffer); it != idOf.end())
       buffers[it->second].read = true;
   }
+  /// Buffers created at most this many buffers ago may be read.
+  unsigned window(unsigned n) const {
+    return options.maxDistance == 0 ? n : std::min(n, options.maxDistance);
+  }
+  /// A node's buffer created longer ago than the distance allows.
+  bool tooFar(unsigned id) const {
+    return !buffers[id].isInput && options.maxDistance != 0 &&
+           buffers.size() - id > options.maxDistance;
+  }
   bool readable(const BufferInfo &info) const {
     return info.current &&
            (info.type.getElementType() == f32 ||
@@ -209,7 +218,7 @@ Generator::pickRecent(function_ref<bool(const BufferInfo &)> accept,
        ++attempt) {
     unsigned slot = roll < 50 ? unread.size() - 1 : rng.below(unread.size());
     const BufferInfo &b = buffers[unread[slot]];
-    if (b.read || !b.current) {
+    if (b.read || !b.current || tooFar(unread[slot])) {
       // Stale entry: swap-remove it.
       unread[slot] = unread.back();
       unread.pop_back();
@@ -222,12 +231,12 @@ Generator::pickRecent(function_ref<bool(const BufferInfo &)> accept,
     unsigned n = buffers.size();
     unsigned id = attempt < 12 && rng.percent(70) && n > 8
                       ? n - 1 - rng.below(8)
-                      : rng.below(n);
+                      : n - 1 - rng.below(window(n));
     if (accept(buffers[id]))
       return id;
   }
   for (unsigned id = buffers.size(); id > 0; --id)
-    if (accept(buffers[id - 1]))
+    if (!tooFar(id - 1) && accept(buffers[id - 1]))
       return id - 1;
   return std::nullopt;
 }
@@ -243,6 +252,8 @@ std::optional<unsigned> Generator::pickWithShape(ArrayRef<int64_t> shape,
     unsigned id = rng.percent(70) ? ids[n - 1 - rng.below(std::min(n, 4u))]
                                   : ids[rng.below(n)];
     const BufferInfo &info = buffers[id];
+    if (tooFar(id))
+      continue;
     if (readable(info) && (!floatOnly || info.type.getElementType() == f32))
       return id;
   }

@@ -50,6 +50,11 @@ int main(int argc, char **argv) {
       "outputs",
       llvm::cl::desc("Least number of graph outputs (0: one per 25 nodes)"),
       llvm::cl::init(0), llvm::cl::cat(category));
+  llvm::cl::opt<unsigned> maxDistance(
+      "max-distance",
+      llvm::cl::desc("How many buffers back a node may read another node's "
+                     "buffer (0: any, so edges can span the whole graph)"),
+      llvm::cl::init(256), llvm::cl::cat(category));
   llvm::cl::opt<std::string> name("name", llvm::cl::desc("Graph symbol name"),
                                   llvm::cl::init("generated"),
                                   llvm::cl::cat(category));
@@ -75,6 +80,7 @@ int main(int argc, char **argv) {
   options.nopPercent = nops;
   options.mutationPercent = mutations;
   options.numOutputs = outputs;
+  options.maxDistance = maxDistance;
   options.name = name;
 
   MLIRContext context;

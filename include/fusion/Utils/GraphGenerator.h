@@ -50,6 +50,12 @@ struct GraphGeneratorOptions {
   unsigned externPercent = 4;
   unsigned nopPercent = 3;
   unsigned mutationPercent = 6;
+  /// How far back (in buffers created) a node may read a buffer another
+  /// node produced, as producers and consumers lie within a few layers of
+  /// each other in real models; graph inputs are read anywhere. 0 lets
+  /// nodes read any earlier buffer (graphs whose edges span the whole
+  /// graph, which no model has).
+  unsigned maxDistance = 256;
   /// Least number of graph outputs (0: one per 25 nodes, at least 1). Most
   /// buffers that no node reads are outputs too; the rest are dead code.
   unsigned numOutputs = 0;
