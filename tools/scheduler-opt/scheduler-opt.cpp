@@ -18,6 +18,7 @@
 
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
+void registerTestKernelGroupingPasses();
 void registerTestMemoryProfilePasses();
 void registerTestReorderLoopsPasses();
 } // namespace mlir::fusion::test
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   mlir::fusion::registerFusionPasses();
   mlir::fusion::registerFusionPipelines();
   mlir::fusion::test::registerTestDependenceGraphPasses();
+  mlir::fusion::test::registerTestKernelGroupingPasses();
   mlir::fusion::test::registerTestMemoryProfilePasses();
   mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
