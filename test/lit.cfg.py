@@ -19,6 +19,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "LICENSE.txt",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%src_root", config.scheduler_opt_src_root))
+config.substitutions.append(("%bindir", config.scheduler_opt_tools_dir))
 config.substitutions.append(("%examples",
                              os.path.join(config.scheduler_opt_src_root, "examples")))
 config.substitutions.append(("%corpus",
