@@ -46,6 +46,9 @@ README_END = "<!-- END compare_inductor summary -->"
 SMALL_GRAPH_NODES = 20
 TARGET_SPEEDUP = 100.0
 TARGET_FUSED_SHARE = 0.90
+# One-minute load average above which the run is flagged as sharing the
+# machine with other jobs.
+BUSY_LOAD = 0.5
 
 REMARK = re.compile(
     r"not\s+fusing\s+(?P<a>[^\s:,;]+)\s+(?:with|and)\s+(?P<b>[^\s:,;]+)"
@@ -63,12 +66,16 @@ def find_graphs(corpus):
     return sorted(os.path.dirname(d) for d in dumps)
 
 
-def run_bench(tool, corpus, graphs, repetitions, explain_options):
+def run_bench(tool, corpus, graphs, repetitions, explain_options,
+              explain_pipeline):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "bench.json")
+        explain = (["--explain-pipeline=" + explain_pipeline]
+                   if explain_pipeline else
+                   ["--explain-options=" + explain_options])
         cmd = [tool, "--corpus-root=" + corpus,
-               "--repetitions=%d" % repetitions,
-               "--explain-options=" + explain_options, "-o", out] + graphs
+               "--repetitions=%d" % repetitions] + explain + ["-o", out] + \
+            graphs
         result = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(out):
             sys.exit("fusion-corpus-bench failed:\n" + result.stderr)
@@ -551,6 +558,12 @@ def render(data, rows):
            meta.get("revision", "?"),
            plural(data.get("repetitions", 0), "timed repetition")))
         w("")
+        load = meta.get("load_before")
+        if load is not None and load > BUSY_LOAD:
+            w("**The machine was busy** (load average %.1f when the run "
+              "started): other jobs shared its cores, so the times below "
+              "are pessimistic." % load)
+            w("")
     w("## Summary")
     w("")
     out.extend(summary_lines(s))
@@ -743,6 +756,10 @@ def main():
     parser.add_argument("--explain-options", default="explain=true",
                         help="fusion-schedule options that make the fusion "
                              "pass explain refused pairs")
+    parser.add_argument("--explain-pipeline", default="",
+                        help="a textual pipeline (builtin.module(...)) for "
+                             "the explaining run instead, when the fusion "
+                             "pass's explain option is not a pipeline option")
     parser.add_argument("--no-cli", action="store_true",
                         help="skip the command-line reference timings")
     parser.add_argument("--json", help="also write the collected data here")
@@ -770,8 +787,9 @@ def main():
         graphs = find_graphs(corpus)
         if not graphs:
             sys.exit("no ir_pre_fusion.txt under %s" % corpus)
+        load_before = os.getloadavg()[0]
         data = run_bench(tool, corpus, graphs, args.repetitions,
-                         args.explain_options)
+                         args.explain_options, args.explain_pipeline)
         if not args.no_cli:
             for graph in data["graphs"]:
                 if graph.get("ours"):
@@ -781,6 +799,7 @@ def main():
             for key in ("pre_fusion", "post_fusion"):
                 graph[key] = os.path.relpath(graph[key], ROOT)
         data["meta"] = {"corpus": os.path.relpath(corpus, ROOT),
+                        "load_before": load_before,
                         "host": host_description(),
                         "revision": git_revision(),
                         "date": time.strftime("%Y-%m-%d")}

@@ -10,7 +10,8 @@
 //  3. imports the post-fusion dump and describes Inductor's kernels the
 //     same way;
 //  4. optionally runs the pipeline once more, untimed, with options that
-//     make the fusion pass explain refused pairs, and collects its remarks;
+//     make the fusion pass explain refused pairs (--explain-options), or a
+//     textual pipeline (--explain-pipeline), and collects its remarks;
 // and prints everything as JSON. bench/compare_inductor.py turns that into
 // docs/Fidelity.md.
 //
@@ -19,6 +20,7 @@
 #include "fusion/Analysis/KernelGrouping.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
 #include "fusion/Pipelines/Pipelines.h"
 #include "fusion/Target/Inductor/ImportInductor.h"
 
@@ -29,6 +31,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,10 +45,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::fusion;
 namespace cl = llvm::cl;
+
+namespace mlir::fusion::test {
+void registerTestRefusalRemarksPasses();
+} // namespace mlir::fusion::test
 
 static cl::list<std::string>
     graphDirs(cl::Positional, cl::OneOrMore,
@@ -75,6 +83,13 @@ static cl::opt<std::string> explainOptions(
              "empty: no such run. If the pipeline does not accept them, the "
              "run is skipped and the JSON says why"),
     cl::init("explain=true"));
+
+static cl::opt<std::string> explainPipeline(
+    "explain-pipeline",
+    cl::desc("A textual pass pipeline (builtin.module(...)) for the "
+             "explaining run instead of --explain-options, for when the "
+             "fusion pass's explain option is not a pipeline option"),
+    cl::init(""));
 
 static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
                                        cl::value_desc("file"), cl::init("-"));
@@ -182,15 +197,21 @@ static std::unique_ptr<MLIRContext> makeContext() {
   auto context = std::make_unique<MLIRContext>(
       registry, MLIRContext::Threading::DISABLED);
   context->loadAllAvailableDialects();
+  // Diagnostics are kept in the JSON: without the printed ops they stay one
+  // line each.
+  context->printOpOnDiagnostic(false);
   return context;
 }
 
+/// Adds a pipeline to a pass manager anchored on builtin.module.
+using PipelineBuilder = std::function<LogicalResult(OpPassManager &)>;
+
 /// Imports the dump held in `contents` (named `path`) into a fresh context.
-/// With `pipeline`, also runs the fusion-schedule pipeline on it. Fills
-/// `sample` with the times taken. Returns a null module on failure, after
-/// reporting into `diagnostics`.
+/// With `pipeline`, also runs that pipeline on it. Fills `sample` with the
+/// times taken. Returns a null module on failure, after reporting into
+/// `diagnostics`.
 static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
-                                   const FusionScheduleOptions *pipeline,
+                                   const PipelineBuilder *pipeline,
                                    Diagnostics &diagnostics, Sample &sample) {
   using Clock = std::chrono::steady_clock;
   Scheduled result;
@@ -219,8 +240,7 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
         [](Operation &op) { return isa<SchedulerNodeOpInterface>(op); });
   Clock::time_point scheduleStart = Clock::now();
   if (result.module && pipeline) {
-    buildFusionSchedulePipeline(*pm, *pipeline);
-    if (failed(pm->run(*result.module)))
+    if (failed((*pipeline)(*pm)) || failed(pm->run(*result.module)))
       result.module = nullptr;
   }
   Clock::time_point scheduled = Clock::now();
@@ -325,8 +345,8 @@ static std::string graphId(StringRef dir) {
 /// Benchmarks one graph folder and writes its JSON object. Returns false
 /// when something failed (the object says what).
 static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
-                       const FusionScheduleOptions &timedOptions,
-                       const FusionScheduleOptions *explain,
+                       const PipelineBuilder &timed,
+                       const PipelineBuilder *explain,
                        StringRef explainError) {
   SmallString<256> dir(dirArg);
   if (llvm::sys::path::filename(dir) == "ir_pre_fusion.txt")
@@ -345,8 +365,7 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
           readDump(prePath, diagnostics)) {
     for (unsigned rep = 0; rep < std::max(1u, unsigned(repetitions)); ++rep) {
       Sample sample;
-      Scheduled run = importAndSchedule(*pre, &timedOptions, diagnostics,
-                                        sample);
+      Scheduled run = importAndSchedule(*pre, &timed, diagnostics, sample);
       if (!run.module)
         break;
       samples.push_back(sample);
@@ -398,7 +417,10 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
     writeGrouping(json, "inductor",
                   inductor.module ? getGraph(*inductor.module) : GraphOp());
     json.attributeObject("explain", [&] {
-      json.attribute("options", explainOptions);
+      if (!explainPipeline.empty())
+        json.attribute("pipeline", explainPipeline);
+      else
+        json.attribute("options", explainOptions);
       json.attribute("available", explained);
       if (!explainError.empty())
         json.attribute("error", explainError);
@@ -430,19 +452,53 @@ int main(int argc, char **argv) {
                  << "': " << optionError << "\n";
     return 1;
   }
+  PipelineBuilder timed = [&](OpPassManager &pm) {
+    buildFusionSchedulePipeline(pm, timedOptions);
+    return success();
+  };
+
   // The explaining run is optional: a pipeline without the option (before
-  // the fusion pass exists) is recorded, not fatal.
-  FusionScheduleOptions explainPipeline;
+  // the fusion pass exists) is recorded, not fatal. A textual pipeline is
+  // the user's explicit request, so an invalid one is an error.
+  FusionScheduleOptions explainScheduleOptions;
   std::string explainError;
-  const FusionScheduleOptions *explain = nullptr;
-  if (!explainOptions.empty()) {
+  PipelineBuilder explainBuilder;
+  if (!explainPipeline.empty()) {
+    registerFusionPasses();
+    registerFusionPipelines();
+    // Emits remarks in the fusion pass's format, for testing this tool.
+    test::registerTestRefusalRemarksPasses();
+    std::string error;
+    llvm::raw_string_ostream errors(error);
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(explainPipeline, errors);
+    if (succeeded(parsed) &&
+        parsed->getOpAnchorName() != ModuleOp::getOperationName())
+      errors << "the pipeline must be anchored on builtin.module";
+    if (failed(parsed) || !error.empty()) {
+      llvm::errs() << "error: invalid --explain-pipeline '" << explainPipeline
+                   << "': " << StringRef(error).trim() << "\n";
+      return 1;
+    }
+    explainBuilder = [parsed = *parsed](OpPassManager &pm) {
+      pm = parsed;
+      return success();
+    };
+  } else if (!explainOptions.empty()) {
     llvm::raw_string_ostream errors(explainError);
-    if (succeeded(explainPipeline.parseFromString(explainOptions, errors)))
-      explain = &explainPipeline;
-    else
+    if (succeeded(
+            explainScheduleOptions.parseFromString(explainOptions, errors))) {
+      explainBuilder = [&](OpPassManager &pm) {
+        buildFusionSchedulePipeline(pm, explainScheduleOptions);
+        return success();
+      };
+    } else {
       explainError = "the fusion-schedule pipeline does not accept '" +
-                     explainOptions + "': " + StringRef(explainError).trim().str();
+                     explainOptions +
+                     "': " + StringRef(explainError).trim().str();
+    }
   }
+  const PipelineBuilder *explain = explainBuilder ? &explainBuilder : nullptr;
 
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -461,7 +517,7 @@ int main(int argc, char **argv) {
       json.attribute("repetitions", int64_t(repetitions));
       json.attributeArray("graphs", [&] {
         for (const std::string &dir : graphDirs)
-          ok &= benchGraph(json, dir, timedOptions, explain, explainError);
+          ok &= benchGraph(json, dir, timed, explain, explainError);
       });
     });
   }

@@ -20,6 +20,7 @@ namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
 void registerTestKernelGroupingPasses();
 void registerTestMemoryProfilePasses();
+void registerTestRefusalRemarksPasses();
 void registerTestReorderLoopsPasses();
 } // namespace mlir::fusion::test
 
@@ -30,6 +31,7 @@ int main(int argc, char **argv) {
   mlir::fusion::test::registerTestDependenceGraphPasses();
   mlir::fusion::test::registerTestKernelGroupingPasses();
   mlir::fusion::test::registerTestMemoryProfilePasses();
+  mlir::fusion::test::registerTestRefusalRemarksPasses();
   mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
