@@ -485,9 +485,11 @@ int main(int argc, char **argv) {
       return success();
     };
   } else if (!explainOptions.empty()) {
+    // The explaining run schedules as the timed runs do, plus the options
+    // that make the fusion pass explain.
     llvm::raw_string_ostream errors(explainError);
-    if (succeeded(
-            explainScheduleOptions.parseFromString(explainOptions, errors))) {
+    std::string combined = pipelineOptions + " " + explainOptions;
+    if (succeeded(explainScheduleOptions.parseFromString(combined, errors))) {
       explainBuilder = [&](OpPassManager &pm) {
         buildFusionSchedulePipeline(pm, explainScheduleOptions);
         return success();
