@@ -3,6 +3,8 @@
 # GoogleTest unit tests (unittests/) run as one lit suite.
 
 import os
+import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -32,9 +34,38 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.scheduler_opt_tools_dir, append_path=True)
 
 tools = ["scheduler-opt", "scheduler-translate", "fusion-graph-gen",
-         "fusion-corpus-bench", "FileCheck", "not", "count"]
+         "fusion-corpus-bench", "FileCheck", "not", "count", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, [config.scheduler_opt_tools_dir,
                                            config.llvm_tools_dir])
 
 if config.enable_unittests:
     config.available_features.add("unittests")
+
+# The CPU lowering runs under the LLVM JIT with MLIR's runner utilities.
+llvm_lib_dir = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")
+runner_libs = ",".join(
+    os.path.join(llvm_lib_dir, "lib%s%s" % (name, config.llvm_shlib_ext))
+    for name in ("mlir_c_runner_utils", "mlir_runner_utils"))
+config.substitutions.append(("%mlir_runner_libs", runner_libs))
+config.substitutions.append(("%jit_run", "mlir-runner -e main "
+                             "-entry-point-result=void -shared-libs=" + runner_libs))
+config.substitutions.append(("%resize_graph", "%s %s" % (
+    sys.executable, os.path.join(config.scheduler_opt_src_root, "test",
+                                 "Inputs", "resize_graph.py"))))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%compare_runs", "%s %s" % (
+    sys.executable, os.path.join(config.scheduler_opt_src_root, "test",
+                                 "Inputs", "compare_runs.py"))))
+config.substitutions.append(("%workloads", os.path.join(
+    config.scheduler_opt_src_root, "bench", "workloads")))
+
+# Tests that assemble PTX need ptxas (CUDA), which CI does not have.
+ptxas = shutil.which("ptxas") or next(
+    (p for p in (os.path.join(os.environ.get(v, ""), "bin", "ptxas")
+                 for v in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"))
+     if os.environ.get(v) and os.path.exists(p)), None)
+if not ptxas and os.path.exists("/usr/local/cuda/bin/ptxas"):
+    ptxas = "/usr/local/cuda/bin/ptxas"
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -28,6 +28,101 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 }
 
 //===----------------------------------------------------------------------===//
+// Canonical index expressions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A term of a sum: `coefficient * factor`, a null factor for the constant.
+struct SumTerm {
+  int64_t coefficient;
+  AffineExpr factor;
+};
+} // namespace
+
+/// Flattens `expr * scale` into terms, canonicalizing the factors.
+static void collectSumTerms(AffineExpr expr, int64_t scale,
+                            SmallVectorImpl<SumTerm> &terms) {
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
+    if (bin.getKind() == AffineExprKind::Add) {
+      collectSumTerms(bin.getLHS(), scale, terms);
+      collectSumTerms(bin.getRHS(), scale, terms);
+      return;
+    }
+    if (bin.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return collectSumTerms(bin.getLHS(), scale * c.getValue(), terms);
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+        return collectSumTerms(bin.getRHS(), scale * c.getValue(), terms);
+    }
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    terms.push_back({scale * c.getValue(), nullptr});
+    return;
+  }
+  AffineExpr factor = expr;
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+      bin && bin.getKind() != AffineExprKind::Add)
+    factor = getAffineBinaryOpExpr(bin.getKind(),
+                                   canonicalizeIndexExpr(bin.getLHS()),
+                                   canonicalizeIndexExpr(bin.getRHS()));
+  terms.push_back({scale, factor});
+}
+
+/// Orders factors: dimensions by position, then symbols by position, then
+/// other expressions by their printed form.
+static bool factorLess(AffineExpr a, AffineExpr b) {
+  auto rank = [](AffineExpr e) {
+    return isa<AffineDimExpr>(e) ? 0 : isa<AffineSymbolExpr>(e) ? 1 : 2;
+  };
+  if (rank(a) != rank(b))
+    return rank(a) < rank(b);
+  if (auto da = dyn_cast<AffineDimExpr>(a))
+    return da.getPosition() < cast<AffineDimExpr>(b).getPosition();
+  if (auto sa = dyn_cast<AffineSymbolExpr>(a))
+    return sa.getPosition() < cast<AffineSymbolExpr>(b).getPosition();
+  std::string sa, sb;
+  llvm::raw_string_ostream(sa) << a;
+  llvm::raw_string_ostream(sb) << b;
+  return sa < sb;
+}
+
+AffineExpr mlir::fusion::canonicalizeIndexExpr(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineSymbolExpr, AffineConstantExpr>(expr))
+    return expr;
+  SmallVector<SumTerm, 4> terms;
+  collectSumTerms(expr, 1, terms);
+  int64_t constant = 0;
+  SmallVector<SumTerm, 4> merged;
+  for (const SumTerm &term : terms) {
+    if (!term.factor) {
+      constant += term.coefficient;
+      continue;
+    }
+    auto it = llvm::find_if(
+        merged, [&](const SumTerm &m) { return m.factor == term.factor; });
+    if (it != merged.end())
+      it->coefficient += term.coefficient;
+    else
+      merged.push_back(term);
+  }
+  llvm::stable_sort(merged, [](const SumTerm &a, const SumTerm &b) {
+    return factorLess(a.factor, b.factor);
+  });
+  AffineExpr result;
+  for (const SumTerm &term : merged) {
+    if (term.coefficient == 0)
+      continue;
+    AffineExpr scaled = term.coefficient == 1 ? term.factor
+                                              : term.factor * term.coefficient;
+    result = result ? result + scaled : scaled;
+  }
+  AffineExpr c = getAffineConstantExpr(constant, expr.getContext());
+  if (!result)
+    return c;
+  return constant ? result + c : result;
+}
+
+//===----------------------------------------------------------------------===//
 // Reads and writes of a leaf (Inductor's extract_read_writes)
 //===----------------------------------------------------------------------===//
 
@@ -122,7 +217,8 @@ private:
     return code | (uint64_t(images.size()) << 60);
   }
 
-  /// The dependence map of `map` whose operands become `images`, and the
+  /// The dependence map of `map` whose operands become `images`, in
+  /// canonical form, and the
   /// number of its dimensions (trailing dimensions it does not use are
   /// dropped, as Inductor does: a reduction's stores omit the reduction dim).
   std::pair<AffineMap, unsigned> translate(AffineMap map,
@@ -142,6 +238,9 @@ private:
       else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
         numSymbols = std::max(numSymbols, sym.getPosition() + 1);
     });
+    // Canonical form, as sympy keeps Inductor's indices: two accesses to
+    // the same elements in the same order get the same dependence.
+    expr = canonicalizeIndexExpr(expr);
     return {AffineMap::get(keptDims, numSymbols, expr), keptDims};
   }
 

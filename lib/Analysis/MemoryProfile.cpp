@@ -23,9 +23,10 @@ MemoryProfile::MemoryProfile(Operation *graph, AnalysisManager &am) {
 
 MemoryProfile::MemoryProfile(const DependenceGraph &deps) { compute(deps); }
 
-void MemoryProfile::compute(const DependenceGraph &deps) {
-  unsigned numSteps = deps.getNumNodes();
-  for (unsigned n = 0; n < numSteps; ++n) {
+SmallVector<StorageUse>
+mlir::fusion::collectStorageUses(const DependenceGraph &deps) {
+  SmallVector<StorageUse> storages;
+  for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n) {
     SmallVector<SchedulerNodeOpInterface, 1> leaves;
     deps.getNode(n).getLeafNodes(leaves);
     for (SchedulerNodeOpInterface leaf : leaves) {
@@ -39,36 +40,71 @@ void MemoryProfile::compute(const DependenceGraph &deps) {
           continue;
         if (isKernelInternal(deps, result, n))
           continue;
-        // The storage lives until the last reader of any of its versions.
-        unsigned end = n + 1;
+        StorageUse use{result, n, {}, false, type.getSizeInBytes()};
         for (Value version = result; version;
              version = deps.getMutation(version)) {
           if (std::optional<unsigned> writer = deps.getProducer(version))
-            end = std::max(end, *writer + 1);
+            if (*writer != n)
+              use.readers.push_back(*writer);
           for (const NodeUser &user : deps.getUsers(version)) {
             if (user.isWeak)
               continue;
-            end = user.isOutput() ? numSteps : std::max(end, user.node + 1);
+            if (user.isOutput())
+              use.isOutput = true;
+            else if (user.node != n)
+              use.readers.push_back(user.node);
           }
         }
-        lifetimes.push_back({result, n, end, type.getSizeInBytes()});
+        llvm::sort(use.readers);
+        use.readers.erase(std::unique(use.readers.begin(), use.readers.end()),
+                          use.readers.end());
+        storages.push_back(std::move(use));
       }
     }
   }
-  // Sweep the allocation boundaries.
+  return storages;
+}
+
+SmallVector<int64_t>
+mlir::fusion::computeLiveBytes(ArrayRef<StorageUse> storages,
+                               unsigned numSteps,
+                               function_ref<unsigned(unsigned)> stepOf,
+                               function_ref<bool(const StorageUse &)> isElided) {
   SmallVector<int64_t> delta(numSteps + 1, 0);
-  for (const BufferLifetime &life : lifetimes) {
-    delta[life.begin] += life.bytes;
-    delta[life.end] -= life.bytes;
+  for (const StorageUse &use : storages) {
+    if (isElided(use))
+      continue;
+    unsigned begin = stepOf(use.producer);
+    unsigned end = begin + 1;
+    if (use.isOutput)
+      end = numSteps;
+    for (unsigned reader : use.readers)
+      end = std::max(end, stepOf(reader) + 1);
+    delta[begin] += use.bytes;
+    delta[end] -= use.bytes;
   }
-  liveBytes.resize(numSteps);
-  int64_t live = 0;
-  for (unsigned step = 0; step < numSteps; ++step) {
-    live += delta[step];
-    liveBytes[step] = live;
-    if (live > peakBytes) {
-      peakBytes = live;
+  SmallVector<int64_t> live(numSteps);
+  int64_t bytes = 0;
+  for (unsigned step = 0; step < numSteps; ++step)
+    live[step] = bytes += delta[step];
+  return live;
+}
+
+void MemoryProfile::compute(const DependenceGraph &deps) {
+  unsigned numSteps = deps.getNumNodes();
+  SmallVector<StorageUse> storages = collectStorageUses(deps);
+  for (const StorageUse &use : storages) {
+    unsigned end = use.isOutput ? numSteps : use.producer + 1;
+    for (unsigned reader : use.readers)
+      end = std::max(end, reader + 1);
+    lifetimes.push_back({use.buffer, use.producer, end, use.bytes});
+  }
+  liveBytes = computeLiveBytes(
+      storages, numSteps, [](unsigned n) { return n; },
+      [](const StorageUse &) { return false; });
+  for (auto [step, bytes] : llvm::enumerate(liveBytes))
+    if (bytes > peakBytes) {
+      peakBytes = bytes;
       peakStep = step;
     }
-  }
 }

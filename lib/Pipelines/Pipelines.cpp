@@ -25,12 +25,20 @@ void mlir::fusion::buildFusionSchedulePipeline(
   reorder.mergeLoops = options.mergeLoops;
   if (reorder.pickLoopOrder || reorder.mergeLoops)
     graphPm.addPass(createReorderLoopsPass(reorder));
+  // fuse_nodes, then the order the fused graph runs in.
+  if (options.fuse) {
+    FuseNodesPassOptions fuse;
+    fuse.peakMemory = options.peakMemory;
+    fuse.explain = options.explain;
+    graphPm.addPass(createFuseNodesPass(fuse));
+    graphPm.addPass(createTopologicalSortPass());
+  }
 }
 
 void mlir::fusion::registerFusionPipelines() {
   PassPipelineRegistration<FusionScheduleOptions>(
       "fusion-schedule",
-      "Inductor's scheduling order: topological sort, dead-node elimination "
-      "and loop reordering of every fusion.graph",
+      "Inductor's scheduling order: topological sort, dead-node elimination, "
+      "loop reordering, fusion and topological sort of every fusion.graph",
       buildFusionSchedulePipeline);
 }

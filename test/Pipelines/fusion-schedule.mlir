@@ -1,9 +1,11 @@
-// RUN: scheduler-opt %s --fusion-schedule | FileCheck %s --check-prefixes=CHECK,NOMERGE
-// RUN: scheduler-opt %s --pass-pipeline='builtin.module(fusion.graph(fusion-schedule))' | FileCheck %s --check-prefixes=CHECK,NOMERGE
-// RUN: scheduler-opt %s --fusion-schedule=merge-loops=true | FileCheck %s --check-prefixes=CHECK,MERGE
-// RUN: scheduler-opt %s --fusion-schedule=pick-loop-order=false | FileCheck %s --check-prefixes=CHECK,KEEP
-// The pipeline is idempotent.
-// RUN: scheduler-opt %s --fusion-schedule | scheduler-opt --fusion-schedule | FileCheck %s --check-prefixes=CHECK,NOMERGE
+// The scheduling passes before fusion:
+// RUN: scheduler-opt %s --fusion-schedule=fuse=false | FileCheck %s --check-prefixes=CHECK,NOMERGE
+// RUN: scheduler-opt %s --pass-pipeline='builtin.module(fusion.graph(fusion-schedule{fuse=false}))' | FileCheck %s --check-prefixes=CHECK,NOMERGE
+// RUN: scheduler-opt %s '--fusion-schedule=fuse=false merge-loops=true' | FileCheck %s --check-prefixes=CHECK,MERGE
+// RUN: scheduler-opt %s '--fusion-schedule=fuse=false pick-loop-order=false' | FileCheck %s --check-prefixes=CHECK,KEEP
+// The whole pipeline, which is idempotent:
+// RUN: scheduler-opt %s --fusion-schedule | FileCheck %s --check-prefix=FUSED
+// RUN: scheduler-opt %s --fusion-schedule | scheduler-opt --fusion-schedule | FileCheck %s --check-prefix=FUSED
 // Every graph of the dialect's round-trip test (containers, externs,
 // indirect indices, every reduction kind) goes through the whole pipeline.
 // RUN: scheduler-opt %S/../Dialect/Fusion/ops.mlir -split-input-file --fusion-schedule=merge-loops=true -verify-each > /dev/null
@@ -27,6 +29,18 @@
 // MERGE-NEXT:    fusion.load %{{.*}}[%[[Q]]] : !fusion.buffer<16x8xf32>
 // CHECK-NOT:   "op3"
 // CHECK:       fusion.output
+// After fusion the three live nodes are one kernel, members in dependence
+// order, op1's loops matching op0's.
+// FUSED-LABEL: fusion.graph @schedule
+// FUSED:       %[[BUF0:.*]], %[[BUF2:.*]], %[[BUF1:.*]] = fusion.fused
+// FUSED-NEXT:    %[[IN0:.*]] = fusion.node "op0"
+// FUSED:         fusion.node "op2"
+// FUSED-NEXT:      fusion.load %[[IN0]][
+// FUSED:         fusion.node "op1" (%[[P0:.*]], %[[P1:.*]]) in [16, 8]
+// FUSED-NEXT:      fusion.load %[[IN0]][%[[P0]] * 8 + %[[P1]]]
+// FUSED:         fusion.yield
+// FUSED-NOT:   "op3"
+// FUSED:       fusion.output %[[BUF1]], %[[BUF2]]
 fusion.graph @schedule(%x: !fusion.buffer<16x8xf32>) -> (!fusion.buffer<8x16xf32, strides = [1, 8]>, !fusion.buffer<16x8xf32>) attributes {device = "cuda:0"} {
   %buf2 = fusion.node "op2" (%p0, %p1) in [16, 8] writes(%out : !fusion.buffer<16x8xf32>) {
     %0 = fusion.load %buf0[%p0 * 8 + %p1] : !fusion.buffer<16x8xf32>

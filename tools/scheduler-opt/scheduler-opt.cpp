@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusion/Conversion/Passes.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "fusion/Pipelines/LoweringPipelines.h"
 #include "fusion/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +20,7 @@
 
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
+void registerTestJitMainPass();
 void registerTestKernelGroupingPasses();
 void registerTestMemoryProfilePasses();
 void registerTestRefusalRemarksPasses();
@@ -28,6 +31,9 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::fusion::registerFusionPasses();
   mlir::fusion::registerFusionPipelines();
+  mlir::fusion::registerFusionConversionPasses();
+  mlir::fusion::registerLoweringPipelines();
+  mlir::fusion::test::registerTestJitMainPass();
   mlir::fusion::test::registerTestDependenceGraphPasses();
   mlir::fusion::test::registerTestKernelGroupingPasses();
   mlir::fusion::test::registerTestMemoryProfilePasses();
@@ -36,6 +42,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::func::FuncDialect>();
+  mlir::fusion::registerLoweringDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "scheduler-opt: Inductor-style kernel fusion scheduling\n",
       registry));

@@ -35,6 +35,13 @@ struct ReadWrites {
   SmallVector<Value, 4> readBuffers;
 };
 
+/// Returns `expr` with every sum in a canonical order: dimensions by
+/// position, then symbols, then other terms (floordiv, mod) by their printed
+/// form, the constant last; equal factors merged. Floordiv and mod stay as
+/// they are. Dependences use it so that equal indices compare equal, as
+/// sympy's canonical expressions do in Inductor.
+AffineExpr canonicalizeIndexExpr(AffineExpr expr);
+
 /// Computes the reads and writes of a leaf node (`fusion.node`,
 /// `fusion.extern` or `fusion.nop`).
 ReadWrites computeReadWrites(SchedulerNodeOpInterface leaf);

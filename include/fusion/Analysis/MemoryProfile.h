@@ -35,6 +35,30 @@ struct BufferLifetime {
 bool isKernelInternal(const DependenceGraph &deps, Value buffer,
                       unsigned node);
 
+/// One storage allocation in terms of the graph's top-level nodes: the node
+/// producing it and every node reading any version of it (through views
+/// too), as the memory model needs them to place it in any schedule.
+struct StorageUse {
+  Value buffer;
+  unsigned producer;
+  /// Readers and later in-place writers, without the producer; sorted.
+  SmallVector<unsigned, 2> readers;
+  /// Used by the graph's consumer: lives to the end of the schedule.
+  bool isOutput;
+  int64_t bytes;
+};
+
+/// Collects the storage allocations of the graph (see MemoryProfile).
+SmallVector<StorageUse> collectStorageUses(const DependenceGraph &deps);
+
+/// The live bytes at each of `numSteps` steps when top-level node `n` runs
+/// at step `stepOf(n)`, leaving out the storages `isElided` says a fused
+/// kernel keeps in registers.
+SmallVector<int64_t>
+computeLiveBytes(ArrayRef<StorageUse> storages, unsigned numSteps,
+                 function_ref<unsigned(unsigned)> stepOf,
+                 function_ref<bool(const StorageUse &)> isElided);
+
 class MemoryProfile {
 public:
   MemoryProfile(Operation *graph, AnalysisManager &am);

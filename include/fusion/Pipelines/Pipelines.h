@@ -1,7 +1,8 @@
 //===- Pipelines.h - Registered pass pipelines of scheduler-opt -*- C++ -*-===//
 //
 // `--fusion-schedule`: the passes of Inductor's `Scheduler._init`, in its
-// order, as far as they exist.
+// order: topological sort, dead-node elimination, loop reordering, fusion,
+// topological sort.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +29,22 @@ struct FusionScheduleOptions
                      "them only after fusion on GPUs, so that loop orders "
                      "can still be matched"),
       llvm::cl::init(false)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse nodes into kernels (fuse_nodes)"),
+                    llvm::cl::init(true)};
+  Option<std::string> peakMemory{
+      *this, "peak-memory",
+      llvm::cl::desc("Peak memory policy of fusion: never-raise or inductor"),
+      llvm::cl::init("never-raise")};
+  Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("Emit a remark for every pair fusion refused, naming "
+                     "the rule"),
+      llvm::cl::init(false)};
 };
 
 /// Adds Inductor's scheduling order to `pm`: topological sort, dead-node
-/// elimination, loop reordering. `pm` may be anchored on `builtin.module`
+/// elimination, loop reordering, fusion and a final topological sort. `pm` may be anchored on `builtin.module`
 /// (or any op holding graphs) or on `fusion.graph`.
 void buildFusionSchedulePipeline(OpPassManager &pm,
                                  const FusionScheduleOptions &options);

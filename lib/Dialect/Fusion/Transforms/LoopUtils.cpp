@@ -624,14 +624,22 @@ LogicalResult mlir::fusion::reorderLoopsByDepPair(FusedOp fused,
     auto node = dyn_cast<NodeOp>(member);
     if (!node)
       return failure();
-    if (!members.empty() && members.front().getRanges() != node.getRanges())
-      return failure();
     members.push_back(node);
   }
+  return reorderLoopsByDepPair(members, selfDep, otherDep);
+}
+
+LogicalResult mlir::fusion::reorderLoopsByDepPair(ArrayRef<NodeOp> members,
+                                                  MemoryDepAttr selfDep,
+                                                  MemoryDepAttr otherDep) {
   if (members.empty())
     return failure();
+  NodeOp first = members.front();
+  for (NodeOp node : members)
+    if (first.getRanges() != node.getRanges())
+      return failure();
   FailureOr<SmallVector<unsigned>> order =
-      decideNodeOrder(members.front(), selfDep, otherDep);
+      decideNodeOrder(first, selfDep, otherDep);
   if (failed(order))
     return failure();
   // Members share pointwise ranges but may differ in reduction loops.

@@ -8,13 +8,12 @@
 
 #include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "fusion/Support/TopologicalOrder.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 
-#include <functional>
-#include <queue>
 
 #define DEBUG_TYPE "fusion-topological-sort"
 
@@ -51,34 +50,6 @@ struct ContainerOrder {
   SmallVector<unsigned> order;
 };
 } // namespace
-
-/// Kahn's algorithm that always emits the ready node of lowest index, so
-/// that input order is kept wherever the edges allow and an already sorted
-/// input comes out unchanged. Fails when the edges are cyclic.
-static FailureOr<SmallVector<unsigned>>
-stableTopologicalOrder(unsigned numNodes,
-                       function_ref<ArrayRef<unsigned>(unsigned)> preds,
-                       function_ref<ArrayRef<unsigned>(unsigned)> succs) {
-  SmallVector<unsigned> order;
-  order.reserve(numNodes);
-  SmallVector<unsigned> remaining(numNodes);
-  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>>
-      ready;
-  for (unsigned n = 0; n < numNodes; ++n)
-    if ((remaining[n] = preds(n).size()) == 0)
-      ready.push(n);
-  while (!ready.empty()) {
-    unsigned n = ready.top();
-    ready.pop();
-    order.push_back(n);
-    for (unsigned s : succs(n))
-      if (--remaining[s] == 0)
-        ready.push(s);
-  }
-  if (order.size() != numNodes)
-    return failure();
-  return order;
-}
 
 /// Returns the nodes on one cycle of a cyclic ordering graph, in edge order,
 /// starting at the lowest index. Walks predecessors from a node Kahn's
@@ -169,10 +140,10 @@ decideMemberOrder(Operation *container, const DependenceGraph &deps) {
   for (Operation &member : container->getRegion(0).front().without_terminator())
     members.push_back(&member);
   OrderingGraph graph = buildMemberGraph(members, deps);
-  FailureOr<SmallVector<unsigned>> order = stableTopologicalOrder(
+  std::optional<SmallVector<unsigned>> order = stableTopologicalOrder(
       members.size(), [&](unsigned n) { return ArrayRef(graph.preds[n]); },
       [&](unsigned n) { return ArrayRef(graph.succs[n]); });
-  if (failed(order)) {
+  if (!order) {
     SmallVector<std::string> names;
     SmallVector<unsigned> cycle = findCycle(graph);
     for (unsigned n : cycle)
@@ -263,11 +234,11 @@ struct TopologicalSortPass final
     }
 
     // Decide the graph order and every container's member order first.
-    FailureOr<SmallVector<unsigned>> order = stableTopologicalOrder(
+    std::optional<SmallVector<unsigned>> order = stableTopologicalOrder(
         deps.getNumNodes(),
         [&](unsigned n) { return deps.getPredecessors(n); },
         [&](unsigned n) { return deps.getSuccessors(n); });
-    if (failed(order)) {
+    if (!order) {
       // The analysis found no cycle; a failure here means it is out of date.
       graphOp.emitOpError("dependence graph could not be ordered");
       return signalPassFailure();

@@ -113,6 +113,12 @@ LogicalResult reorderLoopsByDepPair(NodeOp node, MemoryDepAttr selfDep,
 LogicalResult reorderLoopsByDepPair(FusedOp fused, MemoryDepAttr selfDep,
                                     MemoryDepAttr otherDep);
 
+/// The same for members not yet in a `fusion.fused`: nodes the fusion pass
+/// has decided to fuse.
+LogicalResult reorderLoopsByDepPair(ArrayRef<NodeOp> members,
+                                    MemoryDepAttr selfDep,
+                                    MemoryDepAttr otherDep);
+
 } // namespace fusion
 } // namespace mlir
 

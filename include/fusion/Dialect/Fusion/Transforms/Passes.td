@@ -167,4 +167,106 @@ def ReorderLoopsPass
   ];
 }
 
+def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
+  let summary = "Fuses scheduler nodes into kernels with Inductor's "
+                "algorithm and rules (Scheduler.fuse_nodes)";
+  let description = [{
+    Groups the scheduler nodes of a topologically sorted `fusion.graph` into
+    `fusion.fused` kernels exactly as Inductor's `Scheduler.fuse_nodes`
+    does: in rounds (at most `max-rounds`, until nothing changes), every
+    pair of fusable nodes sharing a buffer (each node with at most
+    `pairwise-attempts` later ones per buffer) that `can_fuse` allows is
+    scored by `score_fusion_key` (fusion priority, bytes of shared memory
+    accesses, proximity) and fused, best first, unless the fusion would
+    create a cycle. The rules are Inductor's: externs and nops never fuse;
+    at most `max-fusion-size` nodes per kernel; a consumer fuses into its
+    producer only where every read matches a write of the producer (after
+    reordering the loops of one node to match the other's access order when
+    `reorder-loops` is set); pointwise and reduction kernels must have
+    compatible (numel, rnumel) iteration spaces and tilings
+    (`SIMDScheduling.can_fuse`); independent nodes fuse horizontally only
+    when they share at least `score-fusion-memory-threshold` bytes and lie
+    within 64 nodes of each other; mutation order (WeakDep) is respected.
+
+    Beyond Inductor: with `peak-memory=never-raise` (the default), no
+    fusion raises the graph's peak live bytes above those of the unfused
+    schedule (Inductor's heuristics can: pytorch#138685);
+    `peak-memory=inductor` applies only Inductor's own heuristics, for side
+    by side comparison. Ties are broken by input order, so the result is
+    deterministic. With `explain`, every candidate pair left unfused gets a
+    remark naming the rule that refused it (Inductor's WhyNoFuse), and the
+    graph a summary remark.
+
+    Members keep their names; a kernel's members run in dependence order,
+    so the result compares directly with the groups of Inductor's
+    `ir_post_fusion.txt` (`op0_op1_op3`).
+
+    Before:
+
+    ```mlir
+    %buf0 = fusion.node "op0" (%p0, %p1) in [4096] reduce [1024] writes(%out : !fusion.buffer<4096xf32>) {
+      %0 = fusion.load %x[%p0 * 1024 + %p1] : !fusion.buffer<4096x1024xf32>
+      %1 = fusion.reduce max %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<4096xf32>
+    }
+    %buf1 = fusion.node "op1" (%p0, %p1) in [4096, 1024] writes(%out : !fusion.buffer<4096x1024xf32>) {
+      %0 = fusion.load %x[%p0 * 1024 + %p1] : !fusion.buffer<4096x1024xf32>
+      %1 = fusion.load %buf0[%p0] : !fusion.buffer<4096xf32>
+      %2 = arith.subf %0, %1 : f32
+      fusion.store %2, %out[%p0 * 1024 + %p1] : !fusion.buffer<4096x1024xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %buf0, %buf1 = fusion.fused -> !fusion.buffer<4096xf32>, !fusion.buffer<4096x1024xf32> {
+      %buf0_0 = fusion.node "op0" ... attributes {buffer_names = ["buf0"]} {...}
+      %buf1_1 = fusion.node "op1" ... attributes {buffer_names = ["buf1"]} {
+        ...
+        %1 = fusion.load %buf0_0[%p0] : !fusion.buffer<4096xf32>
+        ...
+      }
+      fusion.yield %buf0_0, %buf1_1 : !fusion.buffer<4096xf32>, !fusion.buffer<4096x1024xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxFusionSize", "max-fusion-size", "unsigned", /*default=*/"64",
+           "Most nodes in one kernel (config.max_fusion_size)">,
+    Option<"scoreFusionMemoryThreshold", "score-fusion-memory-threshold",
+           "int64_t", /*default=*/"1",
+           "Fewest shared bytes for a horizontal fusion "
+           "(config.score_fusion_memory_threshold)">,
+    Option<"maxRounds", "max-rounds", "unsigned", /*default=*/"10",
+           "Most rounds of fusion">,
+    Option<"pairwiseAttempts", "pairwise-attempts", "unsigned",
+           /*default=*/"64",
+           "Later nodes sharing a buffer each node is paired with "
+           "(config.max_fusion_buffer_group_pairwise_attempts)">,
+    Option<"horizontal", "horizontal", "bool", /*default=*/"true",
+           "Fuse independent nodes that share inputs">,
+    Option<"reorderLoops", "reorder-loops", "bool", /*default=*/"true",
+           "Reorder a node's loops to match a shared buffer's access order "
+           "(config.loop_ordering_after_fusion)">,
+    Option<"peakMemory", "peak-memory", "std::string",
+           /*default=*/"\"never-raise\"",
+           "Peak memory policy: never-raise (no fusion raises the unfused "
+           "peak) or inductor (Inductor's heuristics only)">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Emit a remark for every candidate pair left unfused, naming the "
+           "rule, and a summary remark">
+  ];
+  let statistics = [
+    Statistic<"numCandidates", "num-candidates",
+              "Number of candidate pairs scored">,
+    Statistic<"numFusions", "num-fusions", "Number of fusions made">,
+    Statistic<"numRounds", "num-rounds", "Number of fusion rounds">,
+    Statistic<"numRefused", "num-refused",
+              "Number of candidate pairs refused">,
+    Statistic<"numRefusedPeakMemory", "num-refused-peak-memory",
+              "Number of fusions refused because they raise peak memory">
+  ];
+}
+
 #endif // FUSION_DIALECT_FUSION_TRANSFORMS_PASSES_TD

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds what the GPU run needs (no LLVM there): PTX and launch manifests of
+# the five corpus workloads the harness in python/ checks and times, before
+# fusion (unfused/) and after it (fused/, Inductor's groups).
+#
+#   bash bench/build_gpu_bundle.sh [DIR]     # default: build/gpu-bundle
+#
+# Then, on the GPU machine, from the repository root:
+#   cd python && python3 -m fusion_gpu.run_workloads --bundle ../DIR \
+#       --corpus ../corpus/inductor --out "$OUT"
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:-$root/build/gpu-bundle}"
+opt="${SCHEDULER_OPT:-$root/build/bin/scheduler-opt}"
+chip="${CHIP:-sm_90}"
+w="$root/bench/workloads"
+ex="$root/examples"
+
+declare -A unfused=(
+  [add_sum]="$ex/add_sum.mlir" [softmax]="$w/softmax.mlir"
+  [layernorm_gelu]="$ex/layernorm_gelu.mlir"
+  [rmsnorm_silu]="$w/rmsnorm_silu.mlir" [cross_entropy]="$w/cross_entropy.mlir")
+declare -A fused=(
+  [add_sum]="$ex/add_sum.mlir" [softmax]="$w/softmax.fused.mlir"
+  [layernorm_gelu]="$w/layernorm_gelu.fused.mlir"
+  [rmsnorm_silu]="$w/rmsnorm_silu.fused.mlir"
+  [cross_entropy]="$w/cross_entropy.fused.mlir")
+
+# Variant name -> graphs, extra --fusion-to-ptx options. Variants of the
+# fused kernels map rows of up to 1024 elements to one warp each
+# (fused_warp) or aim at 4 or 16 elements per thread instead of 8.
+declare -A graphs=([unfused]=unfused [fused]=fused [fused_warp]=fused
+  [fused_e4]=fused [fused_e16]=fused)
+declare -A options=([unfused]="" [fused]=""
+  [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32"
+  [fused_e4]="elements-per-thread=4" [fused_e16]="elements-per-thread=16")
+
+rm -rf "$out"
+for variant in unfused fused fused_warp fused_e4 fused_e16; do
+  declare -n files="${graphs[$variant]}"
+  for name in "${!files[@]}"; do
+    "$opt" "${files[$name]}" -o /dev/null \
+      --fusion-to-ptx="chip=$chip output-dir=$out/$variant ${options[$variant]}"
+    if command -v ptxas >/dev/null; then
+      ptxas -arch="$chip" "$out/$variant/$name.ptx" -o /dev/null
+    fi
+  done
+done
+# Semantics: graphs that make their own data, run on the GPU against the
+# outputs of the CPU JIT (whose values the lit tests check by hand at 2x6):
+# every reduction kind on rows of 6 and 37 (one warp per row, masked
+# lanes), 1000 (one block per row, in registers) and 20000 (looped), the
+# larger ones on v = (37 i mod 101) - 1, whose first maximum lies in
+# another lane than the first element; body ops and host-side copies;
+# Philox random numbers (also against Triton).
+runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
+libs="$(dirname "$runner")/../lib"
+libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
+red="$root/test/Conversion/FusionToLoops/reductions-jit.mlir"
+declare -A semantics=(
+  [reductions_2x6]="$red" [reductions_3x37]="$red 2=3 6=37 3=37 4=101"
+  [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
+  [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
+  [rand]="$root/bench/semantics/rand.mlir")
+for case in "${!semantics[@]}"; do
+  dir="$out/semantics/$case"
+  mkdir -p "$dir"
+  python3 "$root/test/Inputs/resize_graph.py" ${semantics[$case]} > "$dir/graph.mlir"
+  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
+  "$opt" "$dir/graph.mlir" --convert-fusion-to-loops --test-fusion-jit-main \
+      --fusion-loops-to-llvm \
+    | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
+    | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
+  rm "$dir/graph.mlir"
+done
+# Generated graphs (fusion-graph-gen, no externs), shuffled, scheduled by
+# the pipeline: outputs and in-place updated inputs against the CPU JIT
+# run of the same scheduled graph, on the JIT's input pattern.
+gen="${FUSION_GRAPH_GEN:-$root/build/bin/fusion-graph-gen}"
+for seed in 1 2 3 4 5 6; do
+  dir="$out/semantics/generated_$seed"
+  mkdir -p "$dir"
+  "$gen" --seed=$seed --nodes=60 --max-dim=64 --extern-percent=0 --shuffle \
+    > "$dir/graph.mlir"
+  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
+  "$opt" "$dir/graph.mlir" --fusion-schedule --convert-fusion-to-loops \
+      --test-fusion-jit-main=print-inputs=1 --fusion-loops-to-llvm \
+    | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
+    | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
+  rm "$dir/graph.mlir"
+done
+ls -l "$out"/*

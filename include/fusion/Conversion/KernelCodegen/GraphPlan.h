@@ -1,0 +1,102 @@
+//===- GraphPlan.h - Run-time layout of a lowered fusion.graph --*- C++ -*-===//
+//
+// What the GPU and CPU lowerings of a graph share above the kernels: the
+// order in which kernels and externs run, and where every buffer lives at
+// run time. Buffers are flat storages (1-D memrefs) indexed by the flat
+// offsets of the dialect: a graph input's storage is a host-function
+// argument, a node result read by the graph's consumer is written straight
+// into an output argument, other results get temporaries, views (nops) and
+// in-place updates share the storage they alias, and buffers produced and
+// consumed inside a `fusion.fused` group get no storage at all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_CONVERSION_KERNELCODEGEN_GRAPHPLAN_H
+#define FUSION_CONVERSION_KERNELCODEGEN_GRAPHPLAN_H
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::fusion {
+class DependenceGraph;
+} // namespace mlir::fusion
+
+namespace mlir::fusion::codegen {
+
+/// Where the buffers of one graph live at run time.
+struct StoragePlan {
+  enum class Role { Input, Output, Temp };
+  struct Storage {
+    /// The buffer name (`arg0_1`, `buf3`), or `output<j>` for an output
+    /// argument filled by a copy.
+    std::string name;
+    Role role;
+    /// The graph input or output number of an Input or Output storage.
+    unsigned argNumber = 0;
+    Type elementType;
+    int64_t numElements = 0;
+  };
+  /// A graph output: the output argument's storage, and the storage copied
+  /// into it once every kernel ran when the producer did not write it
+  /// directly (an input returned as output, a view, an in-place update,
+  /// a buffer returned twice).
+  struct Output {
+    unsigned storage;
+    std::optional<unsigned> copyFrom;
+  };
+
+  /// Inputs (in graph order), then outputs, then temporaries.
+  SmallVector<Storage> storages;
+  SmallVector<Output> outputs;
+  /// The storage of every buffer value that reaches memory: graph inputs,
+  /// results of nodes, externs, nops and containers, member results.
+  DenseMap<Value, unsigned> storageOf;
+  /// Results of `fusion.fused` members read only inside their group.
+  DenseSet<Value> registerBuffers;
+
+  std::optional<unsigned> lookup(Value buffer) const {
+    auto it = storageOf.find(buffer);
+    if (it == storageOf.end())
+      return std::nullopt;
+    return it->second;
+  }
+  bool isRegisterBuffer(Value buffer) const {
+    return registerBuffers.contains(buffer);
+  }
+};
+
+/// A graph ready to lower: its steps in execution order (`fusion.node`,
+/// `fusion.fused` and `fusion.extern` ops; members of `fusion.foreach` and
+/// `fusion.group` are separate steps, nops are aliases and run nothing)
+/// and its storages.
+struct GraphPlan {
+  GraphOp graph;
+  SmallVector<Operation *> steps;
+  StoragePlan storage;
+};
+
+/// Plans `graph`, whose dependences are `deps`. Fails with a diagnostic on
+/// the offending op when the graph is not in a valid execution order or
+/// uses what the lowerings do not support (multi-output externs, views that
+/// change the element type or combine several buffers).
+FailureOr<GraphPlan> planGraph(GraphOp graph, DependenceGraph &deps);
+
+/// The storages a step reads or writes, in first-use order: loads of
+/// buffers that are not kept in registers, stores to results that reach
+/// memory, extern operands and results.
+SmallVector<unsigned> getStepStorages(Operation *step,
+                                      const StoragePlan &storage);
+
+/// A short name for an element type as the manifest and harness use it:
+/// f16, bf16, f32, f64, i1, i8, i16, i32, i64.
+std::string getDTypeName(Type elementType);
+
+} // namespace mlir::fusion::codegen
+
+#endif // FUSION_CONVERSION_KERNELCODEGEN_GRAPHPLAN_H

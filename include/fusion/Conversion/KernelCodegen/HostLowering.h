@@ -1,0 +1,56 @@
+//===- HostLowering.h - The host function of a lowered graph ----*- C++ -*-===//
+//
+// Builds `func.func @<graph>` for a planned graph: one 1-D memref argument
+// per graph input and per graph output (the storages of StoragePlan),
+// temporaries allocated on entry and freed on exit, each step in order (a
+// kernel, emitted and launched by the target, or an extern, called as a
+// declared external function), then the copies into output arguments.
+// The GPU and CPU lowerings differ only in the hooks of `HostTarget`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_CONVERSION_KERNELCODEGEN_HOSTLOWERING_H
+#define FUSION_CONVERSION_KERNELCODEGEN_HOSTLOWERING_H
+
+#include "fusion/Conversion/KernelCodegen/GraphPlan.h"
+#include "fusion/Conversion/KernelCodegen/KernelPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::fusion::codegen {
+
+/// The target-specific parts of a host function.
+class HostTarget {
+public:
+  virtual ~HostTarget();
+  virtual Value allocate(OpBuilder &b, Location loc, MemRefType type) = 0;
+  virtual void deallocate(OpBuilder &b, Location loc, Value memref) = 0;
+  /// Copies `from` into `to` (same type).
+  virtual void copy(OpBuilder &b, Location loc, Value from, Value to) = 0;
+  /// Emits the kernel of `plan` and, at `b`'s insertion point in the host
+  /// function, its launch on `args`, the memrefs of `storages`.
+  virtual LogicalResult emitKernel(OpBuilder &b, const KernelPlan &plan,
+                                   const GraphPlan &graph,
+                                   ArrayRef<unsigned> storages,
+                                   ValueRange args) = 0;
+  /// Called for each extern, in order, once its call is emitted.
+  virtual void noteExtern(ExternOp op, const GraphPlan &graph,
+                          ArrayRef<unsigned> storages) {}
+};
+
+/// The memref type of a storage.
+MemRefType getStorageType(const StoragePlan::Storage &storage);
+
+/// Lowers `plan.graph` to a host function next to it (named
+/// `<graph>.host` until `replaceGraph`). `numExternCalls` counts the
+/// externs called.
+FailureOr<func::FuncOp> lowerGraph(const GraphPlan &plan, HostTarget &target,
+                                   unsigned &numExternCalls);
+
+/// Erases a lowered graph and gives its name to its host function.
+void replaceGraph(GraphOp graph, func::FuncOp host);
+
+} // namespace mlir::fusion::codegen
+
+#endif // FUSION_CONVERSION_KERNELCODEGEN_HOSTLOWERING_H

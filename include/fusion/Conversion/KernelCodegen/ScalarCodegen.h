@@ -1,0 +1,62 @@
+//===- ScalarCodegen.h - Scalar semantics of fusion body ops ----*- C++ -*-===//
+//
+// Emits the scalar arithmetic that the GPU and CPU lowerings share: flat
+// index expressions (affine maps with floor semantics), PyTorch's dtype
+// conversions (`fusion.cast`) and Triton's Philox random numbers
+// (`fusion.rand`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_CONVERSION_KERNELCODEGEN_SCALARCODEGEN_H
+#define FUSION_CONVERSION_KERNELCODEGEN_SCALARCODEGEN_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+#include <utility>
+
+namespace mlir::fusion::codegen {
+
+/// An integer (or index) constant of `type`.
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+/// A floating-point constant of `type`.
+Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// Converts between integer types and `index` (sign-extending).
+Value castIntegerLike(OpBuilder &b, Location loc, Value value, Type type);
+
+/// Inclusive bounds [lo, hi] that `expr` and every subexpression of it stay
+/// within when dimension i ranges over [0, dimSizes[i]); nullopt when a
+/// subexpression depends on a symbol or its bounds do not fit in 64 bits.
+/// The bounds of `expr` itself are returned.
+std::optional<std::pair<int64_t, int64_t>>
+getAffineExprBounds(AffineExpr expr, ArrayRef<int64_t> dimSizes);
+
+/// Returns the narrowest of i32 and i64 that holds every subexpression of
+/// `expr`; i64 when the bounds are unknown.
+Type getAffineEvaluationType(MLIRContext *context, AffineExpr expr,
+                             ArrayRef<int64_t> dimSizes);
+
+/// Emits `expr` in integer type `type` (or index), binding dimension i to
+/// dims[i] (which ranges over [0, dimSizes[i])) and symbol j to symbols[j].
+/// floordiv and mod round toward negative infinity as in affine maps;
+/// unsigned division is used where the dividend is known non-negative.
+Value emitAffineExpr(OpBuilder &b, Location loc, AffineExpr expr,
+                     ValueRange dims, ArrayRef<int64_t> dimSizes,
+                     ValueRange symbols, Type type);
+
+/// PyTorch's `to_dtype` (`fusion.cast`): floats truncate toward zero when
+/// converted to integers, conversions to i1 test for non-zero, i1 converts
+/// to 0 or 1, integers sign-extend or truncate.
+Value emitTorchCast(OpBuilder &b, Location loc, Value value, Type to);
+
+/// Triton's `tl.rand(seed, offset)` for a 32-bit offset: the first word of
+/// Philox4x32-10 on counter (offset, 0, 0, 0) and key (seed low, seed
+/// high), mapped to a float in [0, 1).
+Value emitPhiloxRand(OpBuilder &b, Location loc, Value seed, Value offset);
+
+} // namespace mlir::fusion::codegen
+
+#endif // FUSION_CONVERSION_KERNELCODEGEN_SCALARCODEGEN_H

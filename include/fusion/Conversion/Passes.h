@@ -1,0 +1,26 @@
+//===- Passes.h - Lowerings of the fusion dialect ---------------*- C++ -*-===//
+
+#ifndef FUSION_CONVERSION_PASSES_H
+#define FUSION_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::fusion {
+
+#define GEN_PASS_DECL
+#include "fusion/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "fusion/Conversion/Passes.h.inc"
+
+} // namespace mlir::fusion
+
+#endif // FUSION_CONVERSION_PASSES_H

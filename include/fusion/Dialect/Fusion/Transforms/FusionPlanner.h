@@ -1,0 +1,136 @@
+//===- FusionPlanner.h - Inductor's fuse_nodes, decided ---------*- C++ -*-===//
+//
+// Decides which scheduler nodes of a fusion.graph fuse into one kernel, with
+// the algorithm and rules of Inductor's `Scheduler.fuse_nodes`
+// (scheduler.py) and `SIMDScheduling.can_fuse` (simd.py):
+//
+//   fuse_nodes / fuse_nodes_once         run(): rounds until a fixpoint
+//   get_possible_fusions                 candidates sharing a buffer
+//   score_fusion_key, score_fusion_memory  candidate order
+//   can_fuse, can_fuse_vertical,         canFuse(): every rule, each refusal
+//   can_fuse_horizontal, fusable_*         named by a RefusalReason
+//   will_fusion_create_cycle             createsCycle()
+//   shared_data_after_reordering_loop    loop reordering of one node
+//   can_fusion_increase_peak_memory,     Inductor's memory heuristics
+//   are_long_distant_nodes
+//
+// Beyond Inductor, under the default policy a round's fusions never raise
+// the graph's peak memory above the unfused schedule's: the schedule the
+// fused graph will run in is evaluated exactly after each round, and a
+// round is cut back to the longest prefix of its fusions that keeps the
+// peak (the first fusion dropped is refused for that reason).
+//
+// The planner only decides: it changes IR only where Inductor's can_fuse
+// does, by reordering the loops of a node to match another node's access
+// order. FuseNodesPass builds the fused ops from the decision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNER_H
+#define FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNER_H
+
+#include "fusion/Analysis/DependenceGraph.h"
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <string>
+
+namespace mlir {
+namespace fusion {
+
+/// How fusion treats peak memory.
+enum class PeakMemoryPolicy {
+  /// Never raise the peak live bytes of the unfused schedule.
+  NeverRaise,
+  /// Inductor's heuristics only (can_fusion_increase_peak_memory and
+  /// are_long_distant_nodes), which can raise it (pytorch#138685).
+  Inductor,
+};
+
+/// Inductor's fusion knobs (torch._inductor.config) and ours.
+struct FusionOptions {
+  /// config.max_fusion_size.
+  unsigned maxFusionSize = 64;
+  /// config.score_fusion_memory_threshold.
+  int64_t scoreFusionMemoryThreshold = 1;
+  /// fuse_nodes' number of rounds.
+  unsigned maxRounds = 10;
+  /// config.max_fusion_buffer_group_pairwise_attempts: how many later nodes
+  /// sharing a buffer each node is paired with.
+  unsigned pairwiseAttempts = 64;
+  /// Fuse nodes that share inputs without depending on each other.
+  bool horizontal = true;
+  /// config.loop_ordering_after_fusion: reorder a node's loops so a shared
+  /// buffer is accessed in the same order.
+  bool reorderLoops = true;
+  PeakMemoryPolicy peakMemory = PeakMemoryPolicy::NeverRaise;
+};
+
+/// Why a candidate pair was not fused, one per rule (Inductor's WhyNoFuse
+/// messages).
+enum class RefusalReason {
+  ExternOrNop,
+  Grouped,
+  Order,
+  NoSharedData,
+  MaxFusionSize,
+  InductorPeakMemory,
+  MemoryDepsMismatch,
+  IntermediateNodes,
+  ReductionShapeMismatch,
+  PointwiseShapeMismatch,
+  ReductionShapeIncompatible,
+  TilingMismatch,
+  ReductionTiling,
+  ScoreThreshold,
+  LongDistance,
+  HorizontalDisabled,
+  Cycle,
+  PeakMemory,
+};
+constexpr unsigned kNumRefusalReasons =
+    static_cast<unsigned>(RefusalReason::PeakMemory) + 1;
+
+/// A short stable identifier of the reason (`memory-deps-mismatch`).
+StringRef getRefusalKey(RefusalReason reason);
+/// Inductor's message for the reason (`memory deps did not match`).
+StringRef getRefusalMessage(RefusalReason reason);
+
+/// One refused candidate pair: `first` is the earlier group's node name.
+struct Refusal {
+  std::string first;
+  std::string second;
+  RefusalReason reason;
+  /// Where to report it: the first leaf of the later group.
+  Operation *anchor;
+};
+
+/// The decision: groups of top-level nodes (indices into the input
+/// DependenceGraph) that become one kernel each, in the schedule order the
+/// fused graph runs in.
+struct FusionPlan {
+  /// Every top-level node exactly once; a group of one is left alone.
+  SmallVector<SmallVector<unsigned, 4>> groups;
+  SmallVector<Refusal> refusals;
+  unsigned rounds = 0;
+  unsigned candidatesScored = 0;
+  unsigned fusions = 0;
+  /// Peak live bytes of the input schedule and of the planned one.
+  int64_t peakBytesBefore = 0;
+  int64_t peakBytesAfter = 0;
+  /// Refusals per reason.
+  std::array<unsigned, kNumRefusalReasons> refusalCounts{};
+};
+
+/// Plans the fusion of a topologically sorted, acyclic graph. `deps` must
+/// describe `graph` as it is on entry.
+FailureOr<FusionPlan> planFusion(GraphOp graph, const DependenceGraph &deps,
+                                 const FusionOptions &options);
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNER_H

@@ -1,0 +1,563 @@
+//===- FusionToGPU.cpp - fusion.graph to GPU kernels ----------------------===//
+//
+// Each kernel becomes a gpu.func; how rows and their elements map onto
+// blocks, warps and threads follows Inductor's Triton kernels:
+//
+//   - pointwise: one element per thread, `pointwise-block-size` threads per
+//     block;
+//   - short reductions (rnumel <= warp-reduction-max-size): one row per
+//     warp, 8 rows per block, lanes striding over the row;
+//   - other reductions: one row per block, threads striding over the row.
+//
+// Each thread folds its elements into accumulators (in registers, unrolled,
+// when it holds at most max-persistent-elements of the row; else in a loop
+// that visits the row once per reduction level), then the row's threads
+// merge them with gpu.shuffle xor and, across the warps of a block, through
+// shared memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Conversion/KernelCodegen/HostLowering.h"
+#include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "fusion/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+#define DEBUG_TYPE "convert-fusion-to-gpu"
+
+namespace mlir::fusion {
+#define GEN_PASS_DEF_CONVERTFUSIONTOGPUPASS
+#include "fusion/Conversion/Passes.h.inc"
+} // namespace mlir::fusion
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+namespace {
+constexpr int64_t kWarpSize = 32;
+/// Threads per block of kernels that reduce one row per warp.
+constexpr int64_t kWarpRowBlockSize = 256;
+
+struct MappingOptions {
+  int64_t pointwiseBlockSize;
+  int64_t elementsPerThread;
+  int64_t maxReductionBlockSize;
+  int64_t warpReductionMaxSize;
+  int64_t maxPersistentElements;
+  int64_t loopUnroll;
+};
+
+/// How a kernel's rows map onto the grid.
+struct KernelMapping {
+  enum class Kind { Pointwise, WarpPerRow, BlockPerRow } kind;
+  int64_t blockSize;
+  int64_t gridSize;
+  /// Rows per block (Pointwise: elements per block).
+  int64_t rowsPerBlock;
+  /// Threads per row, and per thread the row elements kept in registers
+  /// (persistent) or handled per loop iteration.
+  int64_t numLanes = 1;
+  bool persistent = true;
+  int64_t elementsPerLane = 1;
+  /// Adjacent row elements a thread takes at a time (vector accesses).
+  int64_t vectorWidth = 1;
+};
+
+KernelMapping chooseMapping(const KernelPlan &plan,
+                            const MappingOptions &options) {
+  KernelMapping m;
+  if (!plan.isReduction) {
+    m.kind = KernelMapping::Kind::Pointwise;
+    m.blockSize = std::min<int64_t>(
+        options.pointwiseBlockSize,
+        llvm::alignTo(plan.numel, kWarpSize));
+    m.rowsPerBlock = m.blockSize;
+    m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
+    return m;
+  }
+  if (plan.rnumel <= options.warpReductionMaxSize) {
+    m.kind = KernelMapping::Kind::WarpPerRow;
+    m.blockSize = kWarpRowBlockSize;
+    m.rowsPerBlock = kWarpRowBlockSize / kWarpSize;
+    m.numLanes = kWarpSize;
+  } else {
+    m.kind = KernelMapping::Kind::BlockPerRow;
+    // About elements-per-thread elements per thread (8 by default): enough
+    // loads in flight per thread and few threads to combine.
+    int64_t wanted = llvm::PowerOf2Ceil(
+        llvm::divideCeil(plan.rnumel, options.elementsPerThread));
+    m.blockSize = std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize);
+    m.rowsPerBlock = 1;
+    m.numLanes = m.blockSize;
+  }
+  m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
+  // Threads take 16-byte groups of adjacent elements when rows divide.
+  m.vectorWidth = plan.rnumel % 4 == 0 ? 4 : 1;
+  int64_t perLane =
+      llvm::alignTo(llvm::divideCeil(plan.rnumel, m.numLanes), m.vectorWidth);
+  m.persistent = perLane <= options.maxPersistentElements;
+  m.elementsPerLane = m.persistent
+                          ? perLane
+                          : llvm::alignTo(options.loopUnroll, m.vectorWidth);
+  return m;
+}
+
+/// `value` from lane `lane ^ offset` of the warp, for any scalar type: wide
+/// values travel as two 32-bit halves, narrow ones widened.
+Value shuffleXor(OpBuilder &b, Location loc, Value value, int32_t offset) {
+  Type type = value.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  auto shuffle = [&](Value v) {
+    return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (width == 32)
+    return shuffle(value);
+  Type intType = b.getIntegerType(width);
+  Value bits = isa<FloatType>(type)
+                   ? arith::BitcastOp::create(b, loc, intType, value).getResult()
+                   : value;
+  Value result;
+  if (width == 64) {
+    Value lo = arith::TruncIOp::create(b, loc, i32, bits);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(b, loc, bits,
+                               createIntConstant(b, loc, intType, 32)));
+    Value lo64 = arith::ExtUIOp::create(b, loc, intType, shuffle(lo));
+    Value hi64 = arith::ExtUIOp::create(b, loc, intType, shuffle(hi));
+    result = arith::OrIOp::create(
+        b, loc, lo64,
+        arith::ShLIOp::create(b, loc, hi64,
+                              createIntConstant(b, loc, intType, 32)));
+  } else {
+    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+    result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
+  }
+  if (isa<FloatType>(type))
+    result = arith::BitcastOp::create(b, loc, type, result);
+  return result;
+}
+
+/// Combines `acc` over aligned groups of `lanes` lanes of each warp; every
+/// lane gets its group's result (a butterfly of xor shuffles).
+SmallVector<Value> warpAllReduce(OpBuilder &b, Location loc,
+                                 const ReductionCombiner &combiner,
+                                 ValueRange acc, int64_t lanes = kWarpSize) {
+  SmallVector<Value> current(acc.begin(), acc.end());
+  for (int32_t offset = lanes / 2; offset >= 1; offset /= 2) {
+    SmallVector<Value> other;
+    for (Value v : current)
+      other.push_back(shuffleXor(b, loc, v, offset));
+    current = combiner.emitCombine(b, loc, current, other);
+  }
+  return current;
+}
+
+/// Emits one kernel of a graph into the graph's gpu.module and launches it
+/// from the host function; records it in the graph's manifest steps.
+class GPUHostTarget final : public HostTarget {
+public:
+  GPUHostTarget(StringRef graphName, const MappingOptions &options,
+                SmallVectorImpl<Attribute> &manifestSteps,
+                unsigned &numKernels)
+      : graphName(graphName), options(options), manifestSteps(manifestSteps),
+        numKernels(numKernels) {}
+
+  Value allocate(OpBuilder &b, Location loc, MemRefType type) override {
+    return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
+                                ValueRange{}, ValueRange{}, ValueRange{},
+                                /*hostShared=*/false)
+        .getMemref();
+  }
+  void deallocate(OpBuilder &b, Location loc, Value memref) override {
+    gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                           memref);
+  }
+  void copy(OpBuilder &b, Location loc, Value from, Value to) override {
+    gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{}, to,
+                          from);
+  }
+
+  LogicalResult emitKernel(OpBuilder &b, const KernelPlan &plan,
+                           const GraphPlan &graph, ArrayRef<unsigned> storages,
+                           ValueRange args) override;
+
+  void noteExtern(ExternOp op, const GraphPlan &graph,
+                  ArrayRef<unsigned> storages) override {
+    Builder b(op.getContext());
+    SmallVector<Attribute> args;
+    for (unsigned s : storages)
+      args.push_back(b.getStringAttr(graph.storage.storages[s].name));
+    manifestSteps.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("kind", b.getStringAttr("extern")),
+        b.getNamedAttr("name", b.getStringAttr(op.getKernel())),
+        b.getNamedAttr("node", b.getStringAttr(op.getName())),
+        b.getNamedAttr("args", b.getArrayAttr(args)),
+    }));
+  }
+
+  std::string getModuleName() const { return (graphName + "_kernels").str(); }
+
+private:
+  gpu::GPUModuleOp getOrCreateModule(OpBuilder &b, Operation *host);
+  LogicalResult emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
+                         const KernelPlan &plan, const KernelMapping &mapping,
+                         const std::function<Value(Value)> &getMemref);
+  SmallVector<Value> blockAllReduce(OpBuilder &b, Location loc,
+                                    gpu::GPUFuncOp kernel, Value tid,
+                                    int64_t blockSize,
+                                    const ReductionCombiner &combiner,
+                                    ValueRange acc);
+
+  StringRef graphName;
+  const MappingOptions &options;
+  SmallVectorImpl<Attribute> &manifestSteps;
+  unsigned &numKernels;
+  gpu::GPUModuleOp module;
+  int64_t sharedBytes = 0;
+};
+
+gpu::GPUModuleOp GPUHostTarget::getOrCreateModule(OpBuilder &b,
+                                                  Operation *host) {
+  if (module)
+    return module;
+  OpBuilder mb(host);
+  module = gpu::GPUModuleOp::create(mb, host->getLoc(), getModuleName());
+  return module;
+}
+
+SmallVector<Value> GPUHostTarget::blockAllReduce(
+    OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
+    int64_t blockSize, const ReductionCombiner &combiner, ValueRange acc) {
+  SmallVector<Value> perWarp = warpAllReduce(b, loc, combiner, acc);
+  int64_t numWarps = blockSize / kWarpSize;
+  if (numWarps == 1)
+    return perWarp;
+  // Lane 0 of each warp publishes the warp's partial result; after the
+  // barrier every warp combines all of them, so every thread has the row's.
+  Type indexType = tid.getType();
+  Value warp = arith::ShRUIOp::create(b, loc, tid,
+                                      createIntConstant(b, loc, indexType, 5));
+  Value laneInWarp = arith::AndIOp::create(
+      b, loc, tid, createIntConstant(b, loc, indexType, kWarpSize - 1));
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  SmallVector<Value> slots;
+  for (Type type : combiner.getAccumulatorTypes()) {
+    auto smemType = MemRefType::get({numWarps}, type, AffineMap(), workgroup);
+    slots.push_back(kernel.addWorkgroupAttribution(smemType, loc));
+    sharedBytes += numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  }
+  Value isLeader = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, laneInWarp,
+      createIntConstant(b, loc, indexType, 0));
+  Value warpIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), warp);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    for (auto [v, slot] : llvm::zip(perWarp, slots))
+      memref::StoreOp::create(b, loc, v, slot, ValueRange{warpIndex});
+  }
+  gpu::BarrierOp::create(b, loc);
+  // Lane l reads partial l mod numWarps (a power of two), so a butterfly
+  // over log2(numWarps) steps gives every lane the total.
+  Value readIndex = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::AndIOp::create(b, loc, laneInWarp,
+                            createIntConstant(b, loc, indexType, numWarps - 1)));
+  SmallVector<Value> partials;
+  for (Value slot : slots)
+    partials.push_back(
+        memref::LoadOp::create(b, loc, slot, ValueRange{readIndex}));
+  return warpAllReduce(b, loc, combiner, partials, numWarps);
+}
+
+LogicalResult
+GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
+                        const KernelPlan &plan, const KernelMapping &mapping,
+                        const std::function<Value(Value)> &getMemref) {
+  Location loc = plan.op->getLoc();
+  // Row and element indices are 32-bit unless the kernel is too large.
+  bool narrow = plan.numel + mapping.rowsPerBlock <
+                    std::numeric_limits<int32_t>::max() &&
+                plan.rnumel + mapping.numLanes * mapping.elementsPerLane <
+                    std::numeric_limits<int32_t>::max();
+  Type indexType = narrow ? b.getI32Type() : b.getI64Type();
+  auto constant = [&](int64_t v) {
+    return createIntConstant(b, loc, indexType, v);
+  };
+  Value tid = arith::IndexCastUIOp::create(
+      b, loc, indexType, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
+  Value bid = arith::IndexCastUIOp::create(
+      b, loc, indexType, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+
+  RowLayout layout;
+  Value x;
+  Value zero = constant(0);
+  switch (mapping.kind) {
+  case KernelMapping::Kind::Pointwise:
+    x = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, bid, constant(mapping.blockSize)),
+        tid);
+    layout.lane = zero;
+    break;
+  case KernelMapping::Kind::WarpPerRow: {
+    Value warp = arith::ShRUIOp::create(b, loc, tid, constant(5));
+    x = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
+        warp);
+    layout.lane = arith::AndIOp::create(b, loc, tid, constant(kWarpSize - 1));
+    layout.combineAcrossLanes = [](OpBuilder &cb, Location cl,
+                                   const ReductionCombiner &combiner,
+                                   ValueRange acc) {
+      return warpAllReduce(cb, cl, combiner, acc);
+    };
+    break;
+  }
+  case KernelMapping::Kind::BlockPerRow:
+    x = bid;
+    layout.lane = tid;
+    layout.combineAcrossLanes = [this, kernel, tid,
+                                 blockSize = mapping.blockSize](
+                                    OpBuilder &cb, Location cl,
+                                    const ReductionCombiner &combiner,
+                                    ValueRange acc) {
+      return blockAllReduce(cb, cl, kernel, tid, blockSize, combiner, acc);
+    };
+    break;
+  }
+  layout.numLanes = mapping.numLanes;
+  layout.persistent = mapping.persistent;
+  layout.elementsPerLane = mapping.elementsPerLane;
+  layout.vectorWidth = mapping.vectorWidth;
+  if (mapping.gridSize * mapping.rowsPerBlock != plan.numel) {
+    // Threads past the last row compute on the last row and store nothing.
+    layout.rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            x, constant(plan.numel));
+    x = arith::MinUIOp::create(b, loc, x, constant(plan.numel - 1));
+  }
+  layout.rowStoreGuard = layout.rowValid;
+  if (mapping.kind != KernelMapping::Kind::Pointwise) {
+    // One lane stores what a row computes once.
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         layout.lane, zero);
+    layout.rowStoreGuard =
+        layout.rowValid
+            ? arith::AndIOp::create(b, loc, leader, layout.rowValid).getResult()
+            : leader;
+  }
+  KernelEmitter emitter(plan, getMemref, indexType);
+  return emitter.emitRow(b, x, layout);
+}
+
+/// A valid PTX identifier for a node name.
+static std::string sanitize(StringRef name) {
+  std::string result;
+  for (char c : name)
+    result.push_back(llvm::isAlnum(c) ? c : '_');
+  return result;
+}
+
+LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
+                                        const GraphPlan &graph,
+                                        ArrayRef<unsigned> storages,
+                                        ValueRange args) {
+  Location loc = plan.op->getLoc();
+  auto host = b.getInsertionBlock()->getParentOp();
+  gpu::GPUModuleOp gpuModule = getOrCreateModule(b, host);
+  KernelMapping mapping = chooseMapping(plan, options);
+
+  OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
+  std::string name = "kernel_" + sanitize(plan.name);
+  auto kernel = gpu::GPUFuncOp::create(kb, loc, name,
+                                       kb.getFunctionType(args.getTypes(), {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr(
+      {static_cast<int32_t>(mapping.blockSize), 1, 1}));
+  for (auto [i, s] : llvm::enumerate(storages)) {
+    kernel.setArgAttr(i, "fusion.name",
+                      kb.getStringAttr(graph.storage.storages[s].name));
+    // Storages are distinct allocations, each passed once.
+    kernel.setArgAttr(i, "llvm.noalias", kb.getUnitAttr());
+  }
+  Block &entry = kernel.getBody().front();
+  kb.setInsertionPointToStart(&entry);
+
+  DenseMap<unsigned, Value> memrefOf;
+  for (auto [i, s] : llvm::enumerate(storages))
+    memrefOf[s] = entry.getArgument(i);
+  std::function<Value(Value)> getMemref = [&](Value buffer) {
+    return memrefOf.lookup(*graph.storage.lookup(buffer));
+  };
+  sharedBytes = 0;
+  LogicalResult result = emitBody(kb, kernel, plan, mapping, getMemref);
+  gpu::ReturnOp::create(kb, loc);
+  if (failed(result))
+    return failure();
+
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value one = index(1);
+  gpu::LaunchFuncOp::create(b, loc, kernel,
+                            gpu::KernelDim3{index(mapping.gridSize), one, one},
+                            gpu::KernelDim3{index(mapping.blockSize), one, one},
+                            /*dynamicSharedMemorySize=*/Value(), args);
+  ++numKernels;
+
+  SmallVector<Attribute> argNames;
+  for (unsigned s : storages)
+    argNames.push_back(b.getStringAttr(graph.storage.storages[s].name));
+  manifestSteps.push_back(b.getDictionaryAttr({
+      b.getNamedAttr("kind", b.getStringAttr("kernel")),
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("node", b.getStringAttr(plan.name)),
+      b.getNamedAttr("grid", b.getI64ArrayAttr({mapping.gridSize, 1, 1})),
+      b.getNamedAttr("block", b.getI64ArrayAttr({mapping.blockSize, 1, 1})),
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
+      b.getNamedAttr("args", b.getArrayAttr(argNames)),
+  }));
+  return success();
+}
+
+/// A tensor of the manifest: a graph input or output as a strided view of
+/// a storage.
+static DictionaryAttr tensorEntry(Builder &b, StringRef name,
+                                  StringRef storage, BufferType type) {
+  return b.getDictionaryAttr({
+      b.getNamedAttr("name", b.getStringAttr(name)),
+      b.getNamedAttr("storage", b.getStringAttr(storage)),
+      b.getNamedAttr("dtype", b.getStringAttr(getDTypeName(type.getElementType()))),
+      b.getNamedAttr("shape", b.getI64ArrayAttr(type.getShape())),
+      b.getNamedAttr("strides", b.getI64ArrayAttr(type.getStrides())),
+      b.getNamedAttr("offset", b.getI64IntegerAttr(type.getOffset())),
+  });
+}
+
+/// The launch manifest of a planned graph; `steps` are its kernel launches
+/// and extern calls in order.
+static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
+                                    StringRef moduleName,
+                                    ArrayRef<Attribute> kernelSteps) {
+  const StoragePlan &storage = plan.storage;
+  SmallVector<Attribute> storages;
+  for (const StoragePlan::Storage &s : storage.storages) {
+    StringRef role = s.role == StoragePlan::Role::Input    ? "input"
+                     : s.role == StoragePlan::Role::Output ? "output"
+                                                            : "temp";
+    storages.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("name", b.getStringAttr(s.name)),
+        b.getNamedAttr("role", b.getStringAttr(role)),
+        b.getNamedAttr("dtype", b.getStringAttr(getDTypeName(s.elementType))),
+        b.getNamedAttr("elements", b.getI64IntegerAttr(s.numElements)),
+    }));
+  }
+  GraphOp graph = plan.graph;
+  SmallVector<Attribute> inputs, outputs;
+  for (BlockArgument arg : graph.getBodyBlock().getArguments())
+    inputs.push_back(tensorEntry(
+        b, graph.getInputName(arg.getArgNumber()).getValue(),
+        storage.storages[*storage.lookup(arg)].name,
+        cast<BufferType>(arg.getType())));
+  for (auto [j, value] : llvm::enumerate(graph.getOutputOp().getBuffers())) {
+    StringAttr name = getBufferName(value);
+    outputs.push_back(tensorEntry(
+        b, name ? name.getValue() : StringRef(),
+        storage.storages[storage.outputs[j].storage].name,
+        cast<BufferType>(value.getType())));
+  }
+  // Kernels and externs, then the copies into output arguments.
+  SmallVector<Attribute> steps(kernelSteps);
+  for (const StoragePlan::Output &output : storage.outputs) {
+    if (!output.copyFrom)
+      continue;
+    const StoragePlan::Storage &to = storage.storages[output.storage];
+    const StoragePlan::Storage &from = storage.storages[*output.copyFrom];
+    steps.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("kind", b.getStringAttr("copy")),
+        b.getNamedAttr("src", b.getStringAttr(from.name)),
+        b.getNamedAttr("dst", b.getStringAttr(to.name)),
+        b.getNamedAttr("elements", b.getI64IntegerAttr(
+                                       std::min(to.numElements, from.numElements))),
+    }));
+  }
+  return b.getDictionaryAttr({
+      b.getNamedAttr("graph", b.getStringAttr(graph.getSymName())),
+      b.getNamedAttr("module", b.getStringAttr(moduleName)),
+      b.getNamedAttr("storages", b.getArrayAttr(storages)),
+      b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+      b.getNamedAttr("outputs", b.getArrayAttr(outputs)),
+      b.getNamedAttr("steps", b.getArrayAttr(steps)),
+  });
+}
+
+struct ConvertFusionToGPUPass final
+    : fusion::impl::ConvertFusionToGPUPassBase<ConvertFusionToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MappingOptions mappingOptions{pointwiseBlockSize, elementsPerThread,
+                                  maxReductionBlockSize, warpReductionMaxSize,
+                                  maxPersistentElements, loopUnroll};
+    if (pointwiseBlockSize % kWarpSize != 0 ||
+        maxReductionBlockSize % kWarpSize != 0 ||
+        !llvm::isPowerOf2_64(maxReductionBlockSize) ||
+        maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
+        maxPersistentElements < 1 || loopUnroll < 1 ||
+        elementsPerThread < 1) {
+      module.emitError("convert-fusion-to-gpu: block sizes must be multiples "
+                       "of 32 up to 1024 (the reduction one a power of two), "
+                       "element counts positive");
+      return signalPassFailure();
+    }
+    Builder builder(module.getContext());
+    NamedAttrList manifests;
+    if (auto existing =
+            module->getAttrOfType<DictionaryAttr>("fusion.launch_manifests"))
+      manifests.append(existing.getValue());
+
+    SmallVector<GraphOp> graphs(module.getOps<GraphOp>());
+    for (GraphOp graph : graphs) {
+      DependenceGraph deps(graph);
+      FailureOr<GraphPlan> plan = planGraph(graph, deps);
+      if (failed(plan))
+        return signalPassFailure();
+      numRegisterBuffers += plan->storage.registerBuffers.size();
+      std::string name = graph.getSymName().str();
+      SmallVector<Attribute> steps;
+      unsigned kernels = 0, externs = 0;
+      GPUHostTarget target(name, mappingOptions, steps, kernels);
+      FailureOr<func::FuncOp> host = lowerGraph(*plan, target, externs);
+      if (failed(host))
+        return signalPassFailure();
+      manifests.set(name, buildManifest(builder, *plan, target.getModuleName(),
+                                        steps));
+      replaceGraph(graph, *host);
+      numKernels += kernels;
+      numExternCalls += externs;
+    }
+    if (!graphs.empty()) {
+      module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                      builder.getUnitAttr());
+      module->setAttr("fusion.launch_manifests",
+                      manifests.getDictionary(module.getContext()));
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,263 @@
+//===- GraphPlan.cpp - Run-time layout of a lowered fusion.graph ----------===//
+
+#include "fusion/Conversion/KernelCodegen/GraphPlan.h"
+#include "fusion/Analysis/DependenceGraph.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+std::string codegen::getDTypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
+
+/// The member result a container result re-exports.
+static Value memberResultOf(OpResult containerResult) {
+  Operation *container = containerResult.getOwner();
+  Block &body = container->getRegion(0).front();
+  return body.getTerminator()->getOperand(containerResult.getResultNumber());
+}
+
+/// Follows container results to the member results they re-export.
+static Value throughContainers(Value value) {
+  while (auto result = dyn_cast<OpResult>(value)) {
+    if (!isa<FusedOp, ForeachOp, GroupOp>(result.getOwner()))
+      break;
+    value = memberResultOf(result);
+  }
+  return value;
+}
+
+/// Appends the leaf steps of a top-level scheduler op: nodes, fused groups
+/// and externs run; nops run nothing; foreach and group members run one
+/// after the other.
+static void appendSteps(Operation *op, SmallVectorImpl<Operation *> &steps) {
+  if (isa<NopOp>(op))
+    return;
+  if (isa<ForeachOp, GroupOp>(op)) {
+    for (Operation &member : op->getRegion(0).front().without_terminator())
+      appendSteps(&member, steps);
+    return;
+  }
+  steps.push_back(op);
+}
+
+/// Checks that every top-level node comes after the nodes it depends on.
+static LogicalResult checkOrder(GraphOp graph, DependenceGraph &deps) {
+  if (deps.hasCycle())
+    return deps.emitCycleError();
+  for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n) {
+    ArrayRef<unsigned> preds = deps.getPredecessors(n);
+    if (!preds.empty() && preds.back() > n)
+      return deps.getNode(n)->emitOpError("runs before '")
+             << deps.getNode(preds.back()).getNodeName()
+             << "', which it depends on; the lowering runs nodes in the "
+                "graph's order (run fusion-topological-sort first)";
+  }
+  return success();
+}
+
+/// Checks the ops the host side must handle: externs with tuple results and
+/// views that are not a plain reinterpretation of one buffer.
+static LogicalResult checkHostOps(GraphOp graph) {
+  WalkResult result = graph.walk([&](Operation *op) -> WalkResult {
+    if (auto ext = dyn_cast<ExternOp>(op)) {
+      auto isMulti = [](Type t) { return isa<MultiOutputType>(t); };
+      if (llvm::any_of(ext->getOperandTypes(), isMulti) ||
+          llvm::any_of(ext->getResultTypes(), isMulti))
+        return ext.emitOpError("returns or takes a !fusion.multi_output; "
+                               "multi-output externs have no lowering"),
+               WalkResult::interrupt();
+    }
+    if (auto nop = dyn_cast<NopOp>(op)) {
+      if (nop.getInputs().size() != 1 || nop->getNumResults() != 1)
+        return nop.emitOpError("aliases ")
+                   << nop.getInputs().size()
+                   << " buffers; only views of one buffer have a lowering",
+               WalkResult::interrupt();
+      auto from = cast<BufferType>(nop.getInputs().front().getType());
+      auto to = cast<BufferType>(nop->getResult(0).getType());
+      if (from.getElementType() != to.getElementType())
+        return nop.emitOpError("reinterprets ")
+                   << from.getElementType() << " storage as "
+                   << to.getElementType() << "; views have a lowering only "
+                   << "when the element type is kept",
+               WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+/// Assigns storages to the buffers of a graph.
+class StorageAssigner {
+public:
+  explicit StorageAssigner(GraphOp graph) : graph(graph) {}
+
+  StoragePlan run() {
+    Block &body = graph.getBodyBlock();
+    for (BlockArgument arg : body.getArguments()) {
+      auto type = cast<BufferType>(arg.getType());
+      plan.storageOf[arg] = addStorage(graph.getInputName(arg.getArgNumber()),
+                                       StoragePlan::Role::Input,
+                                       arg.getArgNumber(), type);
+    }
+    // Output arguments first, so that their producers write them directly.
+    OutputOp output = graph.getOutputOp();
+    SmallVector<Value> outputRoots;
+    for (auto [j, value] : llvm::enumerate(output.getBuffers())) {
+      Value producer = throughContainers(value);
+      auto type = cast<BufferType>(value.getType());
+      bool direct = isFreshResult(producer) && producer.getType() == type &&
+                    !plan.storageOf.count(producer);
+      std::string name = direct ? bufferName(producer)
+                                : uniqueName("output" + std::to_string(j));
+      unsigned storage =
+          addStorage(name, StoragePlan::Role::Output, j, type);
+      plan.outputs.push_back({storage, std::nullopt});
+      if (direct)
+        plan.storageOf[producer] = storage;
+      outputRoots.push_back(value);
+    }
+    // Then every value produced in the graph, in op order.
+    for (Operation &op : body.without_terminator())
+      assign(&op);
+    // Outputs not written directly are copied from the value's storage.
+    for (auto [j, value] : llvm::enumerate(outputRoots)) {
+      unsigned from = plan.storageOf.lookup(value);
+      if (from != plan.outputs[j].storage)
+        plan.outputs[j].copyFrom = from;
+    }
+    return std::move(plan);
+  }
+
+private:
+  /// A result of a node or extern that does not overwrite another buffer.
+  static bool isFreshResult(Value value) {
+    auto result = dyn_cast<OpResult>(value);
+    if (!result || !isa<NodeOp, ExternOp>(result.getOwner()))
+      return false;
+    auto node = cast<SchedulerNodeOpInterface>(result.getOwner());
+    return !node.getMutatedBuffer(result.getResultNumber());
+  }
+
+  static std::string bufferName(Value result) {
+    auto opResult = cast<OpResult>(result);
+    auto node = cast<SchedulerNodeOpInterface>(opResult.getOwner());
+    return node.getBufferName(opResult.getResultNumber()).str();
+  }
+
+  std::string uniqueName(std::string name) {
+    while (usedNames.contains(name))
+      name += "_";
+    return name;
+  }
+
+  unsigned addStorage(StringRef name, StoragePlan::Role role,
+                      unsigned argNumber, BufferType type) {
+    usedNames.insert(name);
+    plan.storages.push_back({name.str(), role, argNumber,
+                             type.getElementType(), type.getStorageSize()});
+    return plan.storages.size() - 1;
+  }
+
+  /// Assigns storages to the results of `op` and of its members.
+  void assign(Operation *op) {
+    if (isa<FusedOp, ForeachOp, GroupOp>(op)) {
+      // A fused member result that nothing outside the group reads stays in
+      // registers, unless it overwrites a buffer in place.
+      if (isa<FusedOp>(op))
+        for (OpResult result : op->getResults())
+          if (result.use_empty() && !isMutation(memberResultOf(result)))
+            plan.registerBuffers.insert(memberResultOf(result));
+      for (Operation &member : op->getRegion(0).front().without_terminator())
+        assign(&member);
+      for (OpResult result : op->getResults())
+        if (std::optional<unsigned> s = plan.lookup(memberResultOf(result)))
+          plan.storageOf[result] = *s;
+      return;
+    }
+    for (OpResult result : op->getResults()) {
+      if (plan.storageOf.count(result) || plan.registerBuffers.count(result))
+        continue; // written directly into an output argument, or in registers
+      if (auto nop = dyn_cast<NopOp>(op)) {
+        plan.storageOf[result] = plan.storageOf.lookup(nop.getInputs()[0]);
+        continue;
+      }
+      auto node = cast<SchedulerNodeOpInterface>(op);
+      if (Value old = node.getMutatedBuffer(result.getResultNumber())) {
+        plan.storageOf[result] = plan.storageOf.lookup(old);
+        continue;
+      }
+      plan.storageOf[result] =
+          addStorage(bufferName(result), StoragePlan::Role::Temp, 0,
+                     cast<BufferType>(result.getType()));
+    }
+  }
+
+  static bool isMutation(Value member) {
+    auto result = cast<OpResult>(member);
+    return static_cast<bool>(cast<SchedulerNodeOpInterface>(result.getOwner())
+                                 .getMutatedBuffer(result.getResultNumber()));
+  }
+
+  GraphOp graph;
+  StoragePlan plan;
+  llvm::StringSet<> usedNames;
+};
+} // namespace
+
+FailureOr<GraphPlan> codegen::planGraph(GraphOp graph, DependenceGraph &deps) {
+  if (failed(checkOrder(graph, deps)) || failed(checkHostOps(graph)))
+    return failure();
+  GraphPlan plan;
+  plan.graph = graph;
+  for (Operation &op : graph.getBodyBlock().without_terminator())
+    appendSteps(&op, plan.steps);
+  plan.storage = StorageAssigner(graph).run();
+  return plan;
+}
+
+SmallVector<unsigned> codegen::getStepStorages(Operation *step,
+                                               const StoragePlan &storage) {
+  SmallVector<unsigned> result;
+  auto add = [&](Value buffer) {
+    if (std::optional<unsigned> s = storage.lookup(buffer))
+      if (!llvm::is_contained(result, *s))
+        result.push_back(*s);
+  };
+  if (auto ext = dyn_cast<ExternOp>(step)) {
+    for (Value input : ext.getInputs())
+      add(input);
+    for (Value output : ext->getResults())
+      add(output);
+    return result;
+  }
+  SmallVector<NodeOp> members;
+  if (auto node = dyn_cast<NodeOp>(step))
+    members.push_back(node);
+  else
+    for (Operation &member : step->getRegion(0).front().without_terminator())
+      members.push_back(cast<NodeOp>(member));
+  for (NodeOp node : members) {
+    node.getBody().walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        add(load.getBuffer());
+      else if (auto store = dyn_cast<StoreOp>(op))
+        add(node.getResultForHandle(cast<BlockArgument>(store.getBuffer())));
+    });
+  }
+  return result;
+}

@@ -1,0 +1,145 @@
+//===- HostLowering.cpp - The host function of a lowered graph ------------===//
+
+#include "fusion/Conversion/KernelCodegen/HostLowering.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+HostTarget::~HostTarget() = default;
+
+MemRefType codegen::getStorageType(const StoragePlan::Storage &storage) {
+  return MemRefType::get({storage.numElements}, storage.elementType);
+}
+
+/// Returns a private declaration of the extern kernel `kernel` with `type`,
+/// creating it (with a numbered name when the kernel's name is taken by a
+/// declaration of another type).
+static func::FuncOp getExternDeclaration(ModuleOp module, OpBuilder &b,
+                                         StringRef kernel, FunctionType type) {
+  SymbolTable symbols(module);
+  std::string name = kernel.str();
+  for (unsigned n = 1;; ++n) {
+    auto existing = symbols.lookup<func::FuncOp>(name);
+    if (existing && existing.getFunctionType() == type &&
+        existing->hasAttr("fusion.extern_kernel"))
+      return existing;
+    if (!symbols.lookup(name))
+      break;
+    name = (kernel + "." + Twine(n)).str();
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto decl = func::FuncOp::create(b, module.getLoc(), name, type);
+  decl.setPrivate();
+  decl->setAttr("fusion.extern_kernel", b.getStringAttr(kernel));
+  return decl;
+}
+
+/// Views the first `n` elements of a 1-D memref as a memref of `n`.
+static Value prefix(OpBuilder &b, Location loc, Value memref, int64_t n) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getDimSize(0) == n)
+    return memref;
+  auto target = MemRefType::get({n}, type.getElementType());
+  return memref::ReinterpretCastOp::create(b, loc, target, memref,
+                                           /*offset=*/0, ArrayRef<int64_t>{n},
+                                           ArrayRef<int64_t>{1});
+}
+
+FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
+                                            HostTarget &target,
+                                            unsigned &numExternCalls) {
+  GraphOp graph = plan.graph;
+  const StoragePlan &storage = plan.storage;
+  Location loc = graph.getLoc();
+  auto module = graph->getParentOfType<ModuleOp>();
+  OpBuilder b(graph);
+
+  // Inputs, then outputs, as the graph numbers them.
+  SmallVector<unsigned> argStorages;
+  for (auto role : {StoragePlan::Role::Input, StoragePlan::Role::Output}) {
+    SmallVector<unsigned> ofRole;
+    for (auto [i, s] : llvm::enumerate(storage.storages))
+      if (s.role == role)
+        ofRole.push_back(i);
+    llvm::stable_sort(ofRole, [&](unsigned a, unsigned c) {
+      return storage.storages[a].argNumber < storage.storages[c].argNumber;
+    });
+    llvm::append_range(argStorages, ofRole);
+  }
+  SmallVector<Type> argTypes;
+  for (unsigned s : argStorages)
+    argTypes.push_back(getStorageType(storage.storages[s]));
+  auto func = func::FuncOp::create(b, loc, (graph.getSymName() + ".host").str(),
+                                   b.getFunctionType(argTypes, {}));
+  for (auto [i, s] : llvm::enumerate(argStorages)) {
+    const StoragePlan::Storage &st = storage.storages[s];
+    func.setArgAttr(i, "fusion.name", b.getStringAttr(st.name));
+    func.setArgAttr(i, "fusion.role",
+                    b.getStringAttr(st.role == StoragePlan::Role::Input
+                                        ? "input"
+                                        : "output"));
+  }
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  SmallVector<Value> memrefs(storage.storages.size());
+  for (auto [i, s] : llvm::enumerate(argStorages))
+    memrefs[s] = entry->getArgument(i);
+  SmallVector<Value> temps;
+  for (auto [i, s] : llvm::enumerate(storage.storages))
+    if (s.role == StoragePlan::Role::Temp) {
+      memrefs[i] = target.allocate(b, loc, getStorageType(s));
+      temps.push_back(memrefs[i]);
+    }
+
+  for (Operation *step : plan.steps) {
+    SmallVector<unsigned> stepStorages = getStepStorages(step, storage);
+    SmallVector<Value> args;
+    for (unsigned s : stepStorages)
+      args.push_back(memrefs[s]);
+    if (auto ext = dyn_cast<ExternOp>(step)) {
+      SmallVector<Value> operands;
+      for (Value input : ext.getInputs())
+        operands.push_back(memrefs[*storage.lookup(input)]);
+      for (Value result : ext->getResults())
+        operands.push_back(memrefs[*storage.lookup(result)]);
+      auto type = b.getFunctionType(ValueRange(operands).getTypes(), {});
+      func::FuncOp decl = getExternDeclaration(module, b, ext.getKernel(), type);
+      func::CallOp::create(b, ext.getLoc(), decl, operands);
+      target.noteExtern(ext, plan, stepStorages);
+      ++numExternCalls;
+      continue;
+    }
+    FailureOr<KernelPlan> kernel = planKernel(step, storage);
+    if (failed(kernel))
+      return failure();
+    if (failed(target.emitKernel(b, *kernel, plan, stepStorages, args)))
+      return failure();
+  }
+
+  for (const StoragePlan::Output &output : storage.outputs) {
+    if (!output.copyFrom)
+      continue;
+    Value to = memrefs[output.storage];
+    Value from = memrefs[*output.copyFrom];
+    int64_t n = std::min(cast<MemRefType>(to.getType()).getDimSize(0),
+                         cast<MemRefType>(from.getType()).getDimSize(0));
+    target.copy(b, loc, prefix(b, loc, from, n), prefix(b, loc, to, n));
+  }
+  for (Value temp : temps)
+    target.deallocate(b, loc, temp);
+  func::ReturnOp::create(b, loc);
+  return func;
+}
+
+void codegen::replaceGraph(GraphOp graph, func::FuncOp host) {
+  std::string name = graph.getSymName().str();
+  graph.erase();
+  host.setSymName(name);
+}

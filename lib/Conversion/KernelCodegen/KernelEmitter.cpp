@@ -1,0 +1,724 @@
+//===- KernelEmitter.cpp - Emitting the rows of a planned kernel ----------===//
+
+#include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+/// Values of member bodies emitted for one row (no `r`) or one element of
+/// a row. Lookups fall back to the enclosing scopes, whose values dominate.
+struct KernelEmitter::Scope {
+  Scope *parent = nullptr;
+  Value x, r;
+  /// i1: false for element positions past the end of the row; null when
+  /// the position is always valid.
+  Value valid;
+  /// The vector group of an element scope (null in row scopes and masked
+  /// regions), and the element's place in it.
+  ElementGroup *group = nullptr;
+  int64_t inGroup = 0;
+  DenseMap<Value, Value> values;
+  /// Loads without indirect indices already emitted, by storage and index:
+  /// different ops of the member bodies often load the same element.
+  DenseMap<std::pair<Value, AffineExpr>, Value> loads;
+};
+
+/// `width` consecutive elements of a row handled by one lane: contiguous
+/// loads and stores of the group move as one vector.
+struct KernelEmitter::ElementGroup {
+  int64_t width = 1;
+  /// The position of the first element (clamped into the row).
+  Value start;
+  /// i1: false when the whole group is past the end of the row, or null.
+  Value valid;
+  SmallVector<std::unique_ptr<Scope>> elements;
+  /// Vector values of the group's contiguous loads, by storage and index.
+  DenseMap<std::pair<Value, AffineExpr>, Value> vectorLoads;
+};
+
+struct KernelEmitter::PendingStore {
+  StoreOp op;
+  Value memref;
+  Value index;
+  Value value;
+};
+
+struct KernelEmitter::Accumulator {
+  ReduceOp reduce;
+  ReductionCombiner combiner;
+};
+
+KernelEmitter::KernelEmitter(const KernelPlan &plan,
+                             std::function<Value(Value)> getMemref,
+                             Type indexType)
+    : plan(plan), getMemref(std::move(getMemref)), indexType(indexType),
+      loc(plan.op->getLoc()) {}
+
+KernelEmitter::~KernelEmitter() = default;
+
+Value KernelEmitter::lookup(Scope *scope, Value value) const {
+  for (; scope; scope = scope->parent)
+    if (Value v = scope->values.lookup(value))
+      return v;
+  return nullptr;
+}
+
+SmallVector<Value> KernelEmitter::dependencies(Value value) const {
+  Operation *op = value.getDefiningOp();
+  if (!op || isa<ReduceOp>(op))
+    return {};
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    auto it = plan.producers.find(load.getBuffer());
+    if (it != plan.producers.end()) {
+      StoreOp producer = it->second;
+      return {producer.getValue()};
+    }
+    return SmallVector<Value>(
+        load.getIndices().drop_front(load.getMap().getNumDims()));
+  }
+  if (auto index = dyn_cast<IndexExprOp>(op))
+    return SmallVector<Value>(
+        index.getIndices().drop_front(index.getMap().getNumDims()));
+  if (auto masked = dyn_cast<MaskedOp>(op)) {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(masked.getBody(), captured);
+    SmallVector<Value> deps = {masked.getMask(), masked.getOther()};
+    // Buffers are read through their storages, not materialized.
+    for (Value v : captured)
+      if (!isa<BufferType>(v.getType()))
+        deps.push_back(v);
+    return deps;
+  }
+  return SmallVector<Value>(op->getOperands());
+}
+
+FailureOr<Value> KernelEmitter::materialize(OpBuilder &b, Scope &scope,
+                                            Value root) {
+  if (Value v = lookup(&scope, root))
+    return v;
+  SmallVector<Value> stack = {root};
+  while (!stack.empty()) {
+    Value value = stack.back();
+    if (lookup(&scope, value)) {
+      stack.pop_back();
+      continue;
+    }
+    // Pushed in reverse so that operands are emitted in program order.
+    bool ready = true;
+    for (Value dep : llvm::reverse(dependencies(value)))
+      if (!lookup(&scope, dep)) {
+        stack.push_back(dep);
+        ready = false;
+      }
+    if (!ready)
+      continue;
+    if (failed(emitDefinition(b, scope, value)))
+      return failure();
+    stack.pop_back();
+  }
+  return lookup(&scope, root);
+}
+
+FailureOr<Value> KernelEmitter::emitIndex(OpBuilder &b, Scope &scope,
+                                          Operation *op, ValueRange symbols,
+                                          Type type) {
+  AffineExpr expr = plan.indexExprs.lookup(op);
+  if (expr.isFunctionOfDim(1) && !scope.r)
+    return op->emitOpError("internal error: a per-row value depends on the "
+                           "position in the row");
+  Type evalType =
+      indexType.isIndex()
+          ? indexType
+          : getAffineEvaluationType(b.getContext(), expr,
+                                    {plan.numel, plan.rnumel});
+  SmallVector<Value> dims = {scope.x, scope.r ? scope.r : scope.x};
+  Value v = emitAffineExpr(b, loc, expr, dims, {plan.numel, plan.rnumel},
+                           symbols, evalType);
+  return castIntegerLike(b, loc, v, type);
+}
+
+LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
+                                            Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    // A loop variable of a member node.
+    const MemberPlan &member = plan.getMember(arg.getOwner()->getParentOp());
+    AffineExpr expr = member.loopVars[arg.getArgNumber()];
+    if (expr.isFunctionOfDim(1) && !scope.r)
+      return plan.op->emitOpError(
+          "internal error: a per-row value depends on the position in the row");
+    Type evalType =
+        indexType.isIndex()
+            ? indexType
+            : getAffineEvaluationType(b.getContext(), expr,
+                                      {plan.numel, plan.rnumel});
+    SmallVector<Value> dims = {scope.x, scope.r ? scope.r : scope.x};
+    Value v = emitAffineExpr(b, loc, expr, dims, {plan.numel, plan.rnumel},
+                             {}, evalType);
+    scope.values[value] = castIntegerLike(b, loc, v, b.getIndexType());
+    return success();
+  }
+
+  Operation *op = value.getDefiningOp();
+  auto operand = [&](Value v) { return lookup(&scope, v); };
+  if (isa<ReduceOp>(op))
+    return op->emitOpError("internal error: result used before its "
+                           "reduction finished");
+
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    auto it = plan.producers.find(load.getBuffer());
+    if (it != plan.producers.end()) {
+      StoreOp producer = it->second;
+      scope.values[value] = operand(producer.getValue());
+      return success();
+    }
+    SmallVector<Value> symbols;
+    for (Value s : load.getIndices().drop_front(load.getMap().getNumDims()))
+      symbols.push_back(operand(s));
+    FailureOr<Value> index =
+        emitIndex(b, scope, load, symbols, b.getIndexType());
+    if (failed(index))
+      return failure();
+    Value memref = getMemref(load.getBuffer());
+    auto stored = firstStorePhase.find(memref);
+    if (stored != firstStorePhase.end() && stored->second < phase)
+      return load.emitOpError("reads a storage that its kernel already "
+                              "overwrote in place in an earlier pass over "
+                              "the row; this kernel has no lowering");
+    std::pair<Value, AffineExpr> key = {memref, plan.indexExprs.lookup(load)};
+    if (ElementGroup *group = scope.group;
+        group && group->width > 1 && isContiguous(load, group->width)) {
+      // One vector load per group; the first element of the group computes
+      // its index (elements are emitted in order, so it dominates the rest).
+      Value &vector = group->vectorLoads[key];
+      if (!vector) {
+        Scope &first = *group->elements.front();
+        FailureOr<Value> start =
+            emitIndex(b, first, load, symbols, b.getIndexType());
+        if (failed(start))
+          return failure();
+        auto type = VectorType::get({group->width}, value.getType());
+        vector = vector::LoadOp::create(
+            b, loc, type, memref, ValueRange{*start}, /*nontemporal=*/false,
+            llvm::MaybeAlign(getVectorBytes(value.getType(), group->width)));
+      }
+      scope.values[value] =
+          vector::ExtractOp::create(b, loc, vector, scope.inGroup);
+      return success();
+    }
+    if (load.getMap().getNumSymbols() == 0) {
+      for (Scope *s = &scope; s; s = s->parent)
+        if (Value loaded = s->loads.lookup(key)) {
+          scope.values[value] = loaded;
+          return success();
+        }
+      scope.values[value] = scope.loads[key] =
+          memref::LoadOp::create(b, loc, memref, *index);
+      return success();
+    }
+    scope.values[value] = memref::LoadOp::create(b, loc, memref, *index);
+    return success();
+  }
+
+  if (auto indexExpr = dyn_cast<IndexExprOp>(op)) {
+    SmallVector<Value> symbols;
+    for (Value s :
+         indexExpr.getIndices().drop_front(indexExpr.getMap().getNumDims()))
+      symbols.push_back(operand(s));
+    FailureOr<Value> index =
+        emitIndex(b, scope, indexExpr, symbols, indexExpr.getType());
+    if (failed(index))
+      return failure();
+    scope.values[value] = *index;
+    return success();
+  }
+
+  if (auto castOp = dyn_cast<CastOp>(op)) {
+    scope.values[value] =
+        emitTorchCast(b, loc, operand(castOp.getInput()), castOp.getType());
+    return success();
+  }
+
+  if (auto rand = dyn_cast<RandOp>(op)) {
+    scope.values[value] = emitPhiloxRand(b, loc, operand(rand.getSeed()),
+                                         operand(rand.getOffset()));
+    return success();
+  }
+
+  if (auto masked = dyn_cast<MaskedOp>(op)) {
+    FailureOr<Value> result = emitMasked(b, scope, masked);
+    if (failed(result))
+      return failure();
+    scope.values[value] = *result;
+    return success();
+  }
+
+  IRMapping mapping;
+  for (Value v : op->getOperands())
+    mapping.map(v, operand(v));
+  Operation *clone = b.clone(*op, mapping);
+  for (auto [orig, copy] : llvm::zip(op->getResults(), clone->getResults()))
+    scope.values[orig] = copy;
+  return success();
+}
+
+FailureOr<Value> KernelEmitter::emitMasked(OpBuilder &b, Scope &scope,
+                                           MaskedOp masked) {
+  // The region may read out of bounds where the mask is false: run it
+  // under the mask. Values it captures were emitted outside already.
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{masked.getType()},
+                                lookup(&scope, masked.getMask()),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Scope inner;
+  inner.parent = &scope;
+  inner.x = scope.x;
+  inner.r = scope.r;
+  inner.valid = scope.valid;
+  auto yield = cast<YieldOp>(masked.getBody().front().getTerminator());
+  FailureOr<Value> v = materialize(b, inner, yield.getValues().front());
+  if (failed(v))
+    return failure();
+  scf::YieldOp::create(b, loc, *v);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, lookup(&scope, masked.getOther()));
+  return ifOp.getResult(0);
+}
+
+FailureOr<KernelEmitter::PendingStore>
+KernelEmitter::prepareStore(OpBuilder &b, Scope &scope, StoreOp store) {
+  FailureOr<Value> value = materialize(b, scope, store.getValue());
+  if (failed(value))
+    return failure();
+  SmallVector<Value> symbols;
+  for (Value s : store.getIndices().drop_front(store.getMap().getNumDims())) {
+    FailureOr<Value> sym = materialize(b, scope, s);
+    if (failed(sym))
+      return failure();
+    symbols.push_back(*sym);
+  }
+  FailureOr<Value> index =
+      emitIndex(b, scope, store, symbols, b.getIndexType());
+  if (failed(index))
+    return failure();
+  NodeOp node = plan.getMember(store).node;
+  Value result = node.getResultForHandle(cast<BlockArgument>(store.getBuffer()));
+  return PendingStore{store, getMemref(result), *index, *value};
+}
+
+void KernelEmitter::emitStores(OpBuilder &b, ArrayRef<PendingStore> stores,
+                               Value guard) {
+  if (stores.empty())
+    return;
+  OpBuilder::InsertionGuard insertionGuard(b);
+  if (guard) {
+    auto ifOp = scf::IfOp::create(b, loc, guard, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  for (const PendingStore &store : stores) {
+    firstStorePhase.try_emplace(store.memref, phase);
+    StoreOp op = store.op;
+    if (op.getMode()) {
+      auto kind = isa<FloatType>(store.value.getType())
+                      ? arith::AtomicRMWKind::addf
+                      : arith::AtomicRMWKind::addi;
+      memref::AtomicRMWOp::create(b, loc, kind, store.value, store.memref,
+                                  ValueRange{store.index});
+      continue;
+    }
+    memref::StoreOp::create(b, loc, store.value, store.memref,
+                            ValueRange{store.index});
+  }
+}
+
+/// The conjunction of two optional conditions.
+static Value andConditions(OpBuilder &b, Location loc, Value a, Value c) {
+  if (!a)
+    return c;
+  if (!c)
+    return a;
+  return arith::AndIOp::create(b, loc, a, c);
+}
+
+std::unique_ptr<KernelEmitter::ElementGroup>
+KernelEmitter::makeGroup(OpBuilder &b, Scope &row, Value start, int64_t width,
+                         bool mayBePast) {
+  auto group = std::make_unique<ElementGroup>();
+  group->width = width;
+  group->start = start;
+  if (mayBePast) {
+    // A group past the end computes on the last group and is masked out.
+    Value last = createIntConstant(b, loc, indexType, plan.rnumel - width);
+    Value end = createIntConstant(b, loc, indexType, plan.rnumel);
+    group->valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         start, end);
+    group->start = arith::MinUIOp::create(b, loc, start, last);
+  }
+  for (int64_t v = 0; v < width; ++v) {
+    auto scope = std::make_unique<Scope>();
+    scope->parent = &row;
+    scope->x = row.x;
+    scope->r = v == 0 ? group->start
+                      : arith::AddIOp::create(
+                            b, loc, group->start,
+                            createIntConstant(b, loc, indexType, v))
+                            .getResult();
+    scope->valid = group->valid;
+    scope->group = group.get();
+    scope->inGroup = v;
+    group->elements.push_back(std::move(scope));
+  }
+  return group;
+}
+
+bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
+  Type type = isa<LoadOp>(access) ? access->getResult(0).getType()
+                                  : cast<StoreOp>(access).getValue().getType();
+  if (!getVectorBytes(type, width) || access->getNumOperands() == 0)
+    return false;
+  AffineMap map = isa<LoadOp>(access) ? cast<LoadOp>(access).getMap()
+                                      : cast<StoreOp>(access).getMap();
+  if (map.getNumSymbols() != 0 || (isa<StoreOp>(access) &&
+                                   cast<StoreOp>(access).getMode()))
+    return false;
+  // index = f(x) + r with f(x) a multiple of the width: the group's
+  // elements are adjacent and the vector is aligned.
+  AffineExpr expr = plan.indexExprs.lookup(access);
+  MLIRContext *context = expr.getContext();
+  AffineExpr rest =
+      simplifyAffineExpr(expr - getAffineDimExpr(1, context), 2, 0);
+  if (rest.isFunctionOfDim(1))
+    return false;
+  AffineExpr misalignment = simplifyAffineExpr(rest % width, 2, 0);
+  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
+  return constant && constant.getValue() == 0;
+}
+
+int64_t KernelEmitter::getVectorBytes(Type type, int64_t width) {
+  // i1 vectors are bit-packed in LLVM, unlike i1 memrefs (a byte each).
+  if (!type.isIntOrFloat() || type.isInteger(1))
+    return 0;
+  int64_t bytes = width * (type.getIntOrFloatBitWidth() / 8);
+  return bytes <= 16 && llvm::isPowerOf2_64(bytes) ? bytes : 0;
+}
+
+LogicalResult
+KernelEmitter::accumulate(OpBuilder &b, Scope &element,
+                          ArrayRef<Accumulator *> accumulators,
+                          MutableArrayRef<SmallVector<Value>> values) {
+  for (auto [acc, current] : llvm::zip(accumulators, values)) {
+    SmallVector<Value> inputs;
+    for (Value input : acc->reduce.getInputs()) {
+      FailureOr<Value> v = materialize(b, element, input);
+      if (failed(v))
+        return failure();
+      inputs.push_back(*v);
+    }
+    Value position;
+    if (acc->combiner.needsPosition())
+      position = castIntegerLike(b, loc, element.r, b.getI64Type());
+    SmallVector<Value> lifted =
+        acc->combiner.emitLift(b, loc, inputs, position);
+    SmallVector<Value> combined =
+        acc->combiner.emitCombine(b, loc, current, lifted);
+    for (auto [slot, next] : llvm::zip(current, combined))
+      slot = element.valid
+                 ? arith::SelectOp::create(b, loc, element.valid, next, slot)
+                       .getResult()
+                 : next;
+  }
+  return success();
+}
+
+FailureOr<SmallVector<Value>> KernelEmitter::emitTwoPass(
+    OpBuilder &b, Accumulator &acc,
+    ArrayRef<std::unique_ptr<ElementGroup>> groups, const RowLayout &layout) {
+  SmallVector<std::pair<Value, Value>> elements; // (input, valid)
+  for (auto &group : groups)
+    for (auto &element : group->elements) {
+      FailureOr<Value> v =
+          materialize(b, *element, acc.reduce.getInputs().front());
+      if (failed(v))
+        return failure();
+      elements.push_back({*v, element->valid});
+    }
+  Type type = acc.reduce.getInputs().front().getType();
+  // Folds term(element) over the row with `kind`.
+  auto fold = [&](ReduceKind kind, function_ref<Value(Value)> term) {
+    ReductionCombiner combiner(kind, TypeRange{type});
+    SmallVector<Value> a = combiner.emitIdentity(b, loc);
+    for (auto [v, valid] : elements) {
+      Value next = combiner.emitCombine(b, loc, a, {term(v)}).front();
+      a[0] = valid ? arith::SelectOp::create(b, loc, valid, next, a[0])
+                         .getResult()
+                   : next;
+    }
+    if (layout.combineAcrossLanes)
+      a = layout.combineAcrossLanes(b, loc, combiner, a);
+    return a[0];
+  };
+  auto self = [](Value v) { return v; };
+  if (acc.combiner.getKind() == ReduceKind::OnlineSoftmaxReduce) {
+    Value max = fold(ReduceKind::Max, self);
+    Value sum = fold(ReduceKind::Sum, [&](Value v) -> Value {
+      return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, v, max));
+    });
+    return SmallVector<Value>{max, sum};
+  }
+  // Welford: the mean, then the sum of squared deviations from it.
+  Value count = createFloatConstant(b, loc, type, double(plan.rnumel));
+  Value mean = arith::DivFOp::create(b, loc, fold(ReduceKind::Sum, self), count);
+  Value m2 = fold(ReduceKind::Sum, [&](Value v) -> Value {
+    Value d = arith::SubFOp::create(b, loc, v, mean);
+    return arith::MulFOp::create(b, loc, d, d);
+  });
+  return SmallVector<Value>{mean, m2, count};
+}
+
+LogicalResult
+KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
+                         const RowLayout &layout,
+                         SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups) {
+  SmallVector<std::unique_ptr<Accumulator>> owned;
+  SmallVector<Accumulator *> accumulators;
+  for (ReduceOp reduce : plan.reduces)
+    if (plan.representative.lookup(reduce) == reduce &&
+        plan.getLevel(reduce) == level) {
+      owned.push_back(std::make_unique<Accumulator>(Accumulator{
+          reduce, ReductionCombiner(reduce.getKind(),
+                                    reduce.getInputs().getTypes())}));
+      accumulators.push_back(owned.back().get());
+    }
+  SmallVector<StoreOp> stores;
+  for (StoreOp store : plan.memoryStores)
+    if (plan.isElementStore(store) && plan.getStoreDepth(store) == level)
+      stores.push_back(store);
+  if (accumulators.empty() && stores.empty())
+    return success();
+
+  SmallVector<SmallVector<Value>> values;
+  for (Accumulator *acc : accumulators)
+    values.push_back(acc->combiner.emitIdentity(b, loc));
+  // The reduce results of each accumulator, once known.
+  SmallVector<std::optional<SmallVector<Value>>> finals(accumulators.size());
+  auto isTwoPass = [&](ReduceKind kind) {
+    return layout.persistent && (kind == ReduceKind::WelfordReduce ||
+                                 kind == ReduceKind::OnlineSoftmaxReduce);
+  };
+
+  // Stores of a group, after the values of all its elements.
+  auto emitGroupStores = [&](OpBuilder &eb, ElementGroup &group) -> LogicalResult {
+    SmallVector<SmallVector<PendingStore>> perElement;
+    for (auto &element : group.elements) {
+      SmallVector<PendingStore> &pending = perElement.emplace_back();
+      for (StoreOp store : stores) {
+        FailureOr<PendingStore> p = prepareStore(eb, *element, store);
+        if (failed(p))
+          return failure();
+        pending.push_back(*p);
+      }
+    }
+    SmallVector<PendingStore> scalar;
+    SmallVector<std::pair<PendingStore, Value>> vectors;
+    for (auto [i, store] : llvm::enumerate(stores)) {
+      if (group.width > 1 && isContiguous(store, group.width)) {
+        SmallVector<Value> values;
+        for (auto &pending : perElement)
+          values.push_back(pending[i].value);
+        auto type = VectorType::get({group.width}, values.front().getType());
+        vectors.push_back(
+            {perElement.front()[i],
+             vector::FromElementsOp::create(eb, loc, type, values)});
+        continue;
+      }
+      for (auto &pending : perElement)
+        scalar.push_back(pending[i]);
+    }
+    Value guard = andConditions(eb, loc, group.valid, layout.rowValid);
+    emitStores(eb, scalar, guard);
+    if (vectors.empty())
+      return success();
+    OpBuilder::InsertionGuard insertionGuard(eb);
+    if (guard) {
+      auto ifOp = scf::IfOp::create(eb, loc, guard, /*withElseRegion=*/false);
+      eb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    for (auto &[store, vector] : vectors) {
+      firstStorePhase.try_emplace(store.memref, phase);
+      vector::StoreOp::create(
+          eb, loc, vector, store.memref, ValueRange{store.index},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(getVectorBytes(store.value.getType(), group.width)));
+    }
+    return success();
+  };
+
+  int64_t numLanes = layout.numLanes;
+  int64_t width = layout.vectorWidth;
+  auto accumulateGroup = [&](OpBuilder &gb, ElementGroup &group,
+                             MutableArrayRef<SmallVector<Value>> current) {
+    for (auto &element : group.elements)
+      if (failed(accumulate(gb, *element, accumulators, current)))
+        return failure();
+    return success();
+  };
+  if (layout.persistent) {
+    // The lane's groups, unrolled; their scopes live for the whole row so
+    // that later levels reuse the values in registers.
+    int64_t numGroups = layout.elementsPerLane / width;
+    if (groups.empty())
+      for (int64_t j = 0; j < numGroups; ++j) {
+        Value start = arith::MulIOp::create(
+            b, loc,
+            arith::AddIOp::create(
+                b, loc, layout.lane,
+                createIntConstant(b, loc, indexType, j * numLanes)),
+            createIntConstant(b, loc, indexType, width));
+        bool mayBePast = (j + 1) * numLanes * width > plan.rnumel;
+        groups.push_back(makeGroup(b, row, start, width, mayBePast));
+      }
+    // Reductions folded element by element, and those computed in two
+    // passes over the registers.
+    SmallVector<Accumulator *> onePass;
+    SmallVector<SmallVector<Value>> onePassValues;
+    for (auto [acc, v] : llvm::zip(accumulators, values))
+      if (!isTwoPass(acc->combiner.getKind())) {
+        onePass.push_back(acc);
+        onePassValues.push_back(v);
+      }
+    for (auto &group : groups)
+      for (auto &element : group->elements)
+        if (failed(accumulate(b, *element, onePass, onePassValues)))
+          return failure();
+    unsigned next = 0;
+    for (auto [i, acc] : llvm::enumerate(accumulators)) {
+      if (!isTwoPass(acc->combiner.getKind())) {
+        values[i] = onePassValues[next++];
+        continue;
+      }
+      FailureOr<SmallVector<Value>> results =
+          emitTwoPass(b, *acc, groups, layout);
+      if (failed(results))
+        return failure();
+      finals[i] = *results;
+    }
+    // Values first, then the stores: an in-place update must not be seen
+    // by the loads of the same pass.
+    for (auto &group : groups)
+      if (failed(emitGroupStores(b, *group)))
+        return failure();
+  } else {
+    int64_t groupsPerIteration = layout.elementsPerLane / width;
+    int64_t chunk = numLanes * layout.elementsPerLane;
+    int64_t iterations = llvm::divideCeil(plan.rnumel, chunk);
+    bool mayBePast = plan.rnumel % chunk != 0;
+    SmallVector<Value> init;
+    for (auto &v : values)
+      llvm::append_range(init, v);
+    LogicalResult bodyResult = success();
+    auto loop = scf::ForOp::create(
+        b, loc, createIntConstant(b, loc, indexType, 0),
+        createIntConstant(b, loc, indexType, iterations),
+        createIntConstant(b, loc, indexType, 1), init,
+        [&](OpBuilder &lb, Location, Value iv, ValueRange iterArgs) {
+          SmallVector<SmallVector<Value>> current;
+          unsigned pos = 0;
+          for (auto &v : values) {
+            ValueRange slice = iterArgs.slice(pos, v.size());
+            current.emplace_back(slice.begin(), slice.end());
+            pos += v.size();
+          }
+          // Group g of iteration `iv` starts at
+          // ((iv * groupsPerIteration + g) * numLanes + lane) * width.
+          Value base = arith::MulIOp::create(
+              lb, loc, iv,
+              createIntConstant(lb, loc, indexType,
+                                groupsPerIteration * numLanes));
+          base = arith::AddIOp::create(lb, loc, base, layout.lane);
+          SmallVector<std::unique_ptr<ElementGroup>> unrolled;
+          for (int64_t g = 0; g < groupsPerIteration; ++g) {
+            Value start = arith::MulIOp::create(
+                lb, loc,
+                arith::AddIOp::create(
+                    lb, loc, base,
+                    createIntConstant(lb, loc, indexType, g * numLanes)),
+                createIntConstant(lb, loc, indexType, width));
+            unrolled.push_back(makeGroup(lb, row, start, width, mayBePast));
+            if (failed(accumulateGroup(lb, *unrolled.back(), current)))
+              bodyResult = failure();
+          }
+          for (auto &group : unrolled)
+            if (succeeded(bodyResult) && failed(emitGroupStores(lb, *group)))
+              bodyResult = failure();
+          SmallVector<Value> yielded;
+          for (auto &v : current)
+            llvm::append_range(yielded, v);
+          scf::YieldOp::create(lb, loc, yielded);
+        });
+    if (failed(bodyResult))
+      return failure();
+    unsigned pos = 0;
+    for (auto &v : values) {
+      for (Value &slot : v)
+        slot = loop.getResult(pos++);
+    }
+  }
+
+  for (auto [i, acc] : llvm::enumerate(accumulators)) {
+    if (finals[i])
+      continue;
+    if (layout.combineAcrossLanes)
+      values[i] = layout.combineAcrossLanes(b, loc, acc->combiner, values[i]);
+    finals[i] = acc->combiner.emitResults(b, loc, values[i]);
+  }
+
+  for (ReduceOp reduce : plan.reduces) {
+    ReduceOp rep = plan.representative.lookup(reduce);
+    auto it = llvm::find_if(accumulators,
+                            [&](Accumulator *a) { return a->reduce == rep; });
+    if (it == accumulators.end())
+      continue;
+    for (auto [result, v] :
+         llvm::zip(reduce.getResults(), *finals[it - accumulators.begin()]))
+      row.values[result] = v;
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
+                                     const RowLayout &layout) {
+  Scope row;
+  row.x = x;
+  SmallVector<std::unique_ptr<ElementGroup>> groups;
+  for (unsigned level = 0; level <= plan.numLevels; ++level) {
+    // Per-row stores whose values wait for `level` reductions.
+    ++phase;
+    SmallVector<PendingStore> pending;
+    for (StoreOp store : plan.memoryStores) {
+      if (plan.isElementStore(store) || plan.getStoreDepth(store) != level)
+        continue;
+      FailureOr<PendingStore> p = prepareStore(b, row, store);
+      if (failed(p))
+        return failure();
+      pending.push_back(*p);
+    }
+    emitStores(b, pending, layout.rowStoreGuard);
+    if (level == plan.numLevels)
+      break;
+    ++phase;
+    if (failed(emitLevel(b, row, level, layout, groups)))
+      return failure();
+  }
+  return success();
+}

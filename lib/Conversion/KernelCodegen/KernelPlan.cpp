@@ -1,0 +1,526 @@
+//===- KernelPlan.cpp - Mapping a kernel onto its iteration space ---------===//
+
+#include "fusion/Conversion/KernelCodegen/KernelPlan.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+const MemberPlan &KernelPlan::getMember(Operation *opInBody) const {
+  Operation *op = opInBody;
+  while (!memberIndex.count(op))
+    op = op->getParentOp();
+  return members[memberIndex.lookup(op)];
+}
+
+unsigned KernelPlan::getLevel(ReduceOp reduce) const {
+  unsigned level = 0;
+  for (Value input : reduce.getInputs())
+    level = std::max(level, getDepth(input));
+  return level;
+}
+
+bool KernelPlan::isElementStore(StoreOp store) const {
+  const MemberPlan &member = getMember(store);
+  NodeOp node = member.node;
+  return member.perElement && !node.isReduction();
+}
+
+unsigned KernelPlan::getStoreDepth(StoreOp store) const {
+  unsigned d = getDepth(store.getValue());
+  for (Value index : store.getIndices())
+    d = std::max(d, getDepth(index));
+  return d;
+}
+
+/// The variables of loops of `sizes` as the delinearization of `flat`
+/// (row-major). Loops of size 1 are 0.
+static void delinearize(AffineExpr flat, ArrayRef<int64_t> sizes,
+                        SmallVectorImpl<AffineExpr> &vars) {
+  MLIRContext *context = flat.getContext();
+  int64_t stride = 1;
+  SmallVector<int64_t> strides(sizes.size());
+  for (int i = sizes.size() - 1; i >= 0; --i) {
+    strides[i] = stride;
+    stride *= sizes[i];
+  }
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    if (size == 1) {
+      vars.push_back(getAffineConstantExpr(0, context));
+      continue;
+    }
+    AffineExpr var = flat;
+    if (strides[i] != 1)
+      var = var.floorDiv(strides[i]);
+    if (i != 0)
+      var = var % size;
+    vars.push_back(var);
+  }
+}
+
+/// Maps a member's loops onto the kernel's (x, r) space.
+static LogicalResult mapMember(NodeOp node, KernelPlan &plan,
+                               MemberPlan &member) {
+  MLIRContext *context = node.getContext();
+  AffineExpr x = getAffineDimExpr(0, context);
+  AffineExpr r = getAffineDimExpr(1, context);
+  int64_t numel = node.getNumel(), rnumel = node.getReductionNumel();
+  if (node.isReduction()) {
+    if (numel != plan.numel || rnumel != plan.rnumel)
+      return node.emitOpError("reduces ")
+             << rnumel << " elements in each of " << numel
+             << " rows, but its kernel runs " << plan.numel << " rows of "
+             << plan.rnumel << " elements";
+    member.perElement = true;
+    delinearize(x, node.getRanges(), member.loopVars);
+    delinearize(r, node.getReductionRanges(), member.loopVars);
+    return success();
+  }
+  if (plan.isReduction && plan.rnumel > 1 &&
+      numel == plan.numel * plan.rnumel) {
+    member.perElement = true;
+    // Loops that split at the row boundary take x and r directly; others
+    // delinearize the flat element index.
+    ArrayRef<int64_t> ranges = node.getRanges();
+    int64_t prefix = 1;
+    for (size_t k = 0; k <= ranges.size(); ++k) {
+      if (prefix == plan.numel) {
+        delinearize(x, ranges.take_front(k), member.loopVars);
+        delinearize(r, ranges.drop_front(k), member.loopVars);
+        return success();
+      }
+      if (k < ranges.size())
+        prefix *= ranges[k];
+    }
+    delinearize(x * plan.rnumel + r, ranges, member.loopVars);
+    return success();
+  }
+  if (numel == plan.numel) {
+    member.perElement = false;
+    delinearize(x, node.getRanges(), member.loopVars);
+    return success();
+  }
+  return node.emitOpError("runs ")
+         << numel << " iterations, which do not map onto its kernel's "
+         << plan.numel << " rows of " << plan.rnumel
+         << " elements (Inductor fuses only nodes of numel, or numel * "
+            "rnumel, iterations)";
+}
+
+/// Checks that every op of a member body has a lowering.
+static LogicalResult checkBodyOps(NodeOp node) {
+  WalkResult result = node.getBody().walk([&](Operation *op) -> WalkResult {
+    if (isa<LoadOp, StoreOp, ReduceOp, IndexExprOp, MaskedOp, CastOp, YieldOp>(
+            op))
+      return WalkResult::advance();
+    if (auto rand = dyn_cast<RandOp>(op)) {
+      if (!rand.getOffset().getType().isInteger(32))
+        return rand.emitOpError("with a 64-bit offset has no lowering; "
+                                "Triton's tl.rand takes 32-bit offsets"),
+               WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    Dialect *dialect = op->getDialect(); // null for unregistered ops
+    if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
+        op->getNumRegions() == 0)
+      return WalkResult::advance();
+    return op->emitOpError("has no lowering from a fusion.node body"),
+           WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  for (auto store : node.getBody().getOps<StoreOp>())
+    if (store.getMode() && store.getValue().getType().isInteger(1))
+      return store.emitOpError("accumulates i1 values atomically; atomic "
+                               "adds have a lowering for numbers only");
+  return success();
+}
+
+/// Simplifies `expr` knowing that dimension i lies in [0, dimSizes[i]):
+/// `e floordiv c` is 0 and `e mod c` is e when e lies in [0, c). MLIR's own
+/// simplification does not know the ranges, and flattened loops (x * R + r
+/// delinearized again) need them to become x and r.
+static AffineExpr simplifyWithRanges(AffineExpr expr,
+                                     ArrayRef<int64_t> dimSizes,
+                                     unsigned numSymbols) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return expr;
+  AffineExpr lhs = simplifyWithRanges(bin.getLHS(), dimSizes, numSymbols);
+  AffineExpr rhs = simplifyWithRanges(bin.getRHS(), dimSizes, numSymbols);
+  auto divisor = dyn_cast<AffineConstantExpr>(rhs);
+  if (divisor && divisor.getValue() > 0 &&
+      (expr.getKind() == AffineExprKind::FloorDiv ||
+       expr.getKind() == AffineExprKind::Mod)) {
+    auto bounds = getAffineExprBounds(lhs, dimSizes);
+    if (bounds && bounds->first >= 0 && bounds->second < divisor.getValue())
+      return expr.getKind() == AffineExprKind::Mod
+                 ? lhs
+                 : getAffineConstantExpr(0, expr.getContext());
+  }
+  AffineExpr rebuilt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    rebuilt = lhs + rhs;
+    break;
+  case AffineExprKind::Mul:
+    rebuilt = lhs * rhs;
+    break;
+  case AffineExprKind::FloorDiv:
+    rebuilt = lhs.floorDiv(rhs);
+    break;
+  case AffineExprKind::CeilDiv:
+    rebuilt = lhs.ceilDiv(rhs);
+    break;
+  default:
+    rebuilt = lhs % rhs;
+    break;
+  }
+  return simplifyAffineExpr(rebuilt, dimSizes.size(), numSymbols);
+}
+
+/// The flat index of `map(indices)` in (x, r) space for a member whose
+/// loop variables are `loopVars`; indirect indices stay symbols.
+static AffineExpr composeIndex(AffineMap map, OperandRange indices,
+                               ArrayRef<AffineExpr> loopVars,
+                               ArrayRef<int64_t> kernelSizes) {
+  MLIRContext *context = map.getContext();
+  SmallVector<AffineExpr> dims, syms;
+  for (unsigned i = 0; i < map.getNumDims(); ++i)
+    dims.push_back(loopVars[cast<BlockArgument>(indices[i]).getArgNumber()]);
+  for (unsigned j = 0; j < map.getNumSymbols(); ++j)
+    syms.push_back(getAffineSymbolExpr(j, context));
+  AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
+  expr = simplifyAffineExpr(expr, 2, map.getNumSymbols());
+  return simplifyWithRanges(expr, kernelSizes, map.getNumSymbols());
+}
+
+namespace {
+/// Structural equality of values of a kernel's member bodies, used to run
+/// equal reductions once (Inductor's op0 and op1 of a softmax both compute
+/// the online softmax of the same row).
+class ValueEquivalence {
+public:
+  explicit ValueEquivalence(const KernelPlan &plan) : plan(plan) {}
+
+  bool equivalent(Value a, Value b) {
+    SmallVector<std::pair<Value, Value>> worklist{{a, b}};
+    llvm::DenseSet<std::pair<Value, Value>> assumed;
+    while (!worklist.empty()) {
+      auto [x, y] = worklist.pop_back_val();
+      x = forward(x);
+      y = forward(y);
+      if (x == y || !assumed.insert({x, y}).second)
+        continue;
+      if (!pushOperands(x, y, worklist))
+        return false;
+    }
+    return true;
+  }
+
+private:
+  /// Loads of in-group buffers stand for the stored value.
+  Value forward(Value v) {
+    while (auto load = v.getDefiningOp<LoadOp>()) {
+      auto it = plan.producers.find(load.getBuffer());
+      if (it == plan.producers.end())
+        break;
+      StoreOp producer = it->second;
+      v = producer.getValue();
+    }
+    return v;
+  }
+
+  bool pushOperands(Value x, Value y,
+                    SmallVectorImpl<std::pair<Value, Value>> &worklist) {
+    if (x.getType() != y.getType())
+      return false;
+    auto argX = dyn_cast<BlockArgument>(x), argY = dyn_cast<BlockArgument>(y);
+    if (argX || argY) {
+      if (!argX || !argY)
+        return false;
+      // Loop variables of (possibly different) members.
+      const MemberPlan &mx = plan.getMember(argX.getOwner()->getParentOp());
+      const MemberPlan &my = plan.getMember(argY.getOwner()->getParentOp());
+      return mx.perElement == my.perElement &&
+             argX.getArgNumber() < mx.loopVars.size() &&
+             argY.getArgNumber() < my.loopVars.size() &&
+             mx.loopVars[argX.getArgNumber()] ==
+                 my.loopVars[argY.getArgNumber()];
+    }
+    auto resX = cast<OpResult>(x), resY = cast<OpResult>(y);
+    Operation *opX = resX.getOwner(), *opY = resY.getOwner();
+    if (resX.getResultNumber() != resY.getResultNumber() ||
+        opX->getName() != opY->getName() || opX->getNumRegions() != 0 ||
+        opY->getNumRegions() != 0 ||
+        opX->getNumOperands() != opY->getNumOperands())
+      return false;
+    if (isa<ReduceOp>(opX))
+      return false; // distinct reductions: compared by their own inputs
+    if (auto loadX = dyn_cast<LoadOp>(opX)) {
+      auto loadY = cast<LoadOp>(opY);
+      if (loadX.getBuffer() != loadY.getBuffer() ||
+          plan.indexExprs.lookup(loadX) != plan.indexExprs.lookup(loadY))
+        return false;
+      for (unsigned i = loadX.getMap().getNumDims(),
+                    e = loadX.getIndices().size();
+           i < e; ++i)
+        worklist.push_back({loadX.getIndices()[i], loadY.getIndices()[i]});
+      return true;
+    }
+    if (auto indexX = dyn_cast<IndexExprOp>(opX)) {
+      auto indexY = cast<IndexExprOp>(opY);
+      if (plan.indexExprs.lookup(indexX) != plan.indexExprs.lookup(indexY))
+        return false;
+      for (unsigned i = indexX.getMap().getNumDims(),
+                    e = indexX.getIndices().size();
+           i < e; ++i)
+        worklist.push_back({indexX.getIndices()[i], indexY.getIndices()[i]});
+      return true;
+    }
+    if (opX->getAttrDictionary() != opY->getAttrDictionary() ||
+        opX->getPropertiesAsAttribute() != opY->getPropertiesAsAttribute())
+      return false;
+    for (auto [u, v] : llvm::zip(opX->getOperands(), opY->getOperands()))
+      worklist.push_back({u, v});
+    return true;
+  }
+
+  const KernelPlan &plan;
+};
+} // namespace
+
+/// An index of (x, r) space as text, with x and r for d0 and d1.
+static std::string printIndex(AffineExpr expr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  expr.print(os);
+  std::string result;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == 'd' && i + 1 < text.size() &&
+        (text[i + 1] == '0' || text[i + 1] == '1') &&
+        (i + 2 == text.size() || !llvm::isDigit(text[i + 2]))) {
+      result.push_back(text[i + 1] == '0' ? 'x' : 'r');
+      ++i;
+      continue;
+    }
+    result.push_back(text[i]);
+  }
+  return result;
+}
+
+/// Checks the in-group loads and records the store each forwards.
+static LogicalResult planForwarding(KernelPlan &plan) {
+  DenseMap<Operation *, unsigned> memberOf;
+  for (auto [i, member] : llvm::enumerate(plan.members))
+    memberOf[member.node] = i;
+  for (MemberPlan &consumer : plan.members) {
+    WalkResult walk = consumer.node.getBody().walk([&](LoadOp load) {
+      auto result = dyn_cast<OpResult>(load.getBuffer());
+      if (!result || !memberOf.count(result.getOwner()))
+        return WalkResult::advance();
+      const MemberPlan &producer = plan.members[memberOf[result.getOwner()]];
+      NodeOp producerNode = producer.node;
+      BlockArgument handle =
+          producerNode.getOutputHandles()[result.getResultNumber()];
+      SmallVector<StoreOp> stores;
+      for (Operation *user : handle.getUsers())
+        if (auto store = dyn_cast<StoreOp>(user))
+          stores.push_back(store);
+      StringRef name =
+          producerNode.getBufferName(result.getResultNumber()).getValue();
+      if (stores.size() != 1 || stores.front().getMode() ||
+          stores.front().getMap().getNumSymbols() != 0)
+        return load.emitOpError("reads '")
+                   << name << "' inside its fused group, but '"
+                   << producerNode.getName()
+                   << "' does not write it with one plain store at an index "
+                      "of its loop variables; it cannot be kept in registers",
+               WalkResult::interrupt();
+      StoreOp store = stores.front();
+      AffineExpr written = plan.indexExprs.lookup(store);
+      AffineExpr read = plan.indexExprs.lookup(load);
+      if (load.getMap().getNumSymbols() != 0 || written != read ||
+          (plan.isElementStore(store) && !consumer.perElement))
+        return load.emitOpError("reads '")
+                   << name << "' at index " << printIndex(read)
+                   << " of the group's (x, r) space, but '"
+                   << producerNode.getName() << "' writes index "
+                   << printIndex(written)
+                   << " there; a fused group keeps a buffer in registers only "
+                      "when each iteration reads what it wrote",
+               WalkResult::interrupt();
+      plan.producers[load.getBuffer()] = store;
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+/// Computes the depth of every value: how many reductions it waits for.
+static void computeDepths(KernelPlan &plan) {
+  for (MemberPlan &member : plan.members) {
+    member.node.getBody().walk([&](Operation *op) {
+      unsigned d = 0;
+      for (Value operand : op->getOperands())
+        d = std::max(d, plan.getDepth(operand));
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        auto it = plan.producers.find(load.getBuffer());
+        if (it != plan.producers.end())
+          d = std::max(d, plan.getStoreDepth(it->second));
+      }
+      // Region ops were visited first (post-order): a masked value waits
+      // for whatever its region waits for.
+      for (Region &region : op->getRegions())
+        region.walk([&](Operation *inner) {
+          for (Value value : inner->getOperands())
+            d = std::max(d, plan.getDepth(value));
+          for (Value result : inner->getResults())
+            d = std::max(d, plan.getDepth(result));
+        });
+      if (isa<ReduceOp>(op))
+        ++d;
+      for (Value result : op->getResults())
+        plan.depth[result] = d;
+    });
+  }
+}
+
+/// Checks that in-place updates read the overwritten storage only where
+/// they write it, so that no thread reads what another one overwrote.
+static LogicalResult checkInPlace(KernelPlan &plan,
+                                  const StoragePlan &storage) {
+  for (StoreOp store : plan.memoryStores) {
+    NodeOp node = plan.getMember(store).node;
+    Value result = node.getResultForHandle(cast<BlockArgument>(store.getBuffer()));
+    if (!node.getMutatedBuffer(cast<OpResult>(result).getResultNumber()))
+      continue;
+    std::optional<unsigned> target = storage.lookup(result);
+    AffineExpr written = plan.indexExprs.lookup(store);
+    for (MemberPlan &member : plan.members) {
+      WalkResult walk = member.node.getBody().walk([&](LoadOp load) {
+        if (plan.isForwarded(load) || storage.lookup(load.getBuffer()) != target)
+          return WalkResult::advance();
+        if (plan.indexExprs.lookup(load) == written &&
+            load.getMap().getNumSymbols() == 0 &&
+            store.getMap().getNumSymbols() == 0)
+          return WalkResult::advance();
+        return load.emitOpError("reads the storage that '")
+                   << node.getName()
+                   << "' overwrites in place at another index; other "
+                      "threads of the kernel may already have overwritten it",
+               WalkResult::interrupt();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
+                                          const StoragePlan &storage) {
+  KernelPlan plan;
+  plan.op = kernel;
+  plan.name = cast<SchedulerNodeOpInterface>(kernel).getNodeName();
+  SmallVector<NodeOp> nodes;
+  if (auto node = dyn_cast<NodeOp>(kernel))
+    nodes.push_back(node);
+  else
+    for (Operation &member : cast<FusedOp>(kernel).getMembers())
+      nodes.push_back(cast<NodeOp>(member));
+
+  for (NodeOp node : nodes)
+    if (failed(checkBodyOps(node)))
+      return failure();
+
+  // The kernel's iteration space is that of its reductions (Inductor's
+  // FusedSchedulerNode.group), else that of its first node.
+  auto firstReduction = llvm::find_if(nodes, [](NodeOp n) { return n.isReduction(); });
+  if (firstReduction != nodes.end()) {
+    plan.isReduction = true;
+    plan.numel = firstReduction->getNumel();
+    plan.rnumel = firstReduction->getReductionNumel();
+  } else {
+    plan.numel = nodes.front().getNumel();
+  }
+  for (NodeOp node : nodes) {
+    plan.memberIndex[node] = plan.members.size();
+    MemberPlan &member = plan.members.emplace_back();
+    member.node = node;
+    if (failed(mapMember(node, plan, member)))
+      return failure();
+  }
+
+  int64_t kernelSizes[2] = {plan.numel, plan.rnumel};
+  for (MemberPlan &member : plan.members) {
+    for (AffineExpr &var : member.loopVars)
+      var = simplifyWithRanges(var, kernelSizes, 0);
+    member.node.getBody().walk([&](Operation *op) {
+      if (auto load = dyn_cast<LoadOp>(op))
+        plan.indexExprs[op] = composeIndex(load.getMap(), load.getIndices(),
+                                           member.loopVars, kernelSizes);
+      else if (auto store = dyn_cast<StoreOp>(op))
+        plan.indexExprs[op] = composeIndex(store.getMap(), store.getIndices(),
+                                           member.loopVars, kernelSizes);
+      else if (auto index = dyn_cast<IndexExprOp>(op))
+        plan.indexExprs[op] = composeIndex(index.getMap(), index.getIndices(),
+                                           member.loopVars, kernelSizes);
+      else if (auto reduce = dyn_cast<ReduceOp>(op))
+        plan.reduces.push_back(reduce);
+    });
+  }
+
+  if (failed(planForwarding(plan)))
+    return failure();
+  computeDepths(plan);
+
+  for (MemberPlan &member : plan.members)
+    for (auto store : member.node.getBody().getOps<StoreOp>()) {
+      Value result = member.node.getResultForHandle(
+          cast<BlockArgument>(store.getBuffer()));
+      if (!storage.isRegisterBuffer(result))
+        plan.memoryStores.push_back(store);
+    }
+  if (failed(checkInPlace(plan, storage)))
+    return failure();
+
+  ValueEquivalence equivalence(plan);
+  for (auto [i, reduce] : llvm::enumerate(plan.reduces)) {
+    plan.representative[reduce] = reduce;
+    for (ReduceOp earlier : ArrayRef(plan.reduces).take_front(i)) {
+      if (plan.representative[earlier] != earlier ||
+          earlier.getKind() != reduce.getKind() ||
+          earlier.getInputs().size() != reduce.getInputs().size())
+        continue;
+      if (llvm::all_of(llvm::zip(earlier.getInputs(), reduce.getInputs()),
+                       [&](auto pair) {
+                         return equivalence.equivalent(std::get<0>(pair),
+                                                       std::get<1>(pair));
+                       })) {
+        plan.representative[reduce] = earlier;
+        break;
+      }
+    }
+  }
+
+  unsigned levels = 0;
+  for (ReduceOp reduce : plan.reduces)
+    levels = std::max(levels, plan.getLevel(reduce) + 1);
+  for (StoreOp store : plan.memoryStores) {
+    unsigned d = plan.getStoreDepth(store);
+    levels = std::max(levels, plan.isElementStore(store) ? d + 1 : d);
+  }
+  plan.numLevels = levels;
+  return plan;
+}

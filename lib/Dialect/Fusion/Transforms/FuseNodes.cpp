@@ -1,0 +1,164 @@
+//===- FuseNodes.cpp - Inductor's fuse_nodes as a pass --------------------===//
+//
+// Decides the kernels with the FusionPlanner, then builds them: each group
+// of several nodes becomes a `fusion.fused` holding its member nodes in
+// execution order, and the graph's nodes are put in the order the fused
+// graph runs in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace mlir::fusion {
+#define GEN_PASS_DEF_FUSENODESPASS
+#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+} // namespace mlir::fusion
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+/// Builds one `fusion.fused` from `units` (top-level nodes or fused ops, in
+/// execution order) before `insertionPoint`, and redirects uses outside it.
+static FusedOp buildFusedOp(ArrayRef<Operation *> units,
+                            Operation *insertionPoint) {
+  SmallVector<NodeOp> members;
+  SmallVector<Location> locs;
+  for (Operation *unit : units) {
+    SmallVector<SchedulerNodeOpInterface> leaves;
+    cast<SchedulerNodeOpInterface>(unit).getLeafNodes(leaves);
+    for (SchedulerNodeOpInterface leaf : leaves) {
+      members.push_back(cast<NodeOp>(leaf.getOperation()));
+      locs.push_back(leaf->getLoc());
+    }
+  }
+  SmallVector<Type> resultTypes;
+  for (NodeOp member : members)
+    llvm::append_range(resultTypes, member->getResultTypes());
+
+  OpBuilder builder(insertionPoint);
+  auto fused = FusedOp::create(builder, builder.getFusedLoc(locs),
+                               resultTypes);
+  Block &body = fused.getBodyBlock();
+  for (NodeOp member : members)
+    member->moveBefore(&body, body.end());
+  SmallVector<Value> memberResults;
+  for (NodeOp member : members)
+    llvm::append_range(memberResults, member->getResults());
+  builder.setInsertionPointToEnd(&body);
+  YieldOp::create(builder, fused.getLoc(), memberResults);
+
+  // Uses outside the kernel now read the kernel's results.
+  for (auto [inner, outer] : llvm::zip(memberResults, fused.getResults()))
+    inner.replaceUsesWithIf(outer, [&](OpOperand &use) {
+      return !fused->isAncestor(use.getOwner());
+    });
+  // Fused ops the kernel absorbed: their results are its results now.
+  for (Operation *unit : units) {
+    auto old = dyn_cast<FusedOp>(unit);
+    if (!old)
+      continue;
+    auto yield = cast<YieldOp>(old.getBodyBlock().getTerminator());
+    for (auto [oldResult, inner] :
+         llvm::zip(old.getResults(), yield.getValues())) {
+      unsigned index = llvm::find(memberResults, inner) - memberResults.begin();
+      oldResult.replaceAllUsesWith(fused.getResult(index));
+    }
+    old.erase();
+  }
+  return fused;
+}
+
+static FailureOr<PeakMemoryPolicy> parsePolicy(StringRef name) {
+  if (name == "never-raise")
+    return PeakMemoryPolicy::NeverRaise;
+  if (name == "inductor")
+    return PeakMemoryPolicy::Inductor;
+  return failure();
+}
+
+namespace {
+struct FuseNodesPass final
+    : public mlir::fusion::impl::FuseNodesPassBase<FuseNodesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    GraphOp graphOp = getOperation();
+    FailureOr<PeakMemoryPolicy> policy = parsePolicy(peakMemory);
+    if (failed(policy)) {
+      graphOp.emitError("unknown peak-memory policy '")
+          << peakMemory << "'; expected never-raise or inductor";
+      return signalPassFailure();
+    }
+    auto &deps = getAnalysis<DependenceGraph>();
+    if (deps.hasCycle()) {
+      deps.emitCycleError();
+      return signalPassFailure();
+    }
+    FusionOptions options;
+    options.maxFusionSize = maxFusionSize;
+    options.scoreFusionMemoryThreshold = scoreFusionMemoryThreshold;
+    options.maxRounds = maxRounds;
+    options.pairwiseAttempts = pairwiseAttempts;
+    options.horizontal = horizontal;
+    options.reorderLoops = reorderLoops;
+    options.peakMemory = *policy;
+    FailureOr<FusionPlan> plan = planFusion(graphOp, deps, options);
+    if (failed(plan)) {
+      graphOp.emitOpError("dependence graph could not be ordered");
+      return signalPassFailure();
+    }
+
+    numCandidates += plan->candidatesScored;
+    numFusions += plan->fusions;
+    numRounds += plan->rounds;
+    numRefused += plan->refusals.size();
+    numRefusedPeakMemory +=
+        plan->refusalCounts[static_cast<unsigned>(RefusalReason::PeakMemory)];
+    if (explain)
+      emitExplanations(*plan);
+
+    // Build the kernels, then put every top-level node in schedule order.
+    SmallVector<Operation *> units;
+    for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n)
+      units.push_back(deps.getNode(n).getOperation());
+    Operation *terminator = graphOp.getBodyBlock().getTerminator();
+    for (ArrayRef<unsigned> group : plan->groups) {
+      Operation *op = units[group.front()];
+      if (group.size() > 1) {
+        SmallVector<Operation *> members;
+        for (unsigned unit : group)
+          members.push_back(units[unit]);
+        op = buildFusedOp(members, terminator);
+      }
+      op->moveBefore(terminator);
+    }
+  }
+
+  /// A remark per pair left unfused, on the later node, and one summary.
+  void emitExplanations(const FusionPlan &plan) {
+    for (const Refusal &refusal : plan.refusals)
+      mlir::emitRemark(refusal.anchor->getLoc(), "not fusing ")
+          << refusal.first << " with " << refusal.second << ": "
+          << getRefusalMessage(refusal.reason) << " ["
+          << getRefusalKey(refusal.reason) << "]";
+    SmallVector<std::string> counts;
+    for (unsigned r = 0; r < kNumRefusalReasons; ++r)
+      if (plan.refusalCounts[r])
+        counts.push_back((getRefusalKey(static_cast<RefusalReason>(r)) + "=" +
+                          Twine(plan.refusalCounts[r]))
+                             .str());
+    mlir::emitRemark(getOperation().getLoc(), "fused ")
+        << plan.groups.size() + plan.fusions << " nodes into "
+        << plan.groups.size() << " in " << plan.rounds << " rounds ("
+        << plan.fusions << " fusions, " << plan.candidatesScored
+        << " candidate pairs scored); peak memory " << plan.peakBytesBefore
+        << " -> " << plan.peakBytesAfter << " bytes; refusals: "
+        << (counts.empty() ? std::string("none") : llvm::join(counts, ", "));
+  }
+};
+} // namespace

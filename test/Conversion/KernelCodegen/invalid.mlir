@@ -1,0 +1,188 @@
+// Graphs the lowerings cannot handle fail with a diagnostic on the
+// offending op; both lowerings plan graphs and kernels the same way.
+// RUN: scheduler-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics --convert-fusion-to-gpu
+// RUN: scheduler-opt %s -split-input-file -allow-unregistered-dialect -verify-diagnostics --convert-fusion-to-loops
+
+fusion.graph @unknown_op(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    // expected-error @below {{'test.frobnicate' op has no lowering from a fusion.node body}}
+    %1 = "test.frobnicate"(%0) : (f32) -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @rand_i64(%seed: !fusion.buffer<1xi64>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
+    %0 = fusion.load %seed[0] : !fusion.buffer<1xi64>
+    %1 = fusion.index_expr [%p0] : i64
+    // expected-error @below {{'fusion.rand' op with a 64-bit offset has no lowering; Triton's tl.rand takes 32-bit offsets}}
+    %2 = fusion.rand %0, %1 : i64, i64 -> f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// A member whose iterations are neither the group's rows nor its elements.
+fusion.graph @unmappable(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<3xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<3xf32> {
+    %a = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+      %1 = fusion.reduce sum %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    // expected-error @below {{'fusion.node' op runs 3 iterations, which do not map onto its kernel's 4 rows of 8 elements}}
+    %b = fusion.node "op1" (%p0) in [3] writes(%out : !fusion.buffer<3xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4x8xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<3xf32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<4xf32>, !fusion.buffer<3xf32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<4xf32>, !fusion.buffer<3xf32>
+}
+
+// -----
+
+// Two reductions over different row lengths cannot share a kernel.
+fusion.graph @two_row_lengths(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<8xf32> {
+    %a = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+      %1 = fusion.reduce sum %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    // expected-error @below {{'fusion.node' op reduces 4 elements in each of 8 rows, but its kernel runs 4 rows of 8 elements}}
+    %b = fusion.node "op1" (%p0, %p1) in [8] reduce [4] writes(%out : !fusion.buffer<8xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p1 * 8 + %p0] : !fusion.buffer<4x8xf32>
+      %1 = fusion.reduce sum %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<8xf32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<4xf32>, !fusion.buffer<8xf32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<4xf32>, !fusion.buffer<8xf32>
+}
+
+// -----
+
+// A reader of an in-group buffer that reads another element than the one
+// its iteration wrote: keeping the buffer in registers would be wrong.
+fusion.graph @shifted_read(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<8xf32>, !fusion.buffer<8xf32> {
+    %a = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<8xf32>
+    }
+    %b = fusion.node "op1" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) attributes {buffer_names = ["buf1"]} {
+      // expected-error @below {{'fusion.load' op reads 'buf0' at index -x + 7 of the group's (x, r) space, but 'op0' writes index x there}}
+      %0 = fusion.load %a[7 - %p0] : !fusion.buffer<8xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<8xf32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<8xf32>, !fusion.buffer<8xf32>
+  }
+  fusion.output %buf1 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// A row value read back per element before the reduction that produces it
+// finished would need the whole row; a per-element value read per row is
+// refused as well.
+fusion.graph @element_to_row(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1, %buf2 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<4x8xf32>, !fusion.buffer<4xf32> {
+    %s = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+      %1 = fusion.reduce sum %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %e = fusion.node "op1" (%p0, %p1) in [4, 8] writes(%out : !fusion.buffer<4x8xf32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+      fusion.store %0, %out[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    }
+    %r = fusion.node "op2" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf2"]} {
+      // expected-error @below {{'fusion.load' op reads 'buf1' at index x * 8 of the group's (x, r) space, but 'op1' writes index x * 8 + r there}}
+      %0 = fusion.load %e[%p0 * 8] : !fusion.buffer<4x8xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %s, %e, %r : !fusion.buffer<4xf32>, !fusion.buffer<4x8xf32>, !fusion.buffer<4xf32>
+  }
+  fusion.output %buf2 : !fusion.buffer<4xf32>
+}
+
+// -----
+
+// An in-group buffer accumulated atomically has no single stored value.
+fusion.graph @atomic_producer(%x: !fusion.buffer<8xf32>, %acc: !fusion.buffer<2xf32>) -> (!fusion.buffer<2xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<2xf32>, !fusion.buffer<2xf32> {
+    %a = fusion.node "op0" (%p0) in [2] writes(%out : !fusion.buffer<2xf32> mutates %acc) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+      fusion.store %0, %out[%p0] atomic_add : !fusion.buffer<2xf32>
+    }
+    %b = fusion.node "op1" (%p0) in [2] writes(%out : !fusion.buffer<2xf32>) attributes {buffer_names = ["buf1"]} {
+      // expected-error @below {{'fusion.load' op reads 'buf0' inside its fused group, but 'op0' does not write it with one plain store at an index of its loop variables; it cannot be kept in registers}}
+      %0 = fusion.load %a[%p0] : !fusion.buffer<2xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<2xf32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<2xf32>, !fusion.buffer<2xf32>
+  }
+  fusion.output %buf1 : !fusion.buffer<2xf32>
+}
+
+// -----
+
+// An in-place update that reads the storage at another index races with
+// the threads that overwrite it.
+fusion.graph @inplace_shift(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32> mutates %x) {
+    // expected-error @below {{'fusion.load' op reads the storage that 'op0' overwrites in place at another index; other threads of the kernel may already have overwritten it}}
+    %0 = fusion.load %x[(%p0 + 1) mod 8] : !fusion.buffer<8xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// The lowering runs nodes in the graph's order, which must respect the
+// dependences.
+fusion.graph @out_of_order(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op runs before 'op0', which it depends on; the lowering runs nodes in the graph's order (run fusion-topological-sort first)}}
+  %buf1 = fusion.node "op1" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
+    %0 = fusion.load %buf0[%p0] : !fusion.buffer<8xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %buf1 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @multi_output(%q: !fusion.buffer<4x64xf32>) -> (!fusion.buffer<4x64xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.extern' op returns or takes a !fusion.multi_output; multi-output externs have no lowering}}
+  %buf0 = fusion.extern "op0" "aten._scaled_dot_product_efficient_attention.default"(%q) : (!fusion.buffer<4x64xf32>) -> !fusion.multi_output
+  %buf1 = fusion.extern "op1" "multi_output"(%buf0) {index = 0 : i64} : (!fusion.multi_output) -> !fusion.buffer<4x64xf32>
+  fusion.output %buf1 : !fusion.buffer<4x64xf32>
+}
+
+// -----
+
+fusion.graph @concat_view(%a: !fusion.buffer<4xf32>, %b: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.nop' op aliases 2 buffers; only views of one buffer have a lowering}}
+  %buf0 = fusion.nop "op0"(%a, %b) : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @bitcast_view(%a: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xi32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.nop' op reinterprets 'f32' storage as 'i32'; views have a lowering only when the element type is kept}}
+  %buf0 = fusion.nop "op0"(%a) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xi32>
+  fusion.output %buf0 : !fusion.buffer<4xi32>
+}
