@@ -18,7 +18,7 @@ the command-line tools, and writes
 
 Reasons for differences come from the fusion pass's remarks when its
 `explain` option is on (fusion-corpus-bench --explain-options). The parser
-accepts any line or message containing
+treats every remark containing "not fusing" as a refusal and expects
 
     not fusing <node1> with <node2>: <reason>
 
@@ -26,8 +26,9 @@ accepts any line or message containing
 or prefixed with @; a location and "remark:" may precede it; the reason is
 optional and may also follow a dash or a space). A node name is a leaf
 (`op3`) or a group named by its members joined with "_" (`op0_op1_op3`),
-as Inductor names fused nodes. Remarks that do not parse are counted in the
-report.
+as Inductor names fused nodes. Refusals that do not parse, or that name
+unknown nodes, are counted in the report; other remarks (the pass's summary)
+are shown as they are.
 """
 
 import argparse
@@ -210,6 +211,13 @@ def parse_remark(text):
             reason or "no reason given")
 
 
+def remark_message(text):
+    """The first line of a remark without its location and severity."""
+    first_line = text.splitlines()[0] if text else ""
+    _, sep, message = first_line.partition("remark: ")
+    return (message if sep else first_line).strip()
+
+
 def resolve_node(name, leaves):
     """The leaves a remark's node name stands for: a leaf name, or leaf
     names joined by '_'. None when it names no known nodes."""
@@ -261,9 +269,16 @@ class Comparison:
         self.explain_error = explain.get("error")
         leaves = {m for k in self.ind + self.ours for m in k["members"]}
         self.refusals = []
+        self.summaries = []
         self.unparsed_remarks = 0
         self.unresolved_remarks = 0
         for text in explain.get("remarks") or []:
+            message = remark_message(text)
+            if not re.search(r"not\s+fusing", message, re.IGNORECASE):
+                # Not a refusal, e.g. the pass's own summary.
+                if message:
+                    self.summaries.append(message)
+                continue
             parsed = parse_remark(text)
             if parsed is None:
                 self.unparsed_remarks += 1
@@ -277,13 +292,20 @@ class Comparison:
         self.differences = self._differences()
 
     def _refusal_reasons(self, side_a, side_b):
-        reasons = []
+        """Reasons of the remarks refusing a pair between the two sets of
+        nodes: those whose two groups lie within the sets, or else those
+        whose groups overlap them (groups of earlier rounds)."""
+        within, overlapping = [], []
         for la, lb, reason in self.refusals:
-            if ((la & side_a and lb & side_b) or
+            if ((la <= side_a and lb <= side_b) or
+                    (la <= side_b and lb <= side_a)):
+                if reason not in within:
+                    within.append(reason)
+            elif ((la & side_a and lb & side_b) or
                     (la & side_b and lb & side_a)):
-                if reason not in reasons:
-                    reasons.append(reason)
-        return reasons
+                if reason not in overlapping:
+                    overlapping.append(reason)
+        return within or overlapping
 
     def _no_remark_reason(self):
         if self.explain_available:
@@ -382,6 +404,7 @@ class Comparison:
                     (label, self._no_remark_reason()))
             else:
                 reasons.append("%s: %s" % (label, self._no_remark_reason()))
+        refused = any(": refused: " in r for r in reasons)
         for o in ours:
             kernel = self.ours[o]
             touched = sorted({ind_of[m] for m in kernel["members"]
@@ -391,11 +414,18 @@ class Comparison:
                 reasons.append(
                     "%s: in our kernels but in none of Inductor's" %
                     ", ".join("`%s`" % m for m in missing))
-            if len(touched) >= 2:
-                reasons.append(
-                    "we fused %s, which Inductor kept in separate kernels: "
-                    "unexplained (Inductor's dump records no reason)" %
-                    " + ".join(kernel_label(self.ind[i]) for i in touched))
+            if len(touched) < 2:
+                continue
+            pieces = " with ".join(
+                "`%s`" % "+".join(m for m in kernel["members"]
+                                  if ind_of.get(m) == i)
+                for i in touched)
+            # A node that one refusal kept out of Inductor's group is free
+            # to join another: the refusal explains both differences.
+            why = ("follows from the refusal above" if refused else
+                   "unexplained (Inductor's dump records no reason)")
+            reasons.append("we fused %s, which Inductor kept in separate "
+                           "kernels: %s" % (pieces, why))
         order = min(ind) if ind else len(self.ind) + min(ours)
         return {"order": order, "inductor": ind_kernels, "ours": our_kernels,
                 "reasons": reasons}
@@ -692,7 +722,7 @@ def render(data, rows):
             w("")
         notes = []
         if c.unparsed_remarks:
-            notes.append("%s without `not fusing A with B`" %
+            notes.append("%s on `not fusing` that did not parse" %
                          plural(c.unparsed_remarks, "remark"))
         if c.unresolved_remarks:
             notes.append("%s naming unknown nodes" %
@@ -700,6 +730,9 @@ def render(data, rows):
         w("%s%s." % (plural(len(c.differences), "difference"),
                      ("; " + "; ".join(notes)) if notes else ""))
         w("")
+        for summary_remark in c.summaries:
+            w("Fusion pass: %s" % summary_remark)
+            w("")
         long_list = len(c.differences) > 10
         if long_list:
             w("<details><summary>show all</summary>")
