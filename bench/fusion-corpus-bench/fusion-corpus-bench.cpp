@@ -206,9 +206,10 @@ static std::unique_ptr<MLIRContext> makeContext() {
 /// Adds a pipeline to a pass manager anchored on builtin.module.
 using PipelineBuilder = std::function<LogicalResult(OpPassManager &)>;
 
-/// Imports the dump held in `contents` (named `path`) into a fresh context.
-/// With `pipeline`, also runs that pipeline on it. Fills `sample` with the
-/// times taken. Returns a null module on failure, after reporting into
+/// Imports the dump held in `contents` (whose buffer identifier is the dump's
+/// path, for locations and the FX graph lookup) into a fresh context. With
+/// `pipeline`, also runs that pipeline on it. Fills `sample` with the times
+/// taken. Returns a null module on failure, after reporting into
 /// `diagnostics`.
 static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
                                    const PipelineBuilder *pipeline,
