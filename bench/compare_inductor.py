@@ -47,9 +47,9 @@ README_END = "<!-- END compare_inductor summary -->"
 SMALL_GRAPH_NODES = 20
 TARGET_SPEEDUP = 100.0
 TARGET_FUSED_SHARE = 0.90
-# One-minute load average above which the run is flagged as sharing the
-# machine with other jobs.
-BUSY_LOAD = 0.5
+# Mean number of other runnable processes, sampled just before and after
+# the timed runs, above which the run is flagged as sharing the machine.
+BUSY_RUNNABLE = 0.5
 
 REMARK = re.compile(
     r"not\s+fusing\s+(?P<a>[^\s:,;]+)\s+(?:with|and)\s+(?P<b>[^\s:,;]+)"
@@ -129,6 +129,22 @@ def cli_timings(bindir, pre_fusion, runs):
             best_pipeline = (pipeline if best_pipeline is None
                              else min(best_pipeline, pipeline))
     return {"e2e_s": best_e2e, "pipeline_s": best_pipeline}
+
+
+def other_runnable(seconds=1.0, samples=20):
+    """Mean number of runnable processes besides this one (/proc/stat
+    procs_running), or None where that is not available."""
+    counts = []
+    for _ in range(samples):
+        try:
+            with open("/proc/stat") as f:
+                for line in f:
+                    if line.startswith("procs_running"):
+                        counts.append(max(0, int(line.split()[1]) - 1))
+        except OSError:
+            return None
+        time.sleep(seconds / samples)
+    return sum(counts) / len(counts) if counts else None
 
 
 def host_description():
@@ -463,8 +479,10 @@ def fmt_share(part, whole):
 def fmt_ratio(x):
     if x is None:
         return "n/a"
-    if x >= 10:
+    if x >= 1000:
         return "%.0f\u00d7" % x
+    if x >= 10:
+        return "%.1f\u00d7" % x
     return "%.2f\u00d7" % x
 
 
@@ -588,11 +606,11 @@ def render(data, rows):
            meta.get("revision", "?"),
            plural(data.get("repetitions", 0), "timed repetition")))
         w("")
-        load = meta.get("load_before")
-        if load is not None and load > BUSY_LOAD:
-            w("**The machine was busy** (load average %.1f when the run "
-              "started): other jobs shared its cores, so the times below "
-              "are pessimistic." % load)
+        busy = [b for b in meta.get("other_runnable") or [] if b is not None]
+        if busy and max(busy) > BUSY_RUNNABLE:
+            w("**The machine was busy**: %.1f other processes were runnable "
+              "on average around the timed runs, so the times below are "
+              "pessimistic." % max(busy))
             w("")
     w("## Summary")
     w("")
@@ -820,9 +838,10 @@ def main():
         graphs = find_graphs(corpus)
         if not graphs:
             sys.exit("no ir_pre_fusion.txt under %s" % corpus)
-        load_before = os.getloadavg()[0]
+        busy_before = other_runnable()
         data = run_bench(tool, corpus, graphs, args.repetitions,
                          args.explain_options, args.explain_pipeline)
+        busy_after = other_runnable()
         if not args.no_cli:
             for graph in data["graphs"]:
                 if graph.get("ours"):
@@ -832,7 +851,7 @@ def main():
             for key in ("pre_fusion", "post_fusion"):
                 graph[key] = os.path.relpath(graph[key], ROOT)
         data["meta"] = {"corpus": os.path.relpath(corpus, ROOT),
-                        "load_before": load_before,
+                        "other_runnable": [busy_before, busy_after],
                         "host": host_description(),
                         "revision": git_revision(),
                         "date": time.strftime("%Y-%m-%d")}
