@@ -21,6 +21,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "LICENSE.txt",
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%src_root", config.scheduler_opt_src_root))
+config.substitutions.append(("%bindir", config.scheduler_opt_tools_dir))
 config.substitutions.append(("%examples",
                              os.path.join(config.scheduler_opt_src_root, "examples")))
 config.substitutions.append(("%corpus",
@@ -32,8 +33,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.scheduler_opt_tools_dir, append_path=True)
 
-tools = ["scheduler-opt", "scheduler-translate", "fusion-graph-gen", "FileCheck", "not",
-         "count", "mlir-runner"]
+tools = ["scheduler-opt", "scheduler-translate", "fusion-graph-gen",
+         "fusion-corpus-bench", "FileCheck", "not", "count", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, [config.scheduler_opt_tools_dir,
                                            config.llvm_tools_dir])
 

@@ -21,7 +21,9 @@
 namespace mlir::fusion::test {
 void registerTestDependenceGraphPasses();
 void registerTestJitMainPass();
+void registerTestKernelGroupingPasses();
 void registerTestMemoryProfilePasses();
+void registerTestRefusalRemarksPasses();
 void registerTestReorderLoopsPasses();
 } // namespace mlir::fusion::test
 
@@ -33,7 +35,9 @@ int main(int argc, char **argv) {
   mlir::fusion::registerLoweringPipelines();
   mlir::fusion::test::registerTestJitMainPass();
   mlir::fusion::test::registerTestDependenceGraphPasses();
+  mlir::fusion::test::registerTestKernelGroupingPasses();
   mlir::fusion::test::registerTestMemoryProfilePasses();
+  mlir::fusion::test::registerTestRefusalRemarksPasses();
   mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,

@@ -1,0 +1,530 @@
+//===- fusion-corpus-bench.cpp - Compare our schedule with Inductor's -----===//
+//
+// For each graph folder of the Inductor corpus (ir_pre_fusion.txt and
+// ir_post_fusion.txt), this tool
+//  1. imports the pre-fusion dump in memory and runs `--fusion-schedule`
+//     (buildFusionSchedulePipeline) on it, timing import + schedule
+//     in-process with a steady clock over several repetitions, each in a
+//     fresh MLIRContext (dialect loading and file reading excluded);
+//  2. describes the kernels of the scheduled graph (computeKernelGrouping);
+//  3. imports the post-fusion dump and describes Inductor's kernels the
+//     same way;
+//  4. optionally runs the pipeline once more, untimed, with options that
+//     make the fusion pass explain refused pairs (--explain-options), or a
+//     textual pipeline (--explain-pipeline), and collects its remarks;
+// and prints everything as JSON. bench/compare_inductor.py turns that into
+// docs/Fidelity.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusion/Analysis/KernelGrouping.h"
+#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "fusion/Pipelines/Pipelines.h"
+#include "fusion/Target/Inductor/ImportInductor.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+using namespace mlir;
+using namespace mlir::fusion;
+namespace cl = llvm::cl;
+
+namespace mlir::fusion::test {
+void registerTestRefusalRemarksPasses();
+} // namespace mlir::fusion::test
+
+static cl::list<std::string>
+    graphDirs(cl::Positional, cl::OneOrMore,
+              cl::desc("<graph folder (holding ir_pre_fusion.txt)>..."));
+
+static cl::opt<std::string>
+    corpusRoot("corpus-root",
+               cl::desc("Name graphs by their path relative to this folder"),
+               cl::init(""));
+
+static cl::opt<unsigned>
+    repetitions("repetitions",
+                cl::desc("Timed import + schedule runs per graph; the "
+                         "median is reported"),
+                cl::init(5));
+
+static cl::opt<std::string> pipelineOptions(
+    "pipeline-options",
+    cl::desc("Options of the fusion-schedule pipeline for the timed runs, "
+             "as on the command line (e.g. 'merge-loops=true')"),
+    cl::init(""));
+
+static cl::opt<std::string> explainOptions(
+    "explain-options",
+    cl::desc("Options of the fusion-schedule pipeline for one untimed run "
+             "that collects the fusion pass's remarks on refused pairs; "
+             "empty: no such run. If the pipeline does not accept them, the "
+             "run is skipped and the JSON says why"),
+    cl::init("explain=true"));
+
+static cl::opt<std::string> explainPipeline(
+    "explain-pipeline",
+    cl::desc("A textual pass pipeline (builtin.module(...)) for the "
+             "explaining run instead of --explain-options, for when the "
+             "fusion pass's explain option is not a pipeline option"),
+    cl::init(""));
+
+static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
+                                       cl::value_desc("file"), cl::init("-"));
+
+namespace {
+/// Diagnostics of one graph, formatted `file:line:col: severity: message`.
+struct Diagnostics {
+  std::vector<std::string> errors;
+  std::vector<std::string> remarks;
+};
+
+/// Collects the diagnostics of a context into `Diagnostics` and echoes
+/// errors to stderr.
+class CollectingHandler : public ScopedDiagnosticHandler {
+public:
+  CollectingHandler(MLIRContext *ctx, Diagnostics &sink)
+      : ScopedDiagnosticHandler(ctx) {
+    setHandler([&sink](Diagnostic &diag) {
+      std::string text = format(diag);
+      for (Diagnostic &note : diag.getNotes())
+        text += "\n" + format(note);
+      if (diag.getSeverity() == DiagnosticSeverity::Remark) {
+        sink.remarks.push_back(std::move(text));
+      } else {
+        llvm::errs() << text << "\n";
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          sink.errors.push_back(std::move(text));
+      }
+      return success();
+    });
+  }
+
+private:
+  static StringRef severityName(DiagnosticSeverity severity) {
+    switch (severity) {
+    case DiagnosticSeverity::Note:
+      return "note";
+    case DiagnosticSeverity::Warning:
+      return "warning";
+    case DiagnosticSeverity::Error:
+      return "error";
+    case DiagnosticSeverity::Remark:
+      return "remark";
+    }
+    return "error";
+  }
+
+  static std::string format(Diagnostic &diag) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>())
+      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+         << loc.getColumn() << ": ";
+    else if (auto name = diag.getLocation()->findInstanceOf<NameLoc>())
+      os << name.getName().getValue() << ": ";
+    os << severityName(diag.getSeverity()) << ": " << diag.str();
+    return text;
+  }
+};
+
+/// One repetition: times in seconds, and the top-level nodes imported.
+struct Sample {
+  double import = 0;
+  double schedule = 0;
+  unsigned numImportedNodes = 0;
+  double total() const { return import + schedule; }
+};
+
+/// Result of importing (and maybe scheduling) one dump: the module and the
+/// context that owns it.
+struct Scheduled {
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+
+  Scheduled() = default;
+  Scheduled(Scheduled &&) = default;
+  /// Destroys the old module before the context it lives in.
+  Scheduled &operator=(Scheduled &&other) {
+    module = nullptr;
+    context = std::move(other.context);
+    module = std::move(other.module);
+    return *this;
+  }
+};
+} // namespace
+
+static double median(SmallVector<double> values) {
+  if (values.empty())
+    return 0;
+  llvm::sort(values);
+  size_t mid = values.size() / 2;
+  if (values.size() % 2)
+    return values[mid];
+  return (values[mid - 1] + values[mid]) / 2;
+}
+
+static GraphOp getGraph(ModuleOp module) {
+  auto graphs = module.getOps<GraphOp>();
+  return graphs.empty() ? GraphOp() : *graphs.begin();
+}
+
+static std::unique_ptr<MLIRContext> makeContext() {
+  DialectRegistry registry;
+  registry.insert<FusionDialect, arith::ArithDialect, math::MathDialect>();
+  auto context = std::make_unique<MLIRContext>(
+      registry, MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+  // Diagnostics are kept in the JSON: without the printed ops they stay one
+  // line each.
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+
+/// Adds a pipeline to a pass manager anchored on builtin.module.
+using PipelineBuilder = std::function<LogicalResult(OpPassManager &)>;
+
+/// Imports the dump held in `contents` (whose buffer identifier is the dump's
+/// path, for locations and the FX graph lookup) into a fresh context. With
+/// `pipeline`, also runs that pipeline on it. Fills `sample` with the times
+/// taken. Returns a null module on failure, after reporting into
+/// `diagnostics`.
+static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
+                                   const PipelineBuilder *pipeline,
+                                   Diagnostics &diagnostics, Sample &sample) {
+  using Clock = std::chrono::steady_clock;
+  Scheduled result;
+  result.context = makeContext();
+  MLIRContext *ctx = result.context.get();
+  CollectingHandler handler(ctx, diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(contents.getBuffer(),
+                                           contents.getBufferIdentifier()),
+      llvm::SMLoc());
+  std::unique_ptr<PassManager> pm;
+  if (pipeline) {
+    pm = std::make_unique<PassManager>(ctx);
+    // The importer verifies what it builds and the result is verified once
+    // below; verifying between passes is a debugging aid, not compilation.
+    pm->enableVerifier(false);
+  }
+
+  Clock::time_point start = Clock::now();
+  result.module = importInductorDump(sourceMgr, ctx);
+  Clock::time_point imported = Clock::now();
+  if (GraphOp graph = result.module ? getGraph(*result.module) : GraphOp())
+    sample.numImportedNodes = llvm::count_if(
+        graph.getBodyBlock().without_terminator(),
+        [](Operation &op) { return isa<SchedulerNodeOpInterface>(op); });
+  Clock::time_point scheduleStart = Clock::now();
+  if (result.module && pipeline) {
+    if (failed((*pipeline)(*pm)) || failed(pm->run(*result.module)))
+      result.module = nullptr;
+  }
+  Clock::time_point scheduled = Clock::now();
+
+  sample.import = std::chrono::duration<double>(imported - start).count();
+  sample.schedule =
+      std::chrono::duration<double>(scheduled - scheduleStart).count();
+  if (result.module && pipeline && failed(verify(*result.module)))
+    result.module = nullptr;
+  return result;
+}
+
+static void writeNames(llvm::json::OStream &json, ArrayRef<StringAttr> names) {
+  json.array([&] {
+    for (StringAttr name : names)
+      json.value(name.getValue());
+  });
+}
+
+static void writeTraffic(llvm::json::OStream &json, StringRef key,
+                         ArrayRef<BufferTraffic> traffic) {
+  json.attributeObject(key, [&] {
+    for (const BufferTraffic &access : traffic)
+      json.attribute(access.buffer.getValue(), access.bytes);
+  });
+}
+
+static void writeUnits(llvm::json::OStream &json, StringRef key,
+                       ArrayRef<ScheduledUnit> units) {
+  json.attributeArray(key, [&] {
+    for (const ScheduledUnit &unit : units) {
+      json.object([&] {
+        json.attribute("name", unit.name);
+        json.attribute("kind", unit.kind);
+        json.attributeBegin("members");
+        writeNames(json, unit.members);
+        json.attributeEnd();
+        if (!unit.parts.empty()) {
+          json.attributeArray("parts", [&] {
+            for (ArrayRef<StringAttr> part : unit.parts)
+              writeNames(json, part);
+          });
+        }
+        json.attribute("bytes_read", unit.getBytesRead());
+        json.attribute("bytes_written", unit.getBytesWritten());
+        writeTraffic(json, "reads", unit.reads);
+        writeTraffic(json, "writes", unit.writes);
+      });
+    }
+  });
+}
+
+static void writeGrouping(llvm::json::OStream &json, StringRef key,
+                          GraphOp graph) {
+  if (!graph) {
+    json.attribute(key, nullptr);
+    return;
+  }
+  KernelGrouping grouping = computeKernelGrouping(graph);
+  json.attributeObject(key, [&] {
+    json.attribute("num_nodes", int64_t(grouping.numTopLevelNodes));
+    json.attribute("num_kernels", int64_t(grouping.kernels.size()));
+    json.attribute("num_externs", int64_t(grouping.externs.size()));
+    json.attribute("num_nops", int64_t(grouping.numNops));
+    json.attribute("kernel_bytes", grouping.getKernelBytes());
+    json.attribute("extern_bytes", grouping.getExternBytes());
+    writeUnits(json, "kernels", grouping.kernels);
+    writeUnits(json, "externs", grouping.externs);
+  });
+}
+
+/// Reads `path`; reports a located error when it cannot.
+static std::unique_ptr<llvm::MemoryBuffer> readDump(StringRef path,
+                                                    Diagnostics &diagnostics) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (file)
+    return std::move(*file);
+  std::string text =
+      (path + ": error: cannot read the dump: " + file.getError().message())
+          .str();
+  llvm::errs() << text << "\n";
+  diagnostics.errors.push_back(std::move(text));
+  return nullptr;
+}
+
+/// The name of a graph in the report: its folder relative to the corpus
+/// root when it lies under it, else the folder as given.
+static std::string graphId(StringRef dir) {
+  SmallString<256> path(dir);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  if (!corpusRoot.empty()) {
+    SmallString<256> root(corpusRoot);
+    llvm::sys::path::remove_dots(root, /*remove_dot_dot=*/true);
+    StringRef rel = path;
+    if (rel.consume_front(root) &&
+        (rel.empty() || llvm::sys::path::is_separator(rel.front())))
+      return rel.ltrim("/").str();
+  }
+  return std::string(path.str());
+}
+
+/// Benchmarks one graph folder and writes its JSON object. Returns false
+/// when something failed (the object says what).
+static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
+                       const PipelineBuilder &timed,
+                       const PipelineBuilder *explain,
+                       StringRef explainError) {
+  SmallString<256> dir(dirArg);
+  if (llvm::sys::path::filename(dir) == "ir_pre_fusion.txt")
+    llvm::sys::path::remove_filename(dir);
+  SmallString<256> prePath(dir), postPath(dir);
+  llvm::sys::path::append(prePath, "ir_pre_fusion.txt");
+  llvm::sys::path::append(postPath, "ir_post_fusion.txt");
+
+  Diagnostics diagnostics;
+  SmallVector<Sample> samples;
+  Scheduled ours, inductor;
+  Diagnostics explainDiagnostics;
+  bool explained = false;
+
+  if (std::unique_ptr<llvm::MemoryBuffer> pre =
+          readDump(prePath, diagnostics)) {
+    for (unsigned rep = 0; rep < std::max(1u, unsigned(repetitions)); ++rep) {
+      Sample sample;
+      Scheduled run = importAndSchedule(*pre, &timed, diagnostics, sample);
+      if (!run.module)
+        break;
+      samples.push_back(sample);
+      ours = std::move(run);
+    }
+    if (ours.module && explain) {
+      Sample ignored;
+      Scheduled run =
+          importAndSchedule(*pre, explain, explainDiagnostics, ignored);
+      explained = bool(run.module);
+      llvm::append_range(diagnostics.errors, explainDiagnostics.errors);
+    }
+  }
+  if (std::unique_ptr<llvm::MemoryBuffer> post =
+          readDump(postPath, diagnostics)) {
+    Sample ignored;
+    inductor = importAndSchedule(*post, /*pipeline=*/nullptr, diagnostics,
+                                 ignored);
+  }
+
+  json.object([&] {
+    json.attribute("graph", graphId(dir));
+    json.attribute("pre_fusion", prePath.str());
+    json.attribute("post_fusion", postPath.str());
+    // Top-level scheduler nodes of the imported pre-fusion graph.
+    if (samples.empty())
+      json.attribute("nodes", nullptr);
+    else
+      json.attribute("nodes", int64_t(samples.front().numImportedNodes));
+    json.attributeObject("time", [&] {
+      SmallVector<double> imports, schedules, totals;
+      for (const Sample &sample : samples) {
+        imports.push_back(sample.import);
+        schedules.push_back(sample.schedule);
+        totals.push_back(sample.total());
+      }
+      json.attribute("repetitions", int64_t(samples.size()));
+      json.attribute("import_s", median(imports));
+      json.attribute("schedule_s", median(schedules));
+      json.attribute("total_s", median(totals));
+      json.attribute("total_min_s",
+                     totals.empty() ? 0.0 : *llvm::min_element(totals));
+      json.attributeArray("total_samples_s", [&] {
+        for (double total : totals)
+          json.value(total);
+      });
+    });
+    writeGrouping(json, "ours", ours.module ? getGraph(*ours.module) : GraphOp());
+    writeGrouping(json, "inductor",
+                  inductor.module ? getGraph(*inductor.module) : GraphOp());
+    json.attributeObject("explain", [&] {
+      if (!explainPipeline.empty())
+        json.attribute("pipeline", explainPipeline);
+      else
+        json.attribute("options", explainOptions);
+      json.attribute("available", explained);
+      if (!explainError.empty())
+        json.attribute("error", explainError);
+      json.attributeArray("remarks", [&] {
+        for (const std::string &remark : explainDiagnostics.remarks)
+          json.value(remark);
+      });
+    });
+    json.attributeArray("errors", [&] {
+      for (const std::string &error : diagnostics.errors)
+        json.value(error);
+    });
+  });
+  return diagnostics.errors.empty() && ours.module && inductor.module;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "fusion-corpus-bench: time import + --fusion-schedule on Inductor "
+      "dumps and compare the kernels with Inductor's post-fusion dump\n");
+
+  FusionScheduleOptions timedOptions;
+  std::string optionError;
+  llvm::raw_string_ostream optionErrors(optionError);
+  if (failed(timedOptions.parseFromString(pipelineOptions, optionErrors))) {
+    llvm::errs() << "error: invalid --pipeline-options '" << pipelineOptions
+                 << "': " << optionError << "\n";
+    return 1;
+  }
+  PipelineBuilder timed = [&](OpPassManager &pm) {
+    buildFusionSchedulePipeline(pm, timedOptions);
+    return success();
+  };
+
+  // The explaining run is optional: a pipeline without the option (before
+  // the fusion pass exists) is recorded, not fatal. A textual pipeline is
+  // the user's explicit request, so an invalid one is an error.
+  FusionScheduleOptions explainScheduleOptions;
+  std::string explainError;
+  PipelineBuilder explainBuilder;
+  if (!explainPipeline.empty()) {
+    registerFusionPasses();
+    registerFusionPipelines();
+    // Emits remarks in the fusion pass's format, for testing this tool.
+    test::registerTestRefusalRemarksPasses();
+    std::string error;
+    llvm::raw_string_ostream errors(error);
+    FailureOr<OpPassManager> parsed =
+        parsePassPipeline(explainPipeline, errors);
+    if (succeeded(parsed) &&
+        parsed->getOpAnchorName() != ModuleOp::getOperationName())
+      errors << "the pipeline must be anchored on builtin.module";
+    if (failed(parsed) || !error.empty()) {
+      llvm::errs() << "error: invalid --explain-pipeline '" << explainPipeline
+                   << "': " << StringRef(error).trim() << "\n";
+      return 1;
+    }
+    explainBuilder = [parsed = *parsed](OpPassManager &pm) {
+      pm = parsed;
+      return success();
+    };
+  } else if (!explainOptions.empty()) {
+    // The explaining run schedules as the timed runs do, plus the options
+    // that make the fusion pass explain.
+    llvm::raw_string_ostream errors(explainError);
+    std::string combined = pipelineOptions + " " + explainOptions;
+    if (succeeded(explainScheduleOptions.parseFromString(combined, errors))) {
+      explainBuilder = [&](OpPassManager &pm) {
+        buildFusionSchedulePipeline(pm, explainScheduleOptions);
+        return success();
+      };
+    } else {
+      explainError = "the fusion-schedule pipeline does not accept '" +
+                     explainOptions +
+                     "': " + StringRef(explainError).trim().str();
+    }
+  }
+  const PipelineBuilder *explain = explainBuilder ? &explainBuilder : nullptr;
+
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFile, &errorMessage);
+  if (!output) {
+    llvm::errs() << outputFile << ": error: " << errorMessage << "\n";
+    return 1;
+  }
+
+  bool ok = true;
+  {
+    llvm::json::OStream json(output->os(), /*IndentSize=*/1);
+    json.object([&] {
+      json.attribute("tool", "fusion-corpus-bench");
+      json.attribute("pipeline_options", pipelineOptions);
+      json.attribute("repetitions", int64_t(repetitions));
+      json.attributeArray("graphs", [&] {
+        for (const std::string &dir : graphDirs)
+          ok &= benchGraph(json, dir, timed, explain, explainError);
+      });
+    });
+  }
+  output->os() << "\n";
+  output->keep();
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Times PyTorch Inductor's Scheduler.__init__ and scheduler-opt on the
+same machine, in one run.
+
+Meant for the GPU machine (PyTorch with CUDA installed); run it through
+bench/gpu_machine_compare.sh, which supplies the statically linked
+fusion-corpus-bench built here. For each graph of corpus/inductor:
+
+ 1. The FX graph Inductor lowered (fx_graph_readable.py) is rebuilt as a
+    torch.fx.GraphModule with random CUDA inputs of the annotated dtypes,
+    shapes and strides, and compiled with torch._inductor.compile (caches
+    disabled, dynamo reset first) --compiles times without debug tracing;
+    a wrapper around Scheduler.__init__ records its wall time in each.
+ 2. It is compiled once more with debug tracing on, which writes fresh
+    ir_pre_fusion.txt / ir_post_fusion.txt dumps (Scheduler.__init__ then
+    includes writing them, as in the corpus run that produced
+    result.json).
+ 3. fusion-corpus-bench times import + --fusion-schedule on the corpus dump
+    and on the fresh dump, on the same machine.
+
+wide2000 has no fx_graph_readable.py in the corpus, so only our side is
+measured on it. Backward graphs are compiled as inference graphs (their inputs do not
+require grad), so Inductor may schedule slightly different nodes than in
+training; the fresh dumps record what it scheduled, and both node counts
+are reported. Results go to <out>/gpu_compare.json (rewritten after every
+graph, so a run cut short keeps what it measured) and
+<out>/gpu_compare.md; the fresh dumps to <out>/dumps/.
+
+    python3 bench/gpu_machine_compare.py --bench .device-carry/bin/fusion-corpus-bench \\
+        --out /tmp/gpu-compare [--graphs gpt2,resnet18] [--skip wide2000]
+    python3 bench/gpu_machine_compare.py --bench build/bin/fusion-corpus-bench --dry-run
+
+--dry-run needs no PyTorch: it parses every FX signature and runs our tool
+on the corpus dumps only, to check the setup.
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARG = re.compile(r'(\w+)\s*:\s*"([^"]*)"')
+ANNOTATION = re.compile(
+    r"^(?P<dtype>[a-z]+[0-9]*)\[(?P<size>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?")
+DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16",
+          "f64": "float64", "i64": "int64", "i32": "int32", "i16": "int16",
+          "i8": "int8", "u8": "uint8", "b8": "bool"}
+
+
+def parse_signature(source):
+    """[(name, dtype, size, stride or None)] of the forward() placeholders,
+    from the text of fx_graph_readable.py."""
+    match = re.search(r"def forward\(self,?(.*?)\):", source, re.S)
+    if not match:
+        raise ValueError("no forward() in the FX graph")
+    inputs = []
+    for name, annotation in ARG.findall(match.group(1)):
+        ann = ANNOTATION.match(annotation)
+        if not ann or ann.group("dtype") not in DTYPES:
+            raise ValueError("unsupported annotation %r of %s" %
+                             (annotation, name))
+
+        def ints(text):
+            text = text.strip()
+            return [int(x) for x in text.split(",")] if text else []
+        try:
+            size = ints(ann.group("size"))
+            stride = (ints(ann.group("stride"))
+                      if ann.group("stride") is not None else None)
+        except ValueError:
+            raise ValueError("symbolic size in %r of %s" % (annotation, name))
+        inputs.append((name, DTYPES[ann.group("dtype")], size, stride))
+    return inputs
+
+
+def find_graphs(corpus, only, skip):
+    dirs = sorted(os.path.dirname(p) for p in glob.glob(
+        os.path.join(corpus, "*", "*", "ir_pre_fusion.txt")))
+    chosen = []
+    for d in dirs:
+        gid = os.path.relpath(d, corpus)
+        if only and not any(o in gid for o in only):
+            continue
+        if any(s in gid for s in skip):
+            continue
+        chosen.append((gid, d))
+    return chosen
+
+
+def run_ours(bench, dirs, repetitions):
+    """fusion-corpus-bench on the given graph folders: {dir: graph JSON}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "ours.json")
+        subprocess.run([bench, "--repetitions=%d" % repetitions,
+                        "--explain-options=", "-o", out] + dirs,
+                       capture_output=True, text=True)
+        if not os.path.exists(out):
+            return {}
+        with open(out) as f:
+            graphs = json.load(f)["graphs"]
+    return {d: g for d, g in zip(dirs, graphs)}
+
+
+def summarize_ours(graph):
+    if not graph:
+        return None
+    time_ = graph.get("time") or {}
+    return {"nodes": graph.get("nodes"),
+            "total_s": time_.get("total_s") if time_.get("repetitions")
+            else None,
+            "kernels": (graph.get("ours") or {}).get("num_kernels"),
+            "inductor_kernels": (graph.get("inductor") or {}).get(
+                "num_kernels"),
+            "errors": graph.get("errors") or []}
+
+
+# ---------------------------------------------------------------------------
+# PyTorch side
+# ---------------------------------------------------------------------------
+
+class InductorTimer:
+    """Wraps Scheduler.__init__ to record its wall time."""
+
+    def __init__(self):
+        from torch._inductor import scheduler
+        self.times = []
+        original = scheduler.Scheduler.__init__
+        timer = self
+
+        def timed_init(sched, *args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return original(sched, *args, **kwargs)
+            finally:
+                timer.times.append(time.perf_counter() - start)
+
+        scheduler.Scheduler.__init__ = timed_init
+
+
+def load_fx_graph(path, torch):
+    with open(path) as f:
+        source = f.read()
+    signature = parse_signature(source)
+    source = source.replace("class <lambda>(torch.nn.Module):",
+                            "class GraphModule(torch.nn.Module):")
+    namespace = {"torch": torch, "device": torch.device, "inf": math.inf,
+                 "nan": math.nan}
+    exec(compile(source, path, "exec"), namespace)
+    classes = [v for v in namespace.values()
+               if isinstance(v, type) and issubclass(v, torch.nn.Module)
+               and v is not torch.nn.Module]
+    if len(classes) != 1:
+        raise ValueError("expected one nn.Module class in %s" % path)
+    gm = torch.fx.symbolic_trace(classes[0]())
+    inputs = []
+    for _, dtype, size, stride in signature:
+        dt = getattr(torch, dtype)
+        if stride is None:
+            t = torch.empty(size, dtype=dt, device="cuda")
+        else:
+            t = torch.empty_strided(size, stride, dtype=dt, device="cuda")
+        if dt.is_floating_point:
+            t.normal_()
+        elif dt == torch.bool:
+            t.copy_(torch.rand(size, device="cuda") < 0.5)
+        else:
+            t.zero_()  # valid as any index or seed
+        inputs.append(t)
+    return gm, inputs
+
+
+def compile_once(torch, gm, inputs, timer, trace_root=None):
+    """Compiles gm with Inductor; returns (Scheduler.__init__ seconds,
+    compile wall seconds)."""
+    import torch._dynamo
+    import torch._inductor
+    from torch._inductor import config
+    torch._dynamo.reset()
+    patch = {"trace.enabled": trace_root is not None}
+    if hasattr(config, "force_disable_caches"):
+        patch["force_disable_caches"] = True
+    dynamo_patch = {}
+    if trace_root is not None:
+        dynamo_patch["debug_dir_root"] = trace_root
+    timer.times.clear()
+    start = time.perf_counter()
+    with config.patch(patch), torch._dynamo.config.patch(dynamo_patch):
+        torch._inductor.compile(gm, inputs)
+    wall = time.perf_counter() - start
+    torch.cuda.synchronize()
+    return sum(timer.times), wall, len(timer.times)
+
+
+def measure_torch(torch, timer, fx_path, compiles, dump_dir):
+    gm, inputs = load_fx_graph(fx_path, torch)
+    untraced = [compile_once(torch, gm, inputs, timer)
+                for _ in range(compiles)]
+    with tempfile.TemporaryDirectory() as trace_root:
+        traced = compile_once(torch, gm, inputs, timer, trace_root)
+        dumps = sorted(os.path.dirname(p) for p in glob.glob(
+            os.path.join(trace_root, "**", "ir_pre_fusion.txt"),
+            recursive=True))
+        kept = []
+        for i, d in enumerate(dumps):
+            dest = os.path.join(dump_dir, str(i))
+            shutil.copytree(d, dest, dirs_exist_ok=True)
+            kept.append(dest)
+    return {"scheduler_init_s": statistics.median(t[0] for t in untraced),
+            "scheduler_init_samples_s": [t[0] for t in untraced],
+            "schedulers_per_compile": untraced[0][2],
+            "compile_s": statistics.median(t[1] for t in untraced),
+            "scheduler_init_traced_s": traced[0],
+            "fresh_dumps": kept}
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def fmt_ms(seconds):
+    if seconds is None:
+        return "n/a"
+    return "%.2f ms" % (seconds * 1e3) if seconds < 0.1 else \
+        "%.0f ms" % (seconds * 1e3)
+
+
+def ratio(a, b):
+    return "%.0f\u00d7" % (a / b) if a and b else "n/a"
+
+
+def write_report(out, data):
+    with open(os.path.join(out, "gpu_compare.json"), "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+        f.write("\n")
+    lines = ["# Inductor's Scheduler.__init__ and scheduler-opt on one "
+             "machine", "",
+             "Host: %s. PyTorch %s, Triton %s, GPU %s." %
+             (data["host"], data.get("torch"), data.get("triton"),
+              data.get("gpu")), "",
+             "| graph | nodes (corpus / fresh) | Inductor Scheduler.__init__ "
+             "| with debug trace | ours, corpus dump | ours, fresh dump | "
+             "ratio | result.json |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for rec in data["graphs"]:
+        t = rec.get("torch") or {}
+        corpus = rec.get("ours_corpus") or {}
+        fresh = (rec.get("ours_fresh") or [None])[0] or {}
+        lines.append("| `%s` | %s / %s | %s | %s | %s | %s | %s | %s |" % (
+            rec["graph"], corpus.get("nodes", "n/a"),
+            fresh.get("nodes", "n/a"), fmt_ms(t.get("scheduler_init_s")),
+            fmt_ms(t.get("scheduler_init_traced_s")),
+            fmt_ms(corpus.get("total_s")), fmt_ms(fresh.get("total_s")),
+            ratio(t.get("scheduler_init_s"),
+                  fresh.get("total_s") or corpus.get("total_s")),
+            fmt_ms(rec.get("result_json_s"))))
+        if rec.get("torch_error"):
+            lines.append("|  | error: %s | | | | | | |" %
+                         rec["torch_error"].replace("|", "/")[:200])
+    lines += ["", "*ratio*: Inductor's Scheduler.__init__ without tracing "
+              "over our import + schedule (on the fresh dump when there is "
+              "one, else on the corpus dump)."]
+    with open(os.path.join(out, "gpu_compare.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def result_json_times(corpus):
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from compare_inductor import scheduler_init_times
+    ids = [os.path.relpath(os.path.dirname(p), corpus) for p in glob.glob(
+        os.path.join(corpus, "*", "*", "ir_pre_fusion.txt"))]
+    return scheduler_init_times(corpus, ids)
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bench", required=True,
+                        help="fusion-corpus-bench (a static build)")
+    parser.add_argument("--corpus",
+                        default=os.path.join(ROOT, "corpus", "inductor"))
+    parser.add_argument("--out", default=os.environ.get("OUT") or
+                        os.path.join(ROOT, "gpu-compare-out"))
+    parser.add_argument("--graphs", default="",
+                        help="comma-separated substrings; only matching "
+                             "graphs")
+    parser.add_argument("--skip", default="",
+                        help="comma-separated substrings of graphs to skip "
+                             "(wide2000 takes over a minute per compile)")
+    parser.add_argument("--compiles", type=int, default=2,
+                        help="untraced Inductor compiles per graph")
+    parser.add_argument("--repetitions", type=int, default=7,
+                        help="our timed runs per dump")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="no PyTorch: parse the FX signatures and run "
+                             "our tool on the corpus dumps")
+    args = parser.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    corpus = os.path.abspath(args.corpus)
+    graphs = find_graphs(corpus, [g for g in args.graphs.split(",") if g],
+                         [s for s in args.skip.split(",") if s])
+    init_times = result_json_times(corpus)
+    data = {"host": "%s, %d cores" % (cpu_model(), os.cpu_count() or 0),
+            "bench": os.path.abspath(args.bench), "graphs": []}
+    torch = timer = None
+    if not args.dry_run:
+        import torch
+        import triton
+        data["torch"] = torch.__version__
+        data["triton"] = triton.__version__
+        data["gpu"] = torch.cuda.get_device_name(0)
+        timer = InductorTimer()
+
+    for gid, d in graphs:
+        rec = {"graph": gid, "result_json_s": init_times.get(gid)}
+        data["graphs"].append(rec)
+        fx_path = os.path.join(d, "fx_graph_readable.py")
+        fresh = []
+        try:
+            if not os.path.exists(fx_path):
+                raise FileNotFoundError(
+                    "no fx_graph_readable.py: the corpus keeps only the "
+                    "dumps of this graph, so Inductor cannot be rerun on it")
+            with open(fx_path) as f:
+                rec["inputs"] = len(parse_signature(f.read()))
+            if torch is not None:
+                rec["torch"] = measure_torch(
+                    torch, timer, fx_path, args.compiles,
+                    os.path.join(args.out, "dumps", gid))
+                fresh = rec["torch"]["fresh_dumps"]
+        except Exception as e:  # report and go on with the next graph
+            rec["torch_error"] = "%s: %s" % (type(e).__name__, e)
+        ours = run_ours(args.bench, [d] + fresh, args.repetitions)
+        rec["ours_corpus"] = summarize_ours(ours.get(d))
+        rec["ours_fresh"] = [summarize_ours(ours.get(f)) for f in fresh]
+        write_report(args.out, data)
+        print("%-40s %s" % (gid, rec.get("torch_error") or "ok"),
+              flush=True)
+    write_report(args.out, data)
+    return 0
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Times PyTorch Inductor's Scheduler.__init__ and scheduler-opt on the same
+# machine, in one run (bench/gpu_machine_compare.py says how).
+#
+# Here, on the build machine: build the statically linked, stripped
+# fusion-corpus-bench into .device-carry/bin/ (git-ignored):
+#
+#   bash bench/gpu_machine_compare.sh --package
+#
+# On the GPU machine, from the repository root, with .device-carry carried
+# along (it holds only the static binary, about 5 MB):
+#
+#   bash bench/gpu_machine_compare.sh [--graphs gpt2,resnet18] [--skip wide2000]
+#
+# Results go to $OUT (or gpu-compare-out/): gpu_compare.md, gpu_compare.json
+# and the fresh Inductor dumps.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+carry="$root/.device-carry/bin"
+
+if [[ "${1:-}" == "--package" ]]; then
+  build_dir="${BUILD_STATIC_DIR:-$root/build-static}"
+  llvm="/usr/lib/llvm-22"
+  if [[ ! -f "$build_dir/build.ninja" ]]; then
+    linker=()
+    if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
+    cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
+      -DSCHEDULER_OPT_STATIC=ON -DSCHEDULER_OPT_ENABLE_UNITTESTS=OFF \
+      -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
+      -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${linker[@]}"
+  fi
+  ninja -C "$build_dir" -j2 fusion-corpus-bench
+  mkdir -p "$carry"
+  strip -o "$carry/fusion-corpus-bench" "$build_dir/bin/fusion-corpus-bench"
+  file "$carry/fusion-corpus-bench"
+  ls -l "$carry/fusion-corpus-bench"
+  exit 0
+fi
+
+tool="${FUSION_CORPUS_BENCH:-$carry/fusion-corpus-bench}"
+if [[ ! -x "$tool" ]]; then
+  echo "gpu_machine_compare: $tool not found; run 'bash bench/gpu_machine_compare.sh --package' on the build machine and carry .device-carry" >&2
+  exit 1
+fi
+out="${OUT:-$root/gpu-compare-out}"
+python3 "$root/bench/gpu_machine_compare.py" --bench "$tool" \
+  --corpus "$root/corpus/inductor" --out "$out" "$@"
+echo "gpu_machine_compare: results in $out/gpu_compare.md"
