@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace mlir {
@@ -40,6 +41,35 @@ public:
       const Label &a = labels[t * numNodes + from];
       const Label &b = labels[t * numNodes + to];
       if (b.low < a.low || b.rank > a.rank)
+        return false;
+    }
+    return true;
+  }
+
+  /// The union of the intervals of a set of targets, per traversal.
+  class TargetSet {
+    friend class ReachabilityIndex;
+    SmallVector<uint32_t, 8> maxLow, minRank;
+  };
+  TargetSet makeTargetSet(ArrayRef<unsigned> targets) const {
+    TargetSet set;
+    set.maxLow.assign(numTraversals, 0);
+    set.minRank.assign(numTraversals, UINT32_MAX);
+    for (unsigned t = 0; t < numTraversals; ++t)
+      for (unsigned target : targets) {
+        const Label &b = labels[t * numNodes + target];
+        set.maxLow[t] = std::max(set.maxLow[t], b.low);
+        set.minRank[t] = std::min(set.minRank[t], b.rank);
+      }
+    return set;
+  }
+  /// False when there is certainly no path from `from` to any of the
+  /// targets: in some traversal, no target's interval can lie inside
+  /// from's. Weaker than mayReach on each target, but O(1) per query.
+  bool mayReachAny(unsigned from, const TargetSet &set) const {
+    for (unsigned t = 0; t < numTraversals; ++t) {
+      const Label &a = labels[t * numNodes + from];
+      if (set.maxLow[t] < a.low || set.minRank[t] > a.rank)
         return false;
     }
     return true;

@@ -125,6 +125,7 @@ struct FuseNodesPass final
     options.aggressiveFusion = aggressiveFusion;
     options.reorderLoops = *reorderPolicy;
     options.peakMemory = *policy;
+    options.explain = explain;
     FailureOr<FusionPlan> plan = planFusion(graphOp, deps, options);
     if (failed(plan)) {
       graphOp.emitOpError("dependence graph could not be ordered");

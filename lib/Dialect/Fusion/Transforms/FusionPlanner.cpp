@@ -4,10 +4,14 @@
 // scheduler.py: a "group" is a scheduler node being fused (a
 // FusedSchedulerNode once it has several members), a "unit" a top-level
 // node of the input graph. Groups keep the merged read/write dependences
-// Inductor's FusedSchedulerNode keeps, and a topological label instead of
-// Inductor's ancestor sets, which grow quadratically with the graph: a path
-// between two groups can only go through groups labeled between them, so
-// reachability is a depth-first search pruned by labels.
+// Inductor's FusedSchedulerNode keeps. Instead of Inductor's ancestor sets,
+// which grow quadratically with the graph, the planner keeps the schedule
+// itself: every group has a slot, slots are a topological order, and a
+// fusion moves only groups between the two it merges. A path between two
+// groups can only go through groups between their slots, so reachability
+// is a depth-first search pruned by slots; and the live bytes of every slot
+// sit in a range-max tree, so whether a fusion raises the peak is known
+// from the buffers of the groups it moves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +19,7 @@
 
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "fusion/Support/RangeMaxTree.h"
 #include "fusion/Support/ReachabilityIndex.h"
 #include "fusion/Support/TopologicalOrder.h"
 
@@ -25,7 +30,6 @@
 #include "llvm/Support/Debug.h"
 
 #include <numeric>
-#include <queue>
 
 #define DEBUG_TYPE "fusion-fuse-nodes"
 
@@ -235,8 +239,6 @@ struct Group {
   llvm::SetVector<Attribute> reads, writes, unmet;
   llvm::SmallDenseSet<StringAttr, 8> bufferNames;
   unsigned minOrder, maxOrder;
-  /// A topological label: an edge from a to b implies label(a) < label(b).
-  int64_t label;
   bool isReduction;
   /// Inductor's group: (numel, rnumel).
   int64_t numel, rnumel;
@@ -277,8 +279,6 @@ private:
   void forEachSuccessorGroup(unsigned g, Fn fn);
   template <typename Fn>
   void forEachPredecessorGroup(unsigned g, Fn fn);
-  void relabel(unsigned low, unsigned high, unsigned merged);
-  void pushAlong(ArrayRef<unsigned> moved, bool upward);
   bool reaches(unsigned from, unsigned to, bool viaOther);
   bool isAncestor(unsigned g1, unsigned g2);
   bool createsCycle(unsigned g1, unsigned g2);
@@ -303,6 +303,13 @@ private:
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);
+  /// One of Inductor's CandidateTilings of a node.
+  struct TilingCandidate {
+    std::pair<int64_t, int64_t> tiling;
+    int64_t score;
+    StringAttr name;
+  };
+  ArrayRef<TilingCandidate> candidateTilings(NodeOp node);
   Tiling selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
                       int64_t rnumel);
 
@@ -311,20 +318,20 @@ private:
   unsigned fuse(unsigned g1, unsigned g2);
   void refuse(unsigned g1, unsigned g2, RefusalReason reason);
   SmallVector<std::pair<unsigned, unsigned>> getPossibleFusions();
-  bool fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates,
-                SmallVectorImpl<std::pair<unsigned, unsigned>> &merged);
+  void fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates);
   bool runRound();
   void pruneRedundantDeps();
   std::optional<unsigned> producerGroup(Attribute dep);
   size_t numGroups() const;
-  SmallVector<unsigned> scheduleOrder();
-  int64_t peakBytes();
 
-  /// Saves group `g` and the group of its units as they were when the
-  /// round began, the first time the round changes them.
-  void saveForRound(unsigned g);
-  /// Restores every group and unit the round changed.
-  void restoreRound();
+  // The schedule.
+  SmallVector<unsigned> scheduleOrder() const;
+  SmallVector<unsigned> inductorOrder();
+  bool placeFusion(unsigned g1, unsigned g2);
+  std::pair<unsigned, unsigned>
+  storageInterval(const StorageUse &use, function_ref<unsigned(unsigned)> group,
+                  function_ref<unsigned(unsigned)> slot, bool merged) const;
+  int64_t computePeakBytes() const;
 
   GraphOp graph;
   const DependenceGraph &deps;
@@ -354,20 +361,28 @@ private:
   SmallVector<std::pair<unsigned, unsigned>> refusalUnits;
   SmallVector<uint64_t> refusalTime;
   uint64_t refusalClock = 0;
-  /// Units whose loops were reordered in the current round.
-  llvm::SetVector<unsigned> reorderedUnits;
   /// Inductor's is_reorder_round: whether can_fuse may reorder loops in the
   /// current round.
   bool reorderRound = false;
-  /// Candidate pairs refused for raising peak memory: not tried again.
-  llvm::DenseSet<std::pair<unsigned, unsigned>> blocked;
-  /// The round's changes, undone by restoreRound.
-  DenseMap<unsigned, Group> savedGroups;
-  DenseMap<unsigned, unsigned> savedGroupOf;
+  /// The schedule: the slot of every live group, and the group in every
+  /// slot (kNoGroup for none). Slots are a topological order of the groups.
+  static constexpr unsigned kNoGroup = ~0u;
+  /// How far placeFusion looks for a free slot.
+  static constexpr unsigned kMaxFreeSlotScan = 64;
+  SmallVector<unsigned> slotOf, groupAtSlot;
+  /// The storages each unit produces or reads (indices into `storages`).
+  SmallVector<SmallVector<unsigned, 4>> storagesOfUnit;
+  /// The slots [begin, end) each storage is live in ({0, 0}: in registers).
+  SmallVector<std::pair<unsigned, unsigned>> storageLive;
+  /// Live bytes per slot (with peak-memory=never-raise).
+  RangeMaxTree liveTree;
+  SmallVector<unsigned> storageStamp;
   /// Cached per dependence: Inductor's buffer_reuse_key of a read of a
   /// single-user intermediate buffer, or nothing.
   DenseMap<Attribute, std::optional<std::pair<Type, int64_t>>> reuseKeys;
   DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
+  /// candidateTilings per leaf node, dropped when its loops are reordered.
+  DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
 };
 } // namespace
 
@@ -388,8 +403,6 @@ Group Planner::makeUnitGroup(unsigned unit) {
   Group group;
   group.units = {unit};
   group.minOrder = group.maxOrder = position[unit];
-  // Spaced, so that regions moved by relabel() fit between groups.
-  group.label = static_cast<int64_t>(position[unit]) << 20;
   group.isReduction = false;
   group.numel = group.rnumel = 1;
   Operation *raw = op.getOperation();
@@ -471,7 +484,6 @@ void Planner::refreshUnitDeps(unsigned unit) {
     if (producer && *producer != unit)
       ud.unmet.push_back(dep);
   }
-  reorderedUnits.insert(unit);
 }
 
 void Planner::recomputeGroupDeps(Group &group) {
@@ -524,8 +536,46 @@ LogicalResult Planner::initialize() {
   reachability = ReachabilityIndex(
       numUnits, [&](unsigned n) { return deps.getSuccessors(n); });
 
+  // The input order is the first schedule, with a free slot after every
+  // group for placeFusion.
+  unsigned numSlots = 2 * numUnits;
+  slotOf.resize(numUnits);
+  groupAtSlot.assign(numSlots, kNoGroup);
+  for (unsigned unit = 0; unit < numUnits; ++unit) {
+    slotOf[unit] = 2 * position[unit];
+    groupAtSlot[slotOf[unit]] = unit;
+  }
   storages = collectStorageUses(deps);
-  baselinePeak = peakBytes();
+  storagesOfUnit.resize(numUnits);
+  for (auto [index, use] : llvm::enumerate(storages)) {
+    storagesOfUnit[use.producer].push_back(index);
+    for (unsigned reader : use.readers)
+      if (storagesOfUnit[reader].empty() ||
+          storagesOfUnit[reader].back() != index)
+        storagesOfUnit[reader].push_back(index);
+  }
+  SmallVector<int64_t> live(numSlots, 0);
+  storageLive.reserve(storages.size());
+  storageStamp.assign(storages.size(), 0);
+  for (const StorageUse &use : storages) {
+    auto [begin, end] = storageInterval(
+        use, [&](unsigned unit) { return groupOf[unit]; },
+        [&](unsigned g) { return slotOf[g]; }, /*merged=*/false);
+    storageLive.push_back({begin, end});
+    // Prefix sums of begin/end deltas.
+    if (begin != end) {
+      live[begin] += use.bytes;
+      if (end < numSlots)
+        live[end] -= use.bytes;
+    }
+  }
+  for (unsigned slot = 1; slot < numSlots; ++slot)
+    live[slot] += live[slot - 1];
+  baselinePeak = 0;
+  for (int64_t bytes : live)
+    baselinePeak = std::max(baselinePeak, bytes);
+  if (options.peakMemory == PeakMemoryPolicy::NeverRaise)
+    liveTree = RangeMaxTree(live);
   plan.peakBytesBefore = baselinePeak;
   return success();
 }
@@ -550,106 +600,11 @@ void Planner::forEachPredecessorGroup(unsigned g, Fn fn) {
         fn(groupOf[pred]);
 }
 
-/// Keeps the labels a topological order when groups `low` and `high`
-/// (label(low) < label(high)) merge into `merged`. Either the groups between
-/// them that depend on `low` (forward region) move above label(high), where
-/// the merged group goes, or the groups between them that `high` depends on
-/// (backward region) move below label(low), where the merged group goes:
-/// both regions are searched in lockstep and the smaller one moves (in the
-/// manner of Pearce and Kelly's dynamic topological sort). Labels start
-/// 2^20 apart, so a moved region fits in the gap; successors (predecessors)
-/// it lands on are pushed along in label order.
-void Planner::relabel(unsigned low, unsigned high, unsigned merged) {
-  int64_t lowLabel = groups[low].label, highLabel = groups[high].label;
-  SmallVector<unsigned> forward, backward, forwardStack = {low},
-                                           backwardStack = {high};
-  unsigned forwardStamp = ++stamp, backwardStamp = ++stamp;
-  visitStamp[low] = forwardStamp;
-  unitStamp[high] = backwardStamp;
-  auto stepForward = [&] {
-    unsigned g = forwardStack.pop_back_val();
-    forEachSuccessorGroup(g, [&](unsigned succ) {
-      if (succ != high && visitStamp[succ] != forwardStamp &&
-          groups[succ].label <= highLabel) {
-        visitStamp[succ] = forwardStamp;
-        forward.push_back(succ);
-        forwardStack.push_back(succ);
-      }
-    });
-  };
-  auto stepBackward = [&] {
-    unsigned g = backwardStack.pop_back_val();
-    forEachPredecessorGroup(g, [&](unsigned pred) {
-      if (pred != low && unitStamp[pred] != backwardStamp &&
-          groups[pred].label >= lowLabel) {
-        unitStamp[pred] = backwardStamp;
-        backward.push_back(pred);
-        backwardStack.push_back(pred);
-      }
-    });
-  };
-  while (!forwardStack.empty() && !backwardStack.empty()) {
-    stepForward();
-    if (!backwardStack.empty())
-      stepBackward();
-  }
-  auto byLabel = [&](unsigned a, unsigned b) {
-    return groups[a].label < groups[b].label;
-  };
-  for (unsigned g : forwardStack.empty() ? forward : backward)
-    saveForRound(g);
-  if (forwardStack.empty()) {
-    llvm::sort(forward, byLabel);
-    groups[merged].label = highLabel;
-    for (auto [i, g] : llvm::enumerate(forward))
-      groups[g].label = highLabel + 1 + static_cast<int64_t>(i);
-    pushAlong(forward, /*upward=*/true);
-  } else {
-    llvm::sort(backward, byLabel);
-    groups[merged].label = lowLabel;
-    for (auto [i, g] : llvm::enumerate(backward))
-      groups[g].label =
-          lowLabel - static_cast<int64_t>(backward.size() - i);
-    pushAlong(backward, /*upward=*/false);
-  }
-}
-
-/// After `moved` got new labels, raises (lowers) the labels of successors
-/// (predecessors) that no longer come after (before) them, in label order,
-/// so each group is settled once.
-void Planner::pushAlong(ArrayRef<unsigned> moved, bool upward) {
-  using Item = std::pair<int64_t, unsigned>;
-  auto cmp = [&](const Item &a, const Item &b) {
-    return upward ? a.first > b.first : a.first < b.first;
-  };
-  std::priority_queue<Item, std::vector<Item>, decltype(cmp)> queue(cmp);
-  for (unsigned g : moved)
-    queue.push({groups[g].label, g});
-  while (!queue.empty()) {
-    auto [label, g] = queue.top();
-    queue.pop();
-    if (label != groups[g].label)
-      continue;
-    auto settle = [&](unsigned next) {
-      int64_t &other = groups[next].label;
-      if (upward ? other <= label : other >= label) {
-        saveForRound(next);
-        other = upward ? label + 1 : label - 1;
-        queue.push({other, next});
-      }
-    };
-    if (upward)
-      forEachSuccessorGroup(g, settle);
-    else
-      forEachPredecessorGroup(g, settle);
-  }
-}
-
 /// True when there is a path from `from` to `to`; with `viaOther`, a path
 /// through at least one other group (a direct edge does not count).
 bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
-  int64_t limit = groups[to].label;
-  if (groups[from].label >= limit)
+  unsigned limit = slotOf[to];
+  if (slotOf[from] >= limit)
     return false;
   ++stamp;
   SmallVector<unsigned> stack;
@@ -659,7 +614,7 @@ bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
       found |= !viaOther;
       return;
     }
-    if (groups[succ].label < limit && visitStamp[succ] != stamp) {
+    if (slotOf[succ] < limit && visitStamp[succ] != stamp) {
       visitStamp[succ] = stamp;
       stack.push_back(succ);
     }
@@ -671,7 +626,7 @@ bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
         found = true;
         return;
       }
-      if (groups[succ].label < limit && visitStamp[succ] != stamp) {
+      if (slotOf[succ] < limit && visitStamp[succ] != stamp) {
         visitStamp[succ] = stamp;
         stack.push_back(succ);
       }
@@ -691,11 +646,16 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
   for (unsigned unit : targets)
     last = std::max(last, position[unit]);
   // Only nodes that may reach a target are worth entering; the interval
-  // labels answer most of these questions without a search.
+  // labels answer most of these questions without a search: first against
+  // the union of the targets' intervals, then, for few targets, each.
+  ReachabilityIndex::TargetSet targetSet = reachability.makeTargetSet(targets);
   auto promising = [&](unsigned unit) {
-    return llvm::any_of(targets, [&](unsigned target) {
-      return reachability.mayReach(unit, target);
-    });
+    if (!reachability.mayReachAny(unit, targetSet))
+      return false;
+    return targets.size() > 8 ||
+           llvm::any_of(targets, [&](unsigned target) {
+             return reachability.mayReach(unit, target);
+           });
   };
   ++stamp;
   SmallVector<unsigned> stack;
@@ -850,7 +810,8 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
     Group &group = groups[g];
     if (failed(reorderLoopsByDepPair(group.leaves, self, other)))
       return false;
-    saveForRound(g);
+    for (NodeOp leaf : group.leaves)
+      tilingCache.erase(leaf.getOperation());
     LLVM_DEBUG(llvm::dbgs() << "reordered loops of " << group.getName()
                             << "\n");
     for (unsigned unit : group.units)
@@ -1087,6 +1048,75 @@ static bool isCompatible(ArrayRef<int64_t> groupSizes, NodeOp node) {
   return llvm::all_of(remaining, [](int64_t r) { return r == 1; });
 }
 
+/// Inductor's SIMDScheduling.candidate_tilings: for each access of a
+/// pointwise node that walks memory contiguously along an outer loop (a
+/// transpose), the 2D tiling splitting its loops there, scored.
+ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
+  auto [it, inserted] = tilingCache.try_emplace(node.getOperation());
+  if (!inserted)
+    return it->second;
+  SmallVector<TilingCandidate> &candidates = it->second;
+  ArrayRef<int64_t> ranges = node.getRanges();
+  if (ranges.size() <= 1 || node.isReduction())
+    return candidates;
+  auto isGoodSize = [](int64_t s) { return s >= 32 && s % 32 == 0; };
+  SmallVector<std::pair<Operation *, StringAttr>> accesses;
+  SmallVector<StringAttr> writeNames;
+  node.getBodyBlock().walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op))
+      accesses.push_back({op, getBufferName(load.getBuffer())});
+  });
+  node.getBodyBlock().walk([&](Operation *op) {
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      auto handle = cast<BlockArgument>(store.getBuffer());
+      StringAttr name =
+          node.getBufferName(handle.getArgNumber() - node.getNumLoops());
+      accesses.push_back({op, name});
+      writeNames.push_back(name);
+    }
+  });
+  int64_t nodeNumel = node.getNumel();
+  for (auto [access, name] : accesses) {
+    AffineExpr expr = getLoopIndexExpr(node, access);
+    if (!expr)
+      continue;
+    unsigned numSymbols = 0;
+    expr.walk([&](AffineExpr e) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
+    });
+    std::optional<SmallVector<int64_t>> strides =
+        getStrides(expr, ranges.size(), numSymbols);
+    if (!strides)
+      continue;
+    auto unit = llvm::find(*strides, 1);
+    if (unit == strides->end())
+      continue;
+    unsigned split = unit - strides->begin() + 1;
+    if (split == ranges.size())
+      continue;
+    if (llvm::all_of(ArrayRef(*strides).drop_front(split),
+                     [](int64_t s) { return s == 0; }))
+      continue;
+    int64_t outer = 1, inner = 1, score = 1;
+    for (unsigned d = 0; d < ranges.size(); ++d) {
+      (d < split ? outer : inner) *= ranges[d];
+      if ((*strides)[d] != 0)
+        score *= ranges[d];
+    }
+    if (llvm::is_contained(writeNames, name))
+      score *= 2;
+    if (isGoodSize(outer))
+      score *= 2;
+    if (isGoodSize(inner))
+      score *= 2;
+    if (score < nodeNumel)
+      continue;
+    candidates.push_back({{outer, inner}, score, name});
+  }
+  return candidates;
+}
+
 /// Inductor's SIMDScheduling.select_tiling for pointwise kernels: a 2D
 /// tiling when enough accesses walk memory contiguously along an outer
 /// loop (a transpose), else (numel, rnumel).
@@ -1099,68 +1129,12 @@ Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
   // Tilings ranked by total score; ties keep first-seen order
   // (Counter.most_common).
   llvm::MapVector<std::pair<int64_t, int64_t>, int64_t> scores;
-  auto isGoodSize = [](int64_t s) { return s >= 32 && s % 32 == 0; };
-  for (NodeOp node : nodes) {
-    ArrayRef<int64_t> ranges = node.getRanges();
-    if (ranges.size() <= 1 || node.isReduction())
-      continue;
-    SmallVector<std::pair<Operation *, StringAttr>> accesses;
-    SmallVector<StringAttr> writeNames;
-    node.getBodyBlock().walk([&](Operation *op) {
-      if (auto load = dyn_cast<LoadOp>(op))
-        accesses.push_back({op, getBufferName(load.getBuffer())});
-    });
-    node.getBodyBlock().walk([&](Operation *op) {
-      if (auto store = dyn_cast<StoreOp>(op)) {
-        auto handle = cast<BlockArgument>(store.getBuffer());
-        StringAttr name =
-            node.getBufferName(handle.getArgNumber() - node.getNumLoops());
-        accesses.push_back({op, name});
-        writeNames.push_back(name);
-      }
-    });
-    int64_t nodeNumel = node.getNumel();
-    for (auto [access, name] : accesses) {
-      AffineExpr expr = getLoopIndexExpr(node, access);
-      if (!expr)
-        continue;
-      unsigned numSymbols = 0;
-      expr.walk([&](AffineExpr e) {
-        if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-          numSymbols = std::max(numSymbols, sym.getPosition() + 1);
-      });
-      std::optional<SmallVector<int64_t>> strides =
-          getStrides(expr, ranges.size(), numSymbols);
-      if (!strides)
-        continue;
-      auto unit = llvm::find(*strides, 1);
-      if (unit == strides->end())
-        continue;
-      unsigned split = unit - strides->begin() + 1;
-      if (split == ranges.size())
-        continue;
-      if (llvm::all_of(ArrayRef(*strides).drop_front(split),
-                       [](int64_t s) { return s == 0; }))
-        continue;
-      int64_t outer = 1, inner = 1, score = 1;
-      for (unsigned d = 0; d < ranges.size(); ++d) {
-        (d < split ? outer : inner) *= ranges[d];
-        if ((*strides)[d] != 0)
-          score *= ranges[d];
-      }
-      if (llvm::is_contained(writeNames, name))
-        score *= 2;
-      if (isGoodSize(outer))
-        score *= 2;
-      if (isGoodSize(inner))
-        score *= 2;
-      if (score < nodeNumel)
-        continue;
-      if (!seenNames.insert(name).second)
-        continue;
-      scores[{outer, inner}] += score;
-    }
-  }
+  for (NodeOp node : nodes)
+    for (const TilingCandidate &candidate : candidateTilings(node))
+      if (seenNames.insert(candidate.name).second)
+        scores[candidate.tiling] += candidate.score;
+  if (scores.empty())
+    return fallback;
   SmallVector<std::pair<std::pair<int64_t, int64_t>, int64_t>> ranked(
       scores.begin(), scores.end());
   llvm::stable_sort(ranked, [](const auto &a, const auto &b) {
@@ -1274,7 +1248,9 @@ void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
   Operation *anchor = deps.getNode(groups[g2].units.front()).getOperation();
   if (!groups[g2].leaves.empty())
     anchor = groups[g2].leaves.front();
-  Refusal refusal{name(g1), name(g2), reason, anchor};
+  // Names of large groups are long: build them only for explanations.
+  Refusal refusal{options.explain ? name(g1) : std::string(),
+                  options.explain ? name(g2) : std::string(), reason, anchor};
   // A pair refused again (in a later round, perhaps after one side grew)
   // keeps its place in the report with the latest reason.
   auto [it, inserted] = refusalIndex.try_emplace({u1, u2}, plan.refusals.size());
@@ -1288,30 +1264,9 @@ void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
   refusalTime.push_back(refusalClock++);
 }
 
-void Planner::saveForRound(unsigned g) {
-  if (!savedGroups.try_emplace(g, groups[g]).second)
-    return;
-  for (unsigned unit : groups[g].units)
-    savedGroupOf.try_emplace(unit, groupOf[unit]);
-}
-
-void Planner::restoreRound() {
-  for (auto &[g, group] : savedGroups)
-    groups[g] = group;
-  for (auto [unit, g] : savedGroupOf)
-    groupOf[unit] = g;
-}
-
-/// Merges g2 into g1 (Inductor's FusedSchedulerNode.fuse) and keeps the
-/// labels a topological order. Returns the merged group.
+/// Merges g2 into g1 (Inductor's FusedSchedulerNode.fuse); placeFusion has
+/// placed the merged group. Returns the merged group.
 unsigned Planner::fuse(unsigned g1, unsigned g2) {
-  saveForRound(g1);
-  saveForRound(g2);
-  // Relabel while the two groups are still apart in the graph.
-  if (groups[g1].label < groups[g2].label)
-    relabel(g1, g2, g1);
-  else
-    relabel(g2, g1, g1);
   Group &into = groups[g1];
   Group &from = groups[g2];
   LLVM_DEBUG(llvm::dbgs() << "fusing " << into.getName() << " with "
@@ -1356,6 +1311,10 @@ bool Planner::tryFuse(unsigned g1, unsigned g2) {
     refuse(g1, g2, RefusalReason::Cycle);
     return false;
   }
+  if (!placeFusion(g1, g2)) {
+    refuse(g1, g2, RefusalReason::PeakMemory);
+    return false;
+  }
   fuse(g1, g2);
   return true;
 }
@@ -1365,7 +1324,7 @@ bool Planner::tryFuse(unsigned g1, unsigned g2) {
 /// can_fuse allows, by decreasing score_fusion_key.
 SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
   llvm::MapVector<StringAttr, SmallVector<unsigned>> byBuffer;
-  SmallVector<unsigned> order = scheduleOrder();
+  SmallVector<unsigned> order = inductorOrder();
   for (unsigned g : order) {
     Group &group = groups[g];
     if (!group.isFusable())
@@ -1437,31 +1396,23 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
   return sorted;
 }
 
-/// One pass over the candidates (Inductor's fuse_nodes_once loop). Pairs are
-/// mapped to the groups they belong to now. Returns true if any fused.
-bool Planner::fuseOnce(
-    ArrayRef<std::pair<unsigned, unsigned>> candidates,
-    SmallVectorImpl<std::pair<unsigned, unsigned>> &merged) {
-  bool changed = false;
-  // A group's id is the id of one of its units, so groupOf maps the groups
-  // of the round's start to the groups they are part of now.
+/// Inductor's fuse_nodes_once loop over the candidates. Pairs are mapped to
+/// the groups they belong to now (a group's id is the id of one of its
+/// units, so groupOf maps the groups of the round's start to the groups
+/// they are part of now).
+void Planner::fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates) {
   for (auto [c1, c2] : candidates) {
     unsigned g1 = groupOf[c1], g2 = groupOf[c2];
-    if (g1 == g2 || blocked.contains({c1, c2}))
-      continue;
-    if (tryFuse(g1, g2)) {
-      merged.push_back({c1, c2});
-      changed = true;
-    }
+    if (g1 != g2)
+      tryFuse(g1, g2);
   }
-  return changed;
 }
 
-/// The order the planned graph runs in, Inductor's: groups sorted by
-/// min_order, then topological_sort_schedule, a depth-first search that
+/// Inductor's order of the groups, in which it looks for candidates:
+/// sorted by min_order, then topological_sort_schedule, a depth-first search that
 /// places each group after the producers of its unmet dependencies,
 /// visited in the order of their buffer names.
-SmallVector<unsigned> Planner::scheduleOrder() {
+SmallVector<unsigned> Planner::inductorOrder() {
   SmallVector<unsigned> alive;
   for (unsigned g = 0, e = groups.size(); g < e; ++g)
     if (groups[g].alive)
@@ -1520,9 +1471,210 @@ SmallVector<unsigned> Planner::scheduleOrder() {
   return result;
 }
 
-/// Peak live bytes when the current groups run in scheduleOrder(), with the
-/// buffers internal to a fused group kept in registers.
-int64_t Planner::peakBytes() {
+/// The groups in slot order: the order the planned graph runs in.
+SmallVector<unsigned> Planner::scheduleOrder() const {
+  SmallVector<unsigned> order;
+  for (unsigned g : groupAtSlot)
+    if (g != kNoGroup)
+      order.push_back(g);
+  return order;
+}
+
+/// The slots [begin, end) a storage is live in when unit u belongs to
+/// `group(u)` and group g runs at `slot(g)`; {0, 0} when a fused group
+/// keeps it in registers. `merged` says whether the producer's group has
+/// several units, which `group` may not show for a fusion being weighed.
+std::pair<unsigned, unsigned>
+Planner::storageInterval(const StorageUse &use,
+                         function_ref<unsigned(unsigned)> group,
+                         function_ref<unsigned(unsigned)> slot,
+                         bool merged) const {
+  unsigned producer = group(use.producer);
+  if (merged && !use.isOutput &&
+      llvm::all_of(use.readers,
+                   [&](unsigned reader) { return group(reader) == producer; }))
+    return {0, 0};
+  unsigned begin = slot(producer);
+  unsigned end = use.isOutput ? groupAtSlot.size() : begin + 1;
+  for (unsigned reader : use.readers)
+    end = std::max(end, slot(group(reader)) + 1);
+  return {begin, end};
+}
+
+/// Places the group g1 and g2 would merge into, if that keeps the peak
+/// (with peak-memory=never-raise), and returns whether it did. Of the two,
+/// E runs at the earlier slot a and L at the later slot b. The groups
+/// between that L depends on (P) must run before the merged group, and
+/// those that depend on E (D) after it; no group is in both, or the fusion
+/// would make a cycle, and no edge goes from D to P.
+///
+/// With P empty, the merged group takes slot a, where Inductor's schedule
+/// (sorted by min_order) puts it, and with D empty slot b; nothing else
+/// moves. Otherwise, as in Pearce and Kelly's dynamic topological order,
+/// only the groups in the way move: with p the last slot of P and d the
+/// first of D (the last direct predecessor of L and the first direct
+/// successor of E), the groups of P after d and of D before p take, in
+/// increasing order, their own slots and a free one between d and p: first
+/// those of P, then the merged group, then those of D. Slots start two
+/// apart, so free ones are usually near. Only the storages of the groups
+/// that move change the slots they are live in.
+bool Planner::placeFusion(unsigned g1, unsigned g2) {
+  unsigned a = std::min(slotOf[g1], slotOf[g2]);
+  unsigned b = std::max(slotOf[g1], slotOf[g2]);
+  unsigned earlier = groupAtSlot[a], later = groupAtSlot[b];
+  // Edges go forward in slot order, so the first slot of D is that of a
+  // direct successor of E, and the last slot of P that of a direct
+  // predecessor of L.
+  unsigned firstD = b, lastP = a;
+  forEachSuccessorGroup(earlier, [&](unsigned g) {
+    if (slotOf[g] < b && g != later)
+      firstD = std::min(firstD, slotOf[g]);
+  });
+  forEachPredecessorGroup(later, [&](unsigned g) {
+    if (slotOf[g] > a && g != earlier)
+      lastP = std::max(lastP, slotOf[g]);
+  });
+  auto freeSlotIn = [&](unsigned lo, unsigned hi) -> std::optional<unsigned> {
+    for (unsigned slot = lo + 1; slot < hi && slot <= lo + kMaxFreeSlotScan;
+         ++slot)
+      if (groupAtSlot[slot] == kNoGroup)
+        return slot;
+    return std::nullopt;
+  };
+  // The groups of (lo, hi) reachable from `from` (forward) or reaching it
+  // (backward), in slot order: the search never leaves (lo, hi).
+  auto region = [&](unsigned from, bool backward, unsigned lo, unsigned hi) {
+    unsigned mark = ++stamp;
+    SmallVector<unsigned> found, worklist = {from};
+    while (!worklist.empty()) {
+      unsigned g = worklist.pop_back_val();
+      auto visit = [&](unsigned next) {
+        if (slotOf[next] > lo && slotOf[next] < hi &&
+            visitStamp[next] != mark) {
+          visitStamp[next] = mark;
+          found.push_back(next);
+          worklist.push_back(next);
+        }
+      };
+      if (backward)
+        forEachPredecessorGroup(g, visit);
+      else
+        forEachSuccessorGroup(g, visit);
+    }
+    llvm::sort(found,
+               [&](unsigned x, unsigned y) { return slotOf[x] < slotOf[y]; });
+    return found;
+  };
+  // The groups that move and their new slots; g1 stands for the merged
+  // group.
+  SmallVector<std::pair<unsigned, unsigned>> moves;
+  if (lastP == a) {
+    moves.push_back({g1, a});
+  } else if (firstD == b) {
+    moves.push_back({g1, b});
+  } else if (lastP < firstD) {
+    if (std::optional<unsigned> slot = freeSlotIn(lastP, firstD))
+      moves.push_back({g1, *slot});
+  }
+  if (moves.empty()) {
+    // The groups in the way, and a slot for the merged group among theirs:
+    // a free one between, or else every group of P and D moves, with a and
+    // b to spare.
+    unsigned lo = std::min(lastP, firstD), hi = std::max(lastP, firstD);
+    std::optional<unsigned> spare = freeSlotIn(lo, hi);
+    SmallVector<unsigned> pulled, pushed, pool;
+    if (spare && lastP > firstD) {
+      pulled = region(later, /*backward=*/true, firstD - 1, b);
+      pushed = region(earlier, /*backward=*/false, a, lastP + 1);
+      pool.push_back(*spare);
+    } else {
+      pulled = region(later, /*backward=*/true, a, b);
+      pushed = region(earlier, /*backward=*/false, a, b);
+      pool = {a, b};
+    }
+    for (unsigned g : pulled)
+      pool.push_back(slotOf[g]);
+    for (unsigned g : pushed)
+      pool.push_back(slotOf[g]);
+    llvm::sort(pool);
+    unsigned next = 0;
+    for (unsigned g : pulled)
+      moves.push_back({g, pool[next++]});
+    moves.push_back({g1, pool[next]});
+    next = pool.size() - pushed.size();
+    for (unsigned g : pushed)
+      moves.push_back({g, pool[next++]});
+  }
+  SmallVector<unsigned> order;
+  for (auto [g, slot] : moves)
+    order.push_back(g);
+  DenseMap<unsigned, unsigned> newSlot;
+  for (auto [g, slot] : moves)
+    newSlot[g] = slot;
+  newSlot[g2] = newSlot[g1];
+
+  if (options.peakMemory == PeakMemoryPolicy::NeverRaise) {
+    auto groupAfter = [&](unsigned unit) {
+      unsigned g = groupOf[unit];
+      return g == g2 ? g1 : g;
+    };
+    auto slotAfter = [&](unsigned g) {
+      auto it = newSlot.find(g);
+      return it == newSlot.end() ? slotOf[g] : it->second;
+    };
+    // The storages of the moved groups and of g2, each once.
+    SmallVector<std::pair<unsigned, std::pair<unsigned, unsigned>>> changes;
+    unsigned seen = ++stamp;
+    auto visit = [&](unsigned g) {
+      for (unsigned unit : groups[g].units)
+        for (unsigned index : storagesOfUnit[unit]) {
+          if (storageStamp[index] == seen)
+            continue;
+          storageStamp[index] = seen;
+          unsigned producer = groupAfter(storages[index].producer);
+          bool merged =
+              producer == g1 || groups[producer].units.size() > 1;
+          std::pair<unsigned, unsigned> live = storageInterval(
+              storages[index], groupAfter, slotAfter, merged);
+          if (live != storageLive[index])
+            changes.push_back({index, live});
+        }
+    };
+    for (unsigned g : order)
+      visit(g);
+    visit(g2);
+    // Apply, check, and undo if the peak rose.
+    auto apply = [&](unsigned index, std::pair<unsigned, unsigned> from,
+                     std::pair<unsigned, unsigned> to) {
+      int64_t bytes = storages[index].bytes;
+      if (from.first != from.second)
+        liveTree.add(from.first, from.second, -bytes);
+      if (to.first != to.second)
+        liveTree.add(to.first, to.second, bytes);
+    };
+    for (auto &[index, live] : changes)
+      apply(index, storageLive[index], live);
+    if (liveTree.max() > baselinePeak) {
+      for (auto &[index, live] : changes)
+        apply(index, live, storageLive[index]);
+      return false;
+    }
+    for (auto &[index, live] : changes)
+      storageLive[index] = live;
+  }
+
+  groupAtSlot[slotOf[g1]] = groupAtSlot[slotOf[g2]] = kNoGroup;
+  for (auto [g, slot] : moves)
+    groupAtSlot[slotOf[g]] = kNoGroup;
+  for (auto [g, slot] : moves) {
+    groupAtSlot[slot] = g;
+    slotOf[g] = slot;
+  }
+  return true;
+}
+
+/// Peak live bytes of the schedule, computed afresh.
+int64_t Planner::computePeakBytes() const {
   SmallVector<unsigned> order = scheduleOrder();
   SmallVector<unsigned> stepOfGroup(groups.size(), 0);
   for (auto [step, g] : llvm::enumerate(order))
@@ -1544,47 +1696,13 @@ int64_t Planner::peakBytes() {
   return peak;
 }
 
-/// One round of Inductor's fuse_nodes_once, under the peak memory policy.
-/// Returns true when it fused anything.
+/// One round of Inductor's fuse_nodes_once. Returns true when it fused
+/// anything.
 bool Planner::runRound() {
   ++plan.rounds;
   pruneRedundantDeps();
-  savedGroups.clear();
-  savedGroupOf.clear();
-  reorderedUnits.clear();
   size_t groupsBefore = numGroups();
-  SmallVector<std::pair<unsigned, unsigned>> candidates = getPossibleFusions();
-  SmallVector<std::pair<unsigned, unsigned>> merged;
-  fuseOnce(candidates, merged);
-
-  // Keep the peak: cut the round back to a prefix of its fusions that does
-  // not raise it, refuse the first fusion left out, and try the round's
-  // remaining candidates again.
-  while (options.peakMemory == PeakMemoryPolicy::NeverRaise &&
-         !merged.empty() && peakBytes() > baselinePeak) {
-    auto replay = [&](unsigned count) {
-      restoreRound();
-      // Loops reordered in this round changed their units' dependences.
-      for (unsigned unit : reorderedUnits)
-        recomputeGroupDeps(groups[groupOf[unit]]);
-      for (unsigned i = 0; i < count; ++i)
-        fuse(groupOf[merged[i].first], groupOf[merged[i].second]);
-    };
-    // The prefix of no fusion is within budget and all of them are not:
-    // find k with prefix k within and prefix k + 1 over.
-    unsigned lo = 0, hi = merged.size();
-    while (hi - lo > 1) {
-      unsigned mid = lo + (hi - lo) / 2;
-      replay(mid);
-      (peakBytes() > baselinePeak ? hi : lo) = mid;
-    }
-    replay(lo);
-    auto [c1, c2] = merged[lo];
-    refuse(groupOf[c1], groupOf[c2], RefusalReason::PeakMemory);
-    blocked.insert({c1, c2});
-    merged.resize(lo);
-    fuseOnce(candidates, merged);
-  }
+  fuseOnce(getPossibleFusions());
   return numGroups() != groupsBefore;
 }
 
@@ -1670,7 +1788,10 @@ FailureOr<FusionPlan> Planner::run() {
   for (unsigned g : scheduleOrder())
     plan.groups.push_back(groups[g].units);
   plan.fusions = deps.getNumNodes() - plan.groups.size();
-  plan.peakBytesAfter = peakBytes();
+  plan.peakBytesAfter = computePeakBytes();
+  assert((options.peakMemory != PeakMemoryPolicy::NeverRaise ||
+          groupAtSlot.empty() || plan.peakBytesAfter == liveTree.max()) &&
+         "the live bytes kept per slot must be those of the schedule");
   // A pair refused in one round and fused in a later one was not refused in
   // the end; of the refusals between the same two final kernels (either
   // way round), the last one stands.

@@ -7,18 +7,19 @@
 //   fuse_nodes / fuse_nodes_once         run(): rounds until a fixpoint
 //   get_possible_fusions                 candidates sharing a buffer
 //   score_fusion_key, score_fusion_memory  candidate order
-//   can_fuse, can_fuse_vertical,         canFuse(): every rule, each refusal
+//   can_fuse, can_fuse_vertical,         whyNotFuse(): every rule, each refusal
 //   can_fuse_horizontal, fusable_*         named by a RefusalReason
 //   will_fusion_create_cycle             createsCycle()
 //   shared_data_after_reordering_loop    loop reordering of one node
 //   can_fusion_increase_peak_memory,     Inductor's memory heuristics
 //   are_long_distant_nodes
 //
-// Beyond Inductor, under the default policy a round's fusions never raise
-// the graph's peak memory above the unfused schedule's: the schedule the
-// fused graph will run in is evaluated exactly after each round, and a
-// round is cut back to the longest prefix of its fusions that keeps the
-// peak (the first fusion dropped is refused for that reason).
+// Beyond Inductor, under the default policy no fusion raises the peak
+// memory of the schedule above the unfused schedule's: the planner keeps the
+// schedule the fused graph will run in, and the live bytes of each of its
+// steps, as fusions are made, and refuses a fusion that would raise the
+// peak at that point (it may be made in a later round, once other fusions
+// have lowered the peak around it).
 //
 // The planner only decides: it changes IR only where Inductor's can_fuse
 // does, by reordering the loops of a node to match another node's access
@@ -83,6 +84,9 @@ struct FusionOptions {
   /// buffer is accessed in the same order.
   LoopReorderPolicy reorderLoops = LoopReorderPolicy::AfterFixpoint;
   PeakMemoryPolicy peakMemory = PeakMemoryPolicy::NeverRaise;
+  /// Name the groups of each refusal (Refusal::first and second), for
+  /// explanations; otherwise they are left empty.
+  bool explain = false;
 };
 
 /// Why a candidate pair was not fused, one per rule (Inductor's WhyNoFuse
@@ -121,7 +125,8 @@ StringRef getRefusalKey(RefusalReason reason);
 /// Inductor's message for the reason (`memory deps did not match`).
 StringRef getRefusalMessage(RefusalReason reason);
 
-/// One refused candidate pair: `first` is the earlier group's node name.
+/// One refused candidate pair: `first` is the earlier group's node name
+/// (with FusionOptions::explain).
 struct Refusal {
   std::string first;
   std::string second;
@@ -131,8 +136,8 @@ struct Refusal {
 };
 
 /// The decision: groups of top-level nodes (indices into the input
-/// DependenceGraph) that become one kernel each, in the schedule order the
-/// fused graph runs in.
+/// DependenceGraph) that become one kernel each, in the order the fused graph
+/// runs in (the order whose peak memory the planner kept).
 struct FusionPlan {
   /// Every top-level node exactly once; a group of one is left alone.
   SmallVector<SmallVector<unsigned, 4>> groups;
