@@ -388,6 +388,7 @@ void DependenceGraph::build() {
       aliasParent[ra] = rb;
   };
   SmallVector<SmallVector<SchedulerNodeOpInterface, 1>> leavesOf(numNodes);
+  SmallVector<std::pair<Value, Value>> overwrites;
   for (unsigned n = 0; n < numNodes; ++n) {
     SchedulerNodeOpInterface node = nodes[n];
     node.getLeafNodes(leavesOf[n]);
@@ -398,7 +399,7 @@ void DependenceGraph::build() {
         producers[result] = n;
         buffersByName[leaf.getBufferName(result.getResultNumber())] = result;
         if (Value old = leaf.getMutatedBuffer(result.getResultNumber()))
-          mutatedBy[old] = result;
+          overwrites.push_back({old, result});
       }
       if (auto nop = dyn_cast<NopOp>(leaf.getOperation()))
         for (Value result : nop.getResults())
@@ -409,10 +410,15 @@ void DependenceGraph::build() {
       auto yield = cast<YieldOp>(
           node->getRegion(0).front().getTerminator());
       for (auto [result, inner] :
-           llvm::zip(node->getResults(), yield.getValues()))
+           llvm::zip(node->getResults(), yield.getValues())) {
         unionAliases(result, inner);
+        yieldedBy[result] = inner;
+      }
     }
   }
+  // Keyed once every container result is known.
+  for (auto [old, result] : overwrites)
+    mutatedBy[memberValue(old)] = result;
 
   // Leaf reads and writes, and the readers of every alias class (Inductor
   // knows only the readers it has seen so far; SSA names every reader of a
@@ -549,7 +555,7 @@ void DependenceGraph::build() {
     addUser(output, NodeUser::kOutput, nullptr, false, false);
   for (BlockArgument input : block.getArguments()) {
     Value version = input;
-    while (Value next = mutatedBy.lookup(version))
+    while (Value next = getMutation(version))
       version = next;
     if (version != input)
       addUser(version, NodeUser::kOutput, nullptr, false, false);

@@ -85,3 +85,39 @@ fusion.graph @inplace(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attr
   }
   fusion.output %buf3 : !fusion.buffer<4xf32>
 }
+
+// -----
+
+// An in-place update inside a kernel of a buffer another kernel produced:
+// the storage of buf0 stays live until the last reader of the new version,
+// which reads the kernel's result.
+// CHECK-LABEL: graph @inplace_in_kernel
+// CHECK-NEXT:  buf0: steps [0, 3), 16 bytes
+// CHECK-NEXT:  buf2: steps [1, 3), 16 bytes
+// CHECK-NEXT:  buf3: steps [2, 3), 16 bytes
+// CHECK-NEXT:  live bytes: 16 32 48
+// CHECK-NEXT:  peak: 48 bytes at step 2
+fusion.graph @inplace_in_kernel(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1, %buf2 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+    %a = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32> mutates %buf0) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %buf0[%p0] : !fusion.buffer<4xf32>
+      %1 = arith.addf %0, %0 : f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %b = fusion.node "op2" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf2"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }
+  %buf3 = fusion.node "op3" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %buf1[%p0] : !fusion.buffer<4xf32>
+    %1 = math.exp %0 : f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output %buf2, %buf3 : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+}

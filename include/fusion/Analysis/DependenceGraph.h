@@ -128,8 +128,12 @@ public:
   /// The users of `buffer` (and of the buffers it aliases), in schedule
   /// order, the graph output last, one entry per leaf node.
   ArrayRef<NodeUser> getUsers(Value buffer) const;
-  /// The buffer version that overwrites `buffer` in place, or null.
-  Value getMutation(Value buffer) const { return mutatedBy.lookup(buffer); }
+  /// The buffer version that overwrites `buffer` in place, or null. A
+  /// result of a container (`fusion.fused`, ...) is the member result it
+  /// yields: a node may overwrite either.
+  Value getMutation(Value buffer) const {
+    return mutatedBy.lookup(memberValue(buffer));
+  }
 
   //===--------------------------------------------------------------------===//
   // Cycles
@@ -157,6 +161,13 @@ private:
   void build();
   void findCycle();
   Value aliasRoot(Value buffer) const;
+  /// The member result a container result yields (through nested
+  /// containers); any other value itself.
+  Value memberValue(Value buffer) const {
+    while (Value inner = yieldedBy.lookup(buffer))
+      buffer = inner;
+    return buffer;
+  }
 
   GraphOp graph;
   SmallVector<SchedulerNodeOpInterface> nodes;
@@ -169,7 +180,10 @@ private:
   DenseMap<Value, Value> aliasParent;
   /// Users per alias root.
   DenseMap<Value, SmallVector<NodeUser, 2>> users;
+  /// Keyed by member values (memberValue).
   DenseMap<Value, Value> mutatedBy;
+  /// Container results to the values their containers yield.
+  DenseMap<Value, Value> yieldedBy;
   SmallVector<unsigned> cycle;
 };
 

@@ -52,12 +52,9 @@ static FusedOp buildFusedOp(ArrayRef<Operation *> units,
   builder.setInsertionPointToEnd(&body);
   YieldOp::create(builder, fused.getLoc(), memberResults);
 
-  // Uses outside the kernel now read the kernel's results.
-  for (auto [inner, outer] : llvm::zip(memberResults, fused.getResults()))
-    inner.replaceUsesWithIf(outer, [&](OpOperand &use) {
-      return !fused->isAncestor(use.getOwner());
-    });
-  // Fused ops the kernel absorbed: their results are its results now.
+  // Fused ops the kernel absorbed (now holding only their yield): their
+  // results are the kernel's results. Before the uses below are redirected,
+  // which would redirect their yields too.
   for (Operation *unit : units) {
     auto old = dyn_cast<FusedOp>(unit);
     if (!old)
@@ -66,10 +63,20 @@ static FusedOp buildFusedOp(ArrayRef<Operation *> units,
     for (auto [oldResult, inner] :
          llvm::zip(old.getResults(), yield.getValues())) {
       unsigned index = llvm::find(memberResults, inner) - memberResults.begin();
+      assert(index < memberResults.size() && "a yield of a member's result");
+      // Members read the value itself, everything else the kernel's result.
+      oldResult.replaceUsesWithIf(inner, [&](OpOperand &use) {
+        return fused->isAncestor(use.getOwner());
+      });
       oldResult.replaceAllUsesWith(fused.getResult(index));
     }
     old.erase();
   }
+  // Uses outside the kernel now read the kernel's results.
+  for (auto [inner, outer] : llvm::zip(memberResults, fused.getResults()))
+    inner.replaceUsesWithIf(outer, [&](OpOperand &use) {
+      return !fused->isAncestor(use.getOwner());
+    });
   return fused;
 }
 
