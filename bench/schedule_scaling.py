@@ -20,29 +20,18 @@ so that the figures are those of the passes; --verify includes it.
 
 import argparse
 import os
-import re
 import subprocess
-import sys
 import tempfile
+
+from mlir_timing import timing_report as run_timing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIPELINE = ("builtin.module(fusion.graph(fusion-topological-sort,"
             "fusion-dead-node-elimination,fusion-reorder-loops))")
-LINE = re.compile(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(.*\S)\s*$")
 
 
 def timing_report(opt, graph, verify):
-    cmd = [opt, graph, "--pass-pipeline=" + PIPELINE, "-mlir-timing",
-           "-verify-each=" + ("1" if verify else "0"), "-o", os.devnull]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit("scheduler-opt failed:\n" + result.stderr)
-    times = {}
-    for line in result.stderr.splitlines():
-        match = LINE.match(line)
-        if match:
-            times.setdefault(match.group(2), float(match.group(1)))
-    return times
+    return run_timing(opt, graph, ["--pass-pipeline=" + PIPELINE], verify)[0]
 
 
 def measure(opt, graph, verify, repeat):

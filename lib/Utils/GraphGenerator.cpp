@@ -157,6 +157,9 @@ private:
   /// Buffers in creation order that may still be unread: preferred as
   /// operands, so that most nodes end up used, as in real graphs.
   std::vector<unsigned> unread;
+  /// Unread buffers too far back to be read any more: candidates for graph
+  /// outputs still.
+  std::vector<unsigned> expired;
   std::vector<std::string> inputNames;
   unsigned numCreated = 0;
 };
@@ -220,6 +223,8 @@ Generator::pickRecent(function_ref<bool(const BufferInfo &)> accept,
     const BufferInfo &b = buffers[unread[slot]];
     if (b.read || !b.current || tooFar(unread[slot])) {
       // Stale entry: swap-remove it.
+      if (!b.read && b.current)
+        expired.push_back(unread[slot]);
       unread[slot] = unread.back();
       unread.pop_back();
       continue;
@@ -856,9 +861,10 @@ GraphOp Generator::run() {
   for (unsigned id = buffers.size(); id > 0 && outputs.empty(); --id)
     addOutput(buffers[id - 1]);
   // Most buffers nothing reads are returned; the others are dead code.
-  for (unsigned id : unread)
-    if (!buffers[id].read && rng.percent(85))
-      addOutput(buffers[id]);
+  for (const std::vector<unsigned> *list : {&expired, &unread})
+    for (unsigned id : *list)
+      if (!buffers[id].read && rng.percent(85))
+        addOutput(buffers[id]);
   for (unsigned attempt = 0;
        !outputs.empty() && outputs.size() < numOutputs &&
        attempt < 4 * numOutputs;

@@ -641,6 +641,10 @@ bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
 /// ancestor sets do. Input positions are a topological order, so the search
 /// never goes past the last unit of g2.
 bool Planner::isAncestor(unsigned g1, unsigned g2) {
+  // A path between units is a path between their groups, and slots are a
+  // topological order of the groups.
+  if (slotOf[g1] >= slotOf[g2])
+    return false;
   ArrayRef<unsigned> targets = groups[g2].units;
   unsigned last = 0;
   for (unsigned unit : targets)
