@@ -127,21 +127,35 @@ def summarize_ours(graph):
 # PyTorch side
 # ---------------------------------------------------------------------------
 
+class StopAfterScheduler(Exception):
+    """Raised after Scheduler.__init__ to cut a compile short."""
+
+
 class InductorTimer:
     """Wraps Scheduler.__init__ to record its wall time."""
 
     def __init__(self):
         from torch._inductor import scheduler
         self.times = []
+        # With `stop`, the compile is abandoned once Scheduler.__init__ has
+        # returned: the fusion decisions (and the debug dumps) are made by
+        # then, and code generation and the Triton compiles that follow
+        # would take most of the run.
+        self.stop = False
+        self.stopped = False
         original = scheduler.Scheduler.__init__
         timer = self
 
         def timed_init(sched, *args, **kwargs):
             start = time.perf_counter()
             try:
-                return original(sched, *args, **kwargs)
+                result = original(sched, *args, **kwargs)
             finally:
                 timer.times.append(time.perf_counter() - start)
+            if timer.stop:
+                timer.stopped = True
+                raise StopAfterScheduler()
+            return result
 
         scheduler.Scheduler.__init__ = timed_init
 
@@ -179,8 +193,9 @@ def load_fx_graph(path, torch):
 
 
 def compile_once(torch, gm, inputs, timer, trace_root=None):
-    """Compiles gm with Inductor; returns (Scheduler.__init__ seconds,
-    compile wall seconds)."""
+    """Compiles gm with Inductor (up to the end of Scheduler.__init__ when
+    timer.stop is set); returns (Scheduler.__init__ seconds, compile wall
+    seconds, number of Scheduler.__init__ calls)."""
     import torch._dynamo
     import torch._inductor
     from torch._inductor import config
@@ -188,13 +203,22 @@ def compile_once(torch, gm, inputs, timer, trace_root=None):
     patch = {"trace.enabled": trace_root is not None}
     if hasattr(config, "force_disable_caches"):
         patch["force_disable_caches"] = True
+    if timer.stop and hasattr(config, "compile_threads"):
+        patch["compile_threads"] = 1  # no compile workers: nothing to compile
     dynamo_patch = {}
     if trace_root is not None:
         dynamo_patch["debug_dir_root"] = trace_root
     timer.times.clear()
+    timer.stopped = False
     start = time.perf_counter()
-    with config.patch(patch), torch._dynamo.config.patch(dynamo_patch):
-        torch._inductor.compile(gm, inputs)
+    try:
+        with config.patch(patch), torch._dynamo.config.patch(dynamo_patch):
+            torch._inductor.compile(gm, inputs)
+    except Exception:
+        # Inductor wraps what Scheduler.__init__ raised; the flag says it
+        # was our stop.
+        if not timer.stopped:
+            raise
     wall = time.perf_counter() - start
     torch.cuda.synchronize()
     return sum(timer.times), wall, len(timer.times)
@@ -215,6 +239,7 @@ def measure_torch(torch, timer, fx_path, compiles, dump_dir):
             shutil.copytree(d, dest, dirs_exist_ok=True)
             kept.append(dest)
     return {"scheduler_init_s": statistics.median(t[0] for t in untraced),
+            "stopped_after_scheduler": timer.stop,
             "scheduler_init_samples_s": [t[0] for t in untraced],
             "schedulers_per_compile": untraced[0][2],
             "compile_s": statistics.median(t[1] for t in untraced),
@@ -300,6 +325,12 @@ def main():
                         help="untraced Inductor compiles per graph")
     parser.add_argument("--repetitions", type=int, default=7,
                         help="our timed runs per dump")
+    parser.add_argument("--full-compile", action="store_true",
+                        help="compile to the end (code generation, Triton) "
+                             "instead of stopping after Scheduler.__init__")
+    parser.add_argument("--dumps", default=None,
+                        help="where the fresh Inductor dumps go (default: "
+                             "<out>/dumps)")
     parser.add_argument("--dry-run", action="store_true",
                         help="no PyTorch: parse the FX signatures and run "
                              "our tool on the corpus dumps")
@@ -320,6 +351,9 @@ def main():
         data["triton"] = triton.__version__
         data["gpu"] = torch.cuda.get_device_name(0)
         timer = InductorTimer()
+        timer.stop = not args.full_compile
+        data["stopped_after_scheduler"] = timer.stop
+        data["compiles"] = args.compiles
 
     for gid, d in graphs:
         rec = {"graph": gid, "result_json_s": init_times.get(gid)}
@@ -336,7 +370,8 @@ def main():
             if torch is not None:
                 rec["torch"] = measure_torch(
                     torch, timer, fx_path, args.compiles,
-                    os.path.join(args.out, "dumps", gid))
+                    os.path.join(args.dumps or os.path.join(args.out, "dumps"),
+                                 gid))
                 fresh = rec["torch"]["fresh_dumps"]
         except Exception as e:  # report and go on with the next graph
             rec["torch_error"] = "%s: %s" % (type(e).__name__, e)
