@@ -82,6 +82,28 @@ def parse_signature(source):
     return inputs
 
 
+ASSERT_STRIDE = re.compile(
+    r"assert_size_stride\((\w+), \(([^)]*)\), \(([^)]*)\)")
+
+
+def output_code_strides(path):
+    """{input name: strides} from the assert_size_stride checks of
+    Inductor's output_code.py beside the FX graph: the strides Inductor was
+    given, which fx_graph_readable.py leaves out for some inputs (a view
+    of a permuted input fails on a contiguous one)."""
+    strides = {}
+    if not os.path.exists(path):
+        return strides
+    with open(path) as f:
+        for name, _, stride in ASSERT_STRIDE.findall(f.read()):
+            try:
+                strides.setdefault(name, [int(x) for x in stride.split(",")
+                                          if x.strip()])
+            except ValueError:  # symbolic
+                pass
+    return strides
+
+
 def find_graphs(corpus, only, skip):
     dirs = sorted(os.path.dirname(p) for p in glob.glob(
         os.path.join(corpus, "*", "*", "ir_pre_fusion.txt")))
@@ -175,9 +197,13 @@ def load_fx_graph(path, torch):
     if len(classes) != 1:
         raise ValueError("expected one nn.Module class in %s" % path)
     gm = torch.fx.symbolic_trace(classes[0]())
+    known = output_code_strides(
+        os.path.join(os.path.dirname(path), "output_code.py"))
     inputs = []
-    for _, dtype, size, stride in signature:
+    for name, dtype, size, stride in signature:
         dt = getattr(torch, dtype)
+        if stride is None and len(known.get(name, ())) == len(size):
+            stride = known[name]
         if stride is None:
             t = torch.empty(size, dtype=dt, device="cuda")
         else:
