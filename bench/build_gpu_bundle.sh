@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Builds what the GPU run needs (no LLVM there): PTX and launch manifests of
-# the five corpus workloads the harness in python/ checks and times, before
-# fusion (unfused/) and after it (fused/, Inductor's groups).
+# the five corpus workloads the harness in python/ checks and times: before
+# fusion (unfused/, one kernel per node: --fusion-schedule with fuse=0, then
+# --fusion-to-ptx with schedule=0), with the kernels our fusion pass picks
+# (ours/, the unfused graphs through the default --fusion-to-ptx, which runs
+# --fusion-schedule first), and with Inductor's groups written out by hand
+# (fused/, bench/workloads/*.fused.mlir, and its variants).
 #
 #   bash bench/build_gpu_bundle.sh [DIR]     # default: build/gpu-bundle
 #
@@ -29,17 +33,22 @@ declare -A fused=(
 # Variant name -> graphs, extra --fusion-to-ptx options. Variants of the
 # fused kernels map rows of up to 1024 elements to one warp each
 # (fused_warp) or aim at 4 or 16 elements per thread instead of 8.
-declare -A graphs=([unfused]=unfused [fused]=fused [fused_warp]=fused
-  [fused_e4]=fused [fused_e16]=fused)
-declare -A options=([unfused]="" [fused]=""
+declare -A graphs=([unfused]=unfused [ours]=unfused [fused]=fused
+  [fused_warp]=fused [fused_e4]=fused [fused_e16]=fused)
+declare -A options=([unfused]="schedule=0" [ours]="" [fused]=""
   [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32"
   [fused_e4]="elements-per-thread=4" [fused_e16]="elements-per-thread=16")
 
 rm -rf "$out"
-for variant in unfused fused fused_warp fused_e4 fused_e16; do
+for variant in unfused ours fused fused_warp fused_e4 fused_e16; do
   declare -n files="${graphs[$variant]}"
   for name in "${!files[@]}"; do
-    "$opt" "${files[$name]}" -o /dev/null \
+    if [[ $variant == unfused ]]; then
+      # Inductor's order without fusion; the lowering then keeps it.
+      "$opt" "${files[$name]}" --fusion-schedule=fuse=0
+    else
+      cat "${files[$name]}"
+    fi | "$opt" - -o /dev/null \
       --fusion-to-ptx="chip=$chip output-dir=$out/$variant ${options[$variant]}"
     if command -v ptxas >/dev/null; then
       ptxas -arch="$chip" "$out/$variant/$name.ptx" -o /dev/null

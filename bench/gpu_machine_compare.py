@@ -82,6 +82,28 @@ def parse_signature(source):
     return inputs
 
 
+ASSERT_STRIDE = re.compile(
+    r"assert_size_stride\((\w+), \(([^)]*)\), \(([^)]*)\)")
+
+
+def output_code_strides(path):
+    """{input name: strides} from the assert_size_stride checks of
+    Inductor's output_code.py beside the FX graph: the strides Inductor was
+    given, which fx_graph_readable.py leaves out for some inputs (a view
+    of a permuted input fails on a contiguous one)."""
+    strides = {}
+    if not os.path.exists(path):
+        return strides
+    with open(path) as f:
+        for name, _, stride in ASSERT_STRIDE.findall(f.read()):
+            try:
+                strides.setdefault(name, [int(x) for x in stride.split(",")
+                                          if x.strip()])
+            except ValueError:  # symbolic
+                pass
+    return strides
+
+
 def find_graphs(corpus, only, skip):
     dirs = sorted(os.path.dirname(p) for p in glob.glob(
         os.path.join(corpus, "*", "*", "ir_pre_fusion.txt")))
@@ -127,21 +149,35 @@ def summarize_ours(graph):
 # PyTorch side
 # ---------------------------------------------------------------------------
 
+class StopAfterScheduler(Exception):
+    """Raised after Scheduler.__init__ to cut a compile short."""
+
+
 class InductorTimer:
     """Wraps Scheduler.__init__ to record its wall time."""
 
     def __init__(self):
         from torch._inductor import scheduler
         self.times = []
+        # With `stop`, the compile is abandoned once Scheduler.__init__ has
+        # returned: the fusion decisions (and the debug dumps) are made by
+        # then, and code generation and the Triton compiles that follow
+        # would take most of the run.
+        self.stop = False
+        self.stopped = False
         original = scheduler.Scheduler.__init__
         timer = self
 
         def timed_init(sched, *args, **kwargs):
             start = time.perf_counter()
             try:
-                return original(sched, *args, **kwargs)
+                result = original(sched, *args, **kwargs)
             finally:
                 timer.times.append(time.perf_counter() - start)
+            if timer.stop:
+                timer.stopped = True
+                raise StopAfterScheduler()
+            return result
 
         scheduler.Scheduler.__init__ = timed_init
 
@@ -161,9 +197,13 @@ def load_fx_graph(path, torch):
     if len(classes) != 1:
         raise ValueError("expected one nn.Module class in %s" % path)
     gm = torch.fx.symbolic_trace(classes[0]())
+    known = output_code_strides(
+        os.path.join(os.path.dirname(path), "output_code.py"))
     inputs = []
-    for _, dtype, size, stride in signature:
+    for name, dtype, size, stride in signature:
         dt = getattr(torch, dtype)
+        if stride is None and len(known.get(name, ())) == len(size):
+            stride = known[name]
         if stride is None:
             t = torch.empty(size, dtype=dt, device="cuda")
         else:
@@ -179,8 +219,9 @@ def load_fx_graph(path, torch):
 
 
 def compile_once(torch, gm, inputs, timer, trace_root=None):
-    """Compiles gm with Inductor; returns (Scheduler.__init__ seconds,
-    compile wall seconds)."""
+    """Compiles gm with Inductor (up to the end of Scheduler.__init__ when
+    timer.stop is set); returns (Scheduler.__init__ seconds, compile wall
+    seconds, number of Scheduler.__init__ calls)."""
     import torch._dynamo
     import torch._inductor
     from torch._inductor import config
@@ -188,13 +229,22 @@ def compile_once(torch, gm, inputs, timer, trace_root=None):
     patch = {"trace.enabled": trace_root is not None}
     if hasattr(config, "force_disable_caches"):
         patch["force_disable_caches"] = True
+    if timer.stop and hasattr(config, "compile_threads"):
+        patch["compile_threads"] = 1  # no compile workers: nothing to compile
     dynamo_patch = {}
     if trace_root is not None:
         dynamo_patch["debug_dir_root"] = trace_root
     timer.times.clear()
+    timer.stopped = False
     start = time.perf_counter()
-    with config.patch(patch), torch._dynamo.config.patch(dynamo_patch):
-        torch._inductor.compile(gm, inputs)
+    try:
+        with config.patch(patch), torch._dynamo.config.patch(dynamo_patch):
+            torch._inductor.compile(gm, inputs)
+    except Exception:
+        # Inductor wraps what Scheduler.__init__ raised; the flag says it
+        # was our stop.
+        if not timer.stopped:
+            raise
     wall = time.perf_counter() - start
     torch.cuda.synchronize()
     return sum(timer.times), wall, len(timer.times)
@@ -215,6 +265,7 @@ def measure_torch(torch, timer, fx_path, compiles, dump_dir):
             shutil.copytree(d, dest, dirs_exist_ok=True)
             kept.append(dest)
     return {"scheduler_init_s": statistics.median(t[0] for t in untraced),
+            "stopped_after_scheduler": timer.stop,
             "scheduler_init_samples_s": [t[0] for t in untraced],
             "schedulers_per_compile": untraced[0][2],
             "compile_s": statistics.median(t[1] for t in untraced),
@@ -300,6 +351,12 @@ def main():
                         help="untraced Inductor compiles per graph")
     parser.add_argument("--repetitions", type=int, default=7,
                         help="our timed runs per dump")
+    parser.add_argument("--full-compile", action="store_true",
+                        help="compile to the end (code generation, Triton) "
+                             "instead of stopping after Scheduler.__init__")
+    parser.add_argument("--dumps", default=None,
+                        help="where the fresh Inductor dumps go (default: "
+                             "<out>/dumps)")
     parser.add_argument("--dry-run", action="store_true",
                         help="no PyTorch: parse the FX signatures and run "
                              "our tool on the corpus dumps")
@@ -320,6 +377,9 @@ def main():
         data["triton"] = triton.__version__
         data["gpu"] = torch.cuda.get_device_name(0)
         timer = InductorTimer()
+        timer.stop = not args.full_compile
+        data["stopped_after_scheduler"] = timer.stop
+        data["compiles"] = args.compiles
 
     for gid, d in graphs:
         rec = {"graph": gid, "result_json_s": init_times.get(gid)}
@@ -336,7 +396,8 @@ def main():
             if torch is not None:
                 rec["torch"] = measure_torch(
                     torch, timer, fx_path, args.compiles,
-                    os.path.join(args.out, "dumps", gid))
+                    os.path.join(args.dumps or os.path.join(args.out, "dumps"),
+                                 gid))
                 fresh = rec["torch"]["fresh_dumps"]
         except Exception as e:  # report and go on with the next graph
             rec["torch_error"] = "%s: %s" % (type(e).__name__, e)

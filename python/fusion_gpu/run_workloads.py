@@ -2,8 +2,11 @@
 
     python3 -m fusion_gpu.run_workloads --bundle DIR --corpus corpus/inductor
 
-DIR holds fused/<graph>.{ptx,json} (and optionally unfused/...), written by
-`scheduler-opt --fusion-to-ptx="output-dir=..."`. For each workload: the
+DIR holds one folder per variant of <graph>.{ptx,json}, written by
+`scheduler-opt --fusion-to-ptx="output-dir=..."` (bench/build_gpu_bundle.sh:
+unfused/, ours/ with the kernels of our fusion pass, fused/ with Inductor's
+groups written out by hand, and tuning variants of fused/); variants
+missing from DIR are skipped. For each workload: the
 max relative error of every output against PyTorch eager (max |ours - eager|
 / max |eager| over the output's elements, the worst output reported), then
 the time per run (CUDA-graph replay of many runs over rotating input sets,
@@ -188,7 +191,8 @@ def main(argv=None):
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--variants",
-                        default="fused,unfused,fused_e4,fused_e16,fused_warp")
+                        default="fused,unfused,ours,fused_e4,fused_e16,"
+                                "fused_warp")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     args = parser.parse_args(argv)
@@ -205,6 +209,7 @@ def main(argv=None):
     report["semantics"] = semantics.check_all(args.bundle)
     for case, r in report["semantics"].items():
         print("semantics", case, json.dumps(r), flush=True)
+    write_report(args.out, report)
     generator = torch.Generator(device="cuda")
     generator.manual_seed(0)
     for workload in args.workloads.split(","):
@@ -233,9 +238,14 @@ def main(argv=None):
                     result["timing_error"] = "%s: %s" % (type(e).__name__, e)
             entry[variant] = result
             print(workload, variant, json.dumps(result), flush=True)
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(report, f, indent=1)
+            write_report(args.out, report)  # a run cut short keeps these
+    write_report(args.out, report)
     print_table(report)
+
+
+def write_report(out, report):
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(report, f, indent=1)
 
 
 def print_table(report):
