@@ -48,7 +48,10 @@ fi
 cmake --build "$build_dir"
 
 if [[ -z "${SKIP_EXAMPLE:-}" ]]; then
-  echo "setup: scheduler-opt examples/add_sum.mlir --test-print-dependences"
-  "$build_dir/bin/scheduler-opt" "$root/examples/add_sum.mlir" \
-    --pass-pipeline='builtin.module(fusion.graph(test-print-dependences))'
+  # A real Inductor graph: gelu(layer_norm(x)), as Inductor dumped it before
+  # fusion, imported and scheduled; the remarks explain the fusion.
+  dump="corpus/inductor/layernorm_gelu/model__0_forward_1.0/ir_pre_fusion.txt"
+  echo "setup: scheduler-translate --import-inductor $dump | scheduler-opt --fusion-schedule=explain"
+  "$build_dir/bin/scheduler-translate" --import-inductor "$root/$dump" |
+    "$build_dir/bin/scheduler-opt" --fusion-schedule=explain
 fi
