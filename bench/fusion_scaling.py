@@ -17,15 +17,13 @@ machine is shared).
                                     [--shuffle] [--max-distance N]
 """
 
-import argparse
 import os
 import re
 import subprocess
 import tempfile
 
-from mlir_timing import timing_report
+from mlir_timing import scaling_arguments, timing_report, tools
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUMMARY = re.compile(r"fused (\d+) nodes into (\d+) in (\d+) rounds .*?"
                      r"peak memory (\d+) -> (\d+) bytes")
 
@@ -59,16 +57,11 @@ def summary(opt, graph):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = scaling_arguments(__doc__)
     parser.add_argument("--shuffle", action="store_true")
     parser.add_argument("--max-distance", type=int, default=256)
     args = parser.parse_args()
-    gen = os.path.join(args.build, "bin", "fusion-graph-gen")
-    opt = os.path.join(args.build, "bin", "scheduler-opt")
+    gen, opt = tools(args.build)
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,9 +1,13 @@
 """Shared helpers of the scaling benchmarks: run scheduler-opt with
 -mlir-timing and read its timing report."""
 
+import argparse
+import os
 import re
 import subprocess
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 LINE = re.compile(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(.*\S)\s*$")
 
@@ -24,3 +28,20 @@ def timing_report(opt, graph, args, verify):
             name = match.group(2)
             times[name] = times.get(name, 0.0) + float(match.group(1))
     return times, result.stderr
+
+
+def scaling_arguments(doc):
+    """The command line both scaling scripts share: build folder, sizes,
+    seed and repetitions."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    return parser
+
+
+def tools(build):
+    """fusion-graph-gen and scheduler-opt of a build folder."""
+    return (os.path.join(build, "bin", "fusion-graph-gen"),
+            os.path.join(build, "bin", "scheduler-opt"))

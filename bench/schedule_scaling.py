@@ -18,14 +18,12 @@ so that the figures are those of the passes; --verify includes it.
     python3 bench/schedule_scaling.py [--build build] [--sizes 1000,10000,100000]
 """
 
-import argparse
 import os
 import subprocess
 import tempfile
 
-from mlir_timing import timing_report as run_timing
+from mlir_timing import scaling_arguments, timing_report as run_timing, tools
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIPELINE = ("builtin.module(fusion.graph(fusion-topological-sort,"
             "fusion-dead-node-elimination,fusion-reorder-loops))")
 
@@ -52,17 +50,12 @@ def measure(opt, graph, verify, repeat):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser = scaling_arguments(__doc__)
     parser.add_argument("--verify", action="store_true",
                         help="run the verifier after each pass (counted in "
                              "the pass times, as mlir-opt does)")
     args = parser.parse_args()
-    gen = os.path.join(args.build, "bin", "fusion-graph-gen")
-    opt = os.path.join(args.build, "bin", "scheduler-opt")
+    gen, opt = tools(args.build)
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

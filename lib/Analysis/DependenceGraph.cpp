@@ -152,7 +152,7 @@ public:
     }
     llvm::SmallDenseSet<Value, 4> indirect;
     for (Operation *op : accesses) {
-      auto [map, indices] = *getAccess(op);
+      auto [map, indices] = *getAccessMap(op);
       for (Value sym : indices.drop_front(map.getNumDims()))
         indirect.insert(sym);
     }
@@ -163,18 +163,6 @@ public:
         if (indirect.contains(result))
           tmpFor.try_emplace(result, tmpFor.size());
     });
-  }
-
-  /// The (map, index operands) of a load, store or index_expr.
-  static std::optional<std::pair<AffineMap, OperandRange>>
-  getAccess(Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      return std::make_pair(load.getMap(), load.getIndices());
-    if (auto store = dyn_cast<StoreOp>(op))
-      return std::make_pair(store.getMap(), store.getIndices());
-    if (auto index = dyn_cast<IndexExprOp>(op))
-      return std::make_pair(index.getMap(), index.getIndices());
-    return std::nullopt;
   }
 
   /// Builds `#fusion.memory_dep` for an access through `map(indices)`.

@@ -508,7 +508,7 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
     block.addArgument(type, state.location);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&block);
-  builder.create<YieldOp>(state.location);
+  YieldOp::create(builder, state.location);
 }
 
 SmallVector<int64_t> NodeOp::getLoopSizes() {
@@ -1469,3 +1469,14 @@ void ReduceOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 
 #define GET_OP_CLASSES
 #include "fusion/Dialect/Fusion/IR/FusionOps.cpp.inc"
+
+std::optional<std::pair<AffineMap, OperandRange>>
+mlir::fusion::getAccessMap(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return std::make_pair(load.getMap(), load.getIndices());
+  if (auto store = dyn_cast<StoreOp>(op))
+    return std::make_pair(store.getMap(), store.getIndices());
+  if (auto index = dyn_cast<IndexExprOp>(op))
+    return std::make_pair(index.getMap(), index.getIndices());
+  return std::nullopt;
+}

@@ -16,18 +16,6 @@ using namespace mlir::fusion;
 // Accesses
 //===----------------------------------------------------------------------===//
 
-/// The map and index operands of a load, store or index_expr.
-static std::optional<std::pair<AffineMap, OperandRange>>
-getAccessMap(Operation *op) {
-  if (auto load = dyn_cast<LoadOp>(op))
-    return std::make_pair(load.getMap(), load.getIndices());
-  if (auto store = dyn_cast<StoreOp>(op))
-    return std::make_pair(store.getMap(), store.getIndices());
-  if (auto index = dyn_cast<IndexExprOp>(op))
-    return std::make_pair(index.getMap(), index.getIndices());
-  return std::nullopt;
-}
-
 /// Replaces the map and index operands of a load, store or index_expr.
 static void setAccessMap(Operation *op, AffineMap map, ValueRange indices) {
   if (auto load = dyn_cast<LoadOp>(op)) {

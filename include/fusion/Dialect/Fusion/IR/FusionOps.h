@@ -19,4 +19,15 @@
 #define GET_OP_CLASSES
 #include "fusion/Dialect/Fusion/IR/FusionOps.h.inc"
 
+namespace mlir {
+namespace fusion {
+
+/// The affine map and index operands of a memory access (`fusion.load`,
+/// `fusion.store`) or `fusion.index_expr`; nullopt for any other op.
+std::optional<std::pair<AffineMap, OperandRange>>
+getAccessMap(Operation *op);
+
+} // namespace fusion
+} // namespace mlir
+
 #endif // FUSION_DIALECT_FUSION_IR_FUSIONOPS_H
