@@ -48,6 +48,11 @@ fi
 cmake --build "$build_dir"
 
 if [[ -z "${SKIP_EXAMPLE:-}" ]]; then
+  # Inductor's sum(a + b, dim=1), hand-written from the corpus: its memory
+  # dependences, printed as Inductor's dumps print them.
+  echo "setup: scheduler-opt examples/add_sum.mlir --test-print-dependences"
+  "$build_dir/bin/scheduler-opt" "$root/examples/add_sum.mlir" \
+    --pass-pipeline='builtin.module(fusion.graph(test-print-dependences))'
   # A real Inductor graph: gelu(layer_norm(x)), as Inductor dumped it before
   # fusion, imported and scheduled; the remarks explain the fusion.
   dump="corpus/inductor/layernorm_gelu/model__0_forward_1.0/ir_pre_fusion.txt"
