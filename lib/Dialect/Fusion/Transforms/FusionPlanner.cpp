@@ -299,6 +299,7 @@ private:
   std::optional<RefusalReason> whyNotFuseBackend(const Group &g1,
                                                  const Group &g2);
   bool fusableReadAndWrite(Attribute read, MemoryDepAttr write);
+  std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
@@ -381,6 +382,9 @@ private:
   /// single-user intermediate buffer, or nothing.
   DenseMap<Attribute, std::optional<std::pair<Type, int64_t>>> reuseKeys;
   DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
+  /// normalizeDep per dependence (attributes are uniqued) and mode.
+  DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
+      normalizedCache;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
 };
@@ -788,8 +792,8 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
     // A StarDep normalizes to itself, which a MemoryDep never equals.
     if (!m1 || !m2)
       continue;
-    std::optional<NormalizedDep> n1 = normalizeDep(m1, /*byStride=*/true);
-    std::optional<NormalizedDep> n2 = normalizeDep(m2, /*byStride=*/true);
+    std::optional<NormalizedDep> n1 = normalized(m1, /*byStride=*/true);
+    std::optional<NormalizedDep> n2 = normalized(m2, /*byStride=*/true);
     if (!n1 || !n2 || !(*n1 == *n2))
       continue;
     int64_t numel = depElements(m1);
@@ -804,8 +808,8 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   if (!lhsDep || !rhsDep)
     return std::nullopt;
   if (lhsDep.getIndex().getNumDims() != rhsDep.getIndex().getNumDims()) {
-    std::optional<NormalizedDep> n1 = normalizeDep(lhsDep, false);
-    std::optional<NormalizedDep> n2 = normalizeDep(rhsDep, false);
+    std::optional<NormalizedDep> n1 = normalized(lhsDep, false);
+    std::optional<NormalizedDep> n2 = normalized(rhsDep, false);
     if (n1 && n2 && *n1 == *n2)
       return depSize(lhsDep);
     return std::nullopt;
@@ -912,6 +916,15 @@ StringAttr Planner::realName(StringAttr name) {
   return it->second = getBufferName(version);
 }
 
+/// normalizeDep, memoized.
+std::optional<NormalizedDep> Planner::normalized(MemoryDepAttr dep,
+                                                 bool byStride) {
+  auto [it, inserted] = normalizedCache.try_emplace({dep, byStride ? 1 : 0});
+  if (inserted)
+    it->second = normalizeDep(dep, byStride);
+  return it->second;
+}
+
 /// Inductor's fusable_read_and_write.
 bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
   if (auto memory = dyn_cast<MemoryDepAttr>(read)) {
@@ -925,8 +938,8 @@ bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
     SmallVector<int64_t> writeSizes(write.getSizes());
     if (options.reorderLoops != LoopReorderPolicy::Off &&
         readSizes.size() != writeSizes.size()) {
-      std::optional<NormalizedDep> r = normalizeDep(memory, false);
-      std::optional<NormalizedDep> w = normalizeDep(write, false);
+      std::optional<NormalizedDep> r = normalized(memory, false);
+      std::optional<NormalizedDep> w = normalized(write, false);
       if (!r || !w)
         return false;
       readIndex = r->index;
