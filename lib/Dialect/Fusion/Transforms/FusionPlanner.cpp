@@ -322,7 +322,8 @@ private:
   void fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates);
   bool runRound();
   void pruneRedundantDeps();
-  std::optional<unsigned> producerGroup(Attribute dep);
+  std::optional<unsigned> producerUnit(StringAttr name) const;
+  std::optional<unsigned> producerGroup(Attribute dep) const;
   size_t numGroups() const;
 
   // The schedule.
@@ -337,10 +338,9 @@ private:
   GraphOp graph;
   const DependenceGraph &deps;
   const FusionOptions &options;
-  MLIRContext *ctx = nullptr;
 
-  /// Input order of the units (a stable topological order) and position.
-  SmallVector<unsigned> inputOrder, position;
+  /// Each unit's position in the input order (a stable topological order).
+  SmallVector<unsigned> position;
   SmallVector<UnitDeps> unitDeps;
   SmallVector<Group, 0> groups;
   SmallVector<unsigned> groupOf;
@@ -482,9 +482,7 @@ void Planner::refreshUnitDeps(unsigned unit) {
   // Unmet: produced by another node of the graph.
   ud.unmet.clear();
   for (Attribute dep : ud.reads) {
-    Value buffer = deps.lookupBuffer(depName(dep));
-    std::optional<unsigned> producer =
-        buffer ? deps.getProducer(buffer) : std::nullopt;
+    std::optional<unsigned> producer = producerUnit(depName(dep));
     if (producer && *producer != unit)
       ud.unmet.push_back(dep);
   }
@@ -510,14 +508,13 @@ void Planner::recomputeGroupDeps(Group &group) {
 }
 
 LogicalResult Planner::initialize() {
-  ctx = graph.getContext();
   unsigned numUnits = deps.getNumNodes();
   std::optional<SmallVector<unsigned>> order = stableTopologicalOrder(
       numUnits, [&](unsigned n) { return deps.getPredecessors(n); },
       [&](unsigned n) { return deps.getSuccessors(n); });
   if (!order)
     return failure();
-  inputOrder = std::move(*order);
+  SmallVector<unsigned> inputOrder = std::move(*order);
   position.assign(numUnits, 0);
   for (auto [pos, unit] : llvm::enumerate(inputOrder))
     position[unit] = pos;
@@ -1024,9 +1021,7 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
             !fusableWeakDep(weak, node1, node2))
           return RefusalReason::InPlaceRace;
   for (StringAttr name : remainingNames) {
-    Value buffer = deps.lookupBuffer(name);
-    std::optional<unsigned> producer =
-        buffer ? deps.getProducer(buffer) : std::nullopt;
+    std::optional<unsigned> producer = producerUnit(name);
     if (producer && groupOf[*producer] != g1 &&
         isAncestor(g1, groupOf[*producer]))
       return RefusalReason::IntermediateNodes;
@@ -1441,13 +1436,10 @@ SmallVector<unsigned> Planner::inductorOrder() {
   // predecessor (an ordering edge without a dependence of its own).
   auto producers = [&](unsigned g) {
     SmallVector<std::pair<StringRef, unsigned>> named;
-    for (Attribute dep : groups[g].unmet) {
-      Value buffer = deps.lookupBuffer(depName(dep));
-      if (std::optional<unsigned> producer =
-              buffer ? deps.getProducer(buffer) : std::nullopt)
-        if (groupOf[*producer] != g)
-          named.push_back({depName(dep).getValue(), groupOf[*producer]});
-    }
+    for (Attribute dep : groups[g].unmet)
+      if (std::optional<unsigned> producer = producerGroup(dep))
+        if (*producer != g)
+          named.push_back({depName(dep).getValue(), *producer});
     llvm::stable_sort(named, [](const auto &a, const auto &b) {
       return a.first < b.first;
     });
@@ -1622,9 +1614,6 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     for (unsigned g : pushed)
       moves.push_back({g, pool[next++]});
   }
-  SmallVector<unsigned> order;
-  for (auto [g, slot] : moves)
-    order.push_back(g);
   DenseMap<unsigned, unsigned> newSlot;
   for (auto [g, slot] : moves)
     newSlot[g] = slot;
@@ -1657,7 +1646,7 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
             changes.push_back({index, live});
         }
     };
-    for (unsigned g : order)
+    for (auto [g, slot] : moves)
       visit(g);
     visit(g2);
     // Apply, check, and undo if the peak rose.
@@ -1723,14 +1712,17 @@ bool Planner::runRound() {
   return numGroups() != groupsBefore;
 }
 
+/// The unit producing the buffer `name`, if a node of the graph does.
+std::optional<unsigned> Planner::producerUnit(StringAttr name) const {
+  Value buffer = deps.lookupBuffer(name);
+  return buffer ? deps.getProducer(buffer) : std::nullopt;
+}
+
 /// The group producing the buffer `dep` names, if a node of the graph does.
-std::optional<unsigned> Planner::producerGroup(Attribute dep) {
-  Value buffer = deps.lookupBuffer(depName(dep));
-  std::optional<unsigned> producer =
-      buffer ? deps.getProducer(buffer) : std::nullopt;
-  if (!producer)
-    return std::nullopt;
-  return groupOf[*producer];
+std::optional<unsigned> Planner::producerGroup(Attribute dep) const {
+  if (std::optional<unsigned> producer = producerUnit(depName(dep)))
+    return groupOf[*producer];
+  return std::nullopt;
 }
 
 /// Inductor's prune_redundant_deps, run as every round starts: a WeakDep
