@@ -46,17 +46,11 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 
 using namespace mlir;
 
 std::string fusion::findLibdevice() {
-  SmallVector<std::string> roots;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (std::optional<std::string> root = llvm::sys::Process::GetEnv(var))
-      roots.push_back(*root);
-  roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
+  for (const std::string &root : getCudaToolkitRoots()) {
     SmallString<128> path(root);
     llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
     if (llvm::sys::fs::exists(path))

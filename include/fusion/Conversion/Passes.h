@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include <string>
+
 namespace mlir::fusion {
 
 #define GEN_PASS_DECL
@@ -20,6 +22,10 @@ namespace mlir::fusion {
 
 #define GEN_PASS_REGISTRATION
 #include "fusion/Conversion/Passes.h.inc"
+
+/// Where a CUDA toolkit may be installed, most preferred first: CUDA_HOME,
+/// CUDA_PATH, CUDA_ROOT when set, then /usr/local/cuda.
+SmallVector<std::string> getCudaToolkitRoots();
 
 } // namespace mlir::fusion
 

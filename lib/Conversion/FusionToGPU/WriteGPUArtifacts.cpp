@@ -23,6 +23,15 @@ namespace mlir::fusion {
 using namespace mlir;
 using namespace mlir::fusion;
 
+SmallVector<std::string> mlir::fusion::getCudaToolkitRoots() {
+  SmallVector<std::string> roots;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (std::optional<std::string> root = llvm::sys::Process::GetEnv(var))
+      roots.push_back(*root);
+  roots.push_back("/usr/local/cuda");
+  return roots;
+}
+
 namespace {
 /// The JSON form of a manifest attribute.
 llvm::json::Value toJSON(Attribute attr) {
@@ -68,12 +77,7 @@ std::string findPtxas(StringRef requested) {
     return requested.str();
   if (llvm::ErrorOr<std::string> path = llvm::sys::findProgramByName("ptxas"))
     return *path;
-  SmallVector<std::string> roots;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (std::optional<std::string> root = llvm::sys::Process::GetEnv(var))
-      roots.push_back(*root);
-  roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
+  for (const std::string &root : getCudaToolkitRoots()) {
     SmallString<128> path(root);
     llvm::sys::path::append(path, "bin", "ptxas");
     if (llvm::sys::fs::can_execute(path))
