@@ -133,10 +133,18 @@ FailureOr<Value> KernelEmitter::materialize(OpBuilder &b, Scope &scope,
 FailureOr<Value> KernelEmitter::emitIndex(OpBuilder &b, Scope &scope,
                                           Operation *op, ValueRange symbols,
                                           Type type) {
-  AffineExpr expr = plan.indexExprs.lookup(op);
+  return emitScopeExpr(b, scope, plan.indexExprs.lookup(op), symbols, op,
+                       type);
+}
+
+FailureOr<Value> KernelEmitter::emitScopeExpr(OpBuilder &b, Scope &scope,
+                                              AffineExpr expr,
+                                              ValueRange symbols,
+                                              Operation *diagnosticOp,
+                                              Type type) {
   if (expr.isFunctionOfDim(1) && !scope.r)
-    return op->emitOpError("internal error: a per-row value depends on the "
-                           "position in the row");
+    return diagnosticOp->emitOpError("internal error: a per-row value "
+                                     "depends on the position in the row");
   Type evalType =
       indexType.isIndex()
           ? indexType
@@ -153,19 +161,12 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     // A loop variable of a member node.
     const MemberPlan &member = plan.getMember(arg.getOwner()->getParentOp());
-    AffineExpr expr = member.loopVars[arg.getArgNumber()];
-    if (expr.isFunctionOfDim(1) && !scope.r)
-      return plan.op->emitOpError(
-          "internal error: a per-row value depends on the position in the row");
-    Type evalType =
-        indexType.isIndex()
-            ? indexType
-            : getAffineEvaluationType(b.getContext(), expr,
-                                      {plan.numel, plan.rnumel});
-    SmallVector<Value> dims = {scope.x, scope.r ? scope.r : scope.x};
-    Value v = emitAffineExpr(b, loc, expr, dims, {plan.numel, plan.rnumel},
-                             {}, evalType);
-    scope.values[value] = castIntegerLike(b, loc, v, b.getIndexType());
+    FailureOr<Value> v =
+        emitScopeExpr(b, scope, member.loopVars[arg.getArgNumber()], {},
+                      plan.op, b.getIndexType());
+    if (failed(v))
+      return failure();
+    scope.values[value] = *v;
     return success();
   }
 

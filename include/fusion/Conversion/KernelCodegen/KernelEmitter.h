@@ -80,6 +80,12 @@ private:
   FailureOr<Value> materialize(OpBuilder &b, Scope &scope, Value value);
   SmallVector<Value> dependencies(Value value) const;
   LogicalResult emitDefinition(OpBuilder &b, Scope &scope, Value value);
+  /// Evaluates `expr` (of x, r and `symbols`) in `scope` as `type`; a
+  /// per-row scope cannot evaluate one that depends on r (reported on
+  /// `diagnosticOp`).
+  FailureOr<Value> emitScopeExpr(OpBuilder &b, Scope &scope, AffineExpr expr,
+                                 ValueRange symbols, Operation *diagnosticOp,
+                                 Type type);
   FailureOr<Value> emitIndex(OpBuilder &b, Scope &scope, Operation *op,
                              ValueRange symbols, Type type);
   FailureOr<Value> emitMasked(OpBuilder &b, Scope &scope, MaskedOp masked);
