@@ -1339,6 +1339,17 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
   Location l = loc(stmt.loc);
   result.kind = BodyValue::Scalar;
   auto operand = [&](unsigned i) { return scalar(call.elements[i], env); };
+  // All arguments as scalars, once their number is checked.
+  auto operands = [&]() -> FailureOr<SmallVector<Value, 3>> {
+    SmallVector<Value, 3> values;
+    for (unsigned i = 0, e = call.elements.size(); i < e; ++i) {
+      FailureOr<Value> v = operand(i);
+      if (failed(v))
+        return failure();
+      values.push_back(*v);
+    }
+    return values;
+  };
 
   // Memory.
   if (name == "load" || name == "load_seed") {
@@ -1480,46 +1491,39 @@ LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
   if (name == "identity") {
     if (failed(expectArgs(call, 1, 1)))
       return failure();
-    FailureOr<Value> v = operand(0);
-    if (failed(v))
+    FailureOr<SmallVector<Value, 3>> args = operands();
+    if (failed(args))
       return failure();
-    result.value = *v;
+    result.value = (*args)[0];
     return success();
   }
   if (name == "where") {
     if (failed(expectArgs(call, 3, 3)))
       return failure();
-    FailureOr<Value> c = operand(0);
-    if (failed(c))
+    FailureOr<SmallVector<Value, 3>> args = operands();
+    if (failed(args))
       return failure();
-    FailureOr<Value> a = operand(1);
-    if (failed(a))
-      return failure();
-    FailureOr<Value> b = operand(2);
-    if (failed(b))
-      return failure();
-    Type type = promote(a->getType(), b->getType());
+    auto [c, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
+    Type type = promote(a.getType(), b.getType());
     result.value =
-        arith::SelectOp::create(builder, l, convert(*c, builder.getI1Type(), l),
-                                convert(*a, type, l), convert(*b, type, l));
+        arith::SelectOp::create(builder, l, convert(c, builder.getI1Type(), l),
+                                convert(a, type, l), convert(b, type, l));
     return success();
   }
   if (name == "rand") {
     if (failed(expectArgs(call, 2, 2)))
       return failure();
-    FailureOr<Value> seed = operand(0);
-    if (failed(seed))
+    FailureOr<SmallVector<Value, 3>> args = operands();
+    if (failed(args))
       return failure();
-    FailureOr<Value> offset = operand(1);
-    if (failed(offset))
-      return failure();
-    Type offsetType = offset->getType();
+    Value seed = (*args)[0], offset = (*args)[1];
+    Type offsetType = offset.getType();
     if (!offsetType.isInteger(32) && !offsetType.isInteger(64))
       return error(call.elements[1]->loc())
              << "ops.rand needs an int32 or int64 offset, got " << offsetType;
     result.value =
         RandOp::create(builder, l, builder.getF32Type(),
-                       convert(*seed, builder.getI64Type(), l), *offset);
+                       convert(seed, builder.getI64Type(), l), offset);
     return success();
   }
   if (name == "reduction")
