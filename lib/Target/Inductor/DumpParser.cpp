@@ -18,14 +18,40 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
-Location DumpLocator::get(const char *ptr) const {
-  SMLoc loc = SMLoc::getFromPointer(ptr);
-  unsigned id = sourceMgr.FindBufferContainingLoc(loc);
+const DumpLocator::BufferLines &
+DumpLocator::getLines(const char *ptr) const {
+  if (last && ptr >= last->begin && ptr <= last->end)
+    return *last;
+  unsigned id = sourceMgr.FindBufferContainingLoc(SMLoc::getFromPointer(ptr));
   if (id == 0)
     id = sourceMgr.getMainFileID();
-  auto [line, col] = sourceMgr.getLineAndColumn(loc, id);
-  StringRef file = sourceMgr.getMemoryBuffer(id)->getBufferIdentifier();
-  return FileLineColLoc::get(context, file, line, col);
+  std::unique_ptr<BufferLines> &entry = lines[id];
+  if (!entry) {
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+    entry = std::make_unique<BufferLines>();
+    entry->begin = buffer->getBufferStart();
+    entry->end = buffer->getBufferEnd();
+    entry->file = StringAttr::get(context, buffer->getBufferIdentifier());
+    StringRef text = buffer->getBuffer();
+    entry->lineStarts.push_back(0);
+    for (size_t i = text.find('\n'); i != StringRef::npos;
+         i = text.find('\n', i + 1))
+      entry->lineStarts.push_back(i + 1);
+  }
+  last = entry.get();
+  return *last;
+}
+
+Location DumpLocator::get(const char *ptr) const {
+  const BufferLines &buffer = getLines(ptr);
+  // A pointer outside every buffer (none is made by the parser) is placed
+  // at the start of the main file.
+  uint32_t offset =
+      ptr >= buffer.begin && ptr <= buffer.end ? ptr - buffer.begin : 0;
+  auto next = llvm::upper_bound(buffer.lineStarts, offset);
+  unsigned line = next - buffer.lineStarts.begin();
+  unsigned col = offset - *(next - 1) + 1;
+  return FileLineColLoc::get(buffer.file, line, col);
 }
 
 /// Shows a piece of source text in a message: at most `limit` characters of
@@ -208,7 +234,7 @@ static std::string describe(const Token &tok) {
 class PyParser {
 public:
   PyParser(StringRef text, const DumpLocator &locator,
-           std::deque<PyValue> &arena)
+           PyValueArena &arena)
       : lexer(text.begin(), text.end()), locator(locator), arena(arena) {
     advance();
   }
@@ -242,7 +268,7 @@ private:
   }
 
   PyValue *make(PyValue::Kind kind, const char *start) {
-    PyValue &value = arena.emplace_back();
+    PyValue &value = *new (arena.Allocate()) PyValue();
     value.kind = kind;
     value.text = StringRef(start, lastEnd - start);
     return &value;
@@ -521,7 +547,7 @@ private:
 
   PyLexer lexer;
   const DumpLocator &locator;
-  std::deque<PyValue> &arena;
+  PyValueArena &arena;
   Token tok{Tok::Eof, StringRef()};
   const char *lastEnd = nullptr;
   unsigned depth = 0;
@@ -530,7 +556,7 @@ private:
 
 FailureOr<PyValue *>
 mlir::fusion::inductor::parsePyValue(StringRef text, const DumpLocator &locator,
-                                     std::deque<PyValue> &arena) {
+                                     PyValueArena &arena) {
   PyParser parser(text, locator, arena);
   FailureOr<PyValue *> value = parser.parseValue();
   if (failed(value) || failed(parser.expectEnd()))

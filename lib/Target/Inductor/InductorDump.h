@@ -13,12 +13,14 @@
 #define FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
 
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -200,10 +202,14 @@ struct DumpNode {
   std::vector<std::unique_ptr<DumpNode>> members;
 };
 
+/// Owns parsed Python values: a dump holds tens of thousands, allocated
+/// together and freed together.
+using PyValueArena = llvm::SpecificBumpPtrAllocator<PyValue>;
+
 /// A parsed dump: its nodes in dump order. Owns the parsed Python values.
 struct InductorDump {
   std::vector<std::unique_ptr<DumpNode>> nodes;
-  std::deque<PyValue> values;
+  PyValueArena values;
 };
 
 //===----------------------------------------------------------------------===//
@@ -211,6 +217,8 @@ struct InductorDump {
 //===----------------------------------------------------------------------===//
 
 /// Turns pointers into the buffers of a SourceMgr into FileLineColLocs.
+/// Every op the importer builds gets one, so each buffer's file name
+/// attribute and line starts are computed once, on first use.
 class DumpLocator {
 public:
   DumpLocator(llvm::SourceMgr &sourceMgr, MLIRContext *context)
@@ -223,8 +231,19 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
 
 private:
+  struct BufferLines {
+    const char *begin = nullptr, *end = nullptr;
+    StringAttr file;
+    /// Offsets of the first character of each line.
+    std::vector<uint32_t> lineStarts;
+  };
+  const BufferLines &getLines(const char *ptr) const;
+
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
+  /// By SourceMgr buffer id; `last` is the one the previous lookup used.
+  mutable llvm::DenseMap<unsigned, std::unique_ptr<BufferLines>> lines;
+  mutable const BufferLines *last = nullptr;
 };
 
 /// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits
@@ -235,7 +254,7 @@ LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
 /// Parses a Python value (as printed in the dump) in `text`; used for the
 /// annotations of `fx_graph_readable.py` too.
 FailureOr<PyValue *> parsePyValue(StringRef text, const DumpLocator &locator,
-                                  std::deque<PyValue> &arena);
+                                  PyValueArena &arena);
 
 } // namespace inductor
 } // namespace fusion
