@@ -1089,18 +1089,10 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
   });
   int64_t nodeNumel = node.getNumel();
   for (auto [access, name] : accesses) {
-    AffineExpr expr = getLoopIndexExpr(node, access);
-    if (!expr)
-      continue;
-    unsigned numSymbols = 0;
-    expr.walk([&](AffineExpr e) {
-      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-        numSymbols = std::max(numSymbols, sym.getPosition() + 1);
-    });
-    std::optional<SmallVector<int64_t>> strides =
-        getStrides(expr, ranges.size(), numSymbols);
+    std::optional<SmallVector<int64_t>> strides = getLoopStrides(node, access);
     if (!strides)
       continue;
+    strides->truncate(ranges.size());
     auto unit = llvm::find(*strides, 1);
     if (unit == strides->end())
       continue;

@@ -46,6 +46,13 @@ std::optional<SmallVector<int64_t>> getStrides(AffineExpr expr,
                                                unsigned numDims,
                                                unsigned numSymbols);
 
+/// `getStrides` of the index of `access` over the loops of `node` (the
+/// strides of `getLoopIndexExpr(node, access)`), computed without building
+/// that expression when the index has no indirect part. Returns nullopt
+/// when `access` is not an access of `node` or a stride is not a constant.
+std::optional<SmallVector<int64_t>> getLoopStrides(NodeOp node,
+                                                   Operation *access);
+
 /// Inductor's `pick_loop_order` heuristic. `strides[k][i]` is the stride of
 /// loop `i` in memory access `k`, `sizes[i]` the size of loop `i`. Returns
 /// the loops innermost first: a loop goes further in when its strides are
