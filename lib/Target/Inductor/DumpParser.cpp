@@ -991,20 +991,21 @@ private:
   /// Checks that the current line is `<key> = ...` at `indent` and returns
   /// a pointer to the start of the value.
   FailureOr<const char *> expectField(StringRef key, unsigned indent) {
-    std::string expected = ("'" + key + " = ...'").str();
+    auto expected = [&] { return ("'" + key + " = ...'").str(); };
     if (atEnd())
-      return truncated(expected);
+      return truncated(expected());
     const Line &l = line();
-    std::string prefix = (key + " =").str();
-    if (l.text.starts_with(prefix) && l.indent != indent)
+    bool matches = l.text.starts_with(key) &&
+                   l.text.drop_front(key.size()).starts_with(" =");
+    if (matches && l.indent != indent)
       return error(l.full.data())
              << "wrong indentation: expected " << indent << " spaces before '"
              << key << "', found " << l.indent;
-    if (!l.text.starts_with(prefix))
+    if (!matches)
       return error(l.textBegin())
-             << "expected " << expected << ", found "
+             << "expected " << expected() << ", found "
              << (l.text.empty() ? std::string("an empty line") : quote(l.text));
-    return l.text.data() + prefix.size();
+    return l.text.data() + key.size() + 2;
   }
 
   /// Parses the value starting at `start` on the current line: it ends
