@@ -806,7 +806,7 @@ def main():
                              "scheduler-translate and scheduler-opt")
     parser.add_argument("--corpus",
                         default=os.path.join(ROOT, "corpus", "inductor"))
-    parser.add_argument("--repetitions", type=int, default=7,
+    parser.add_argument("--repetitions", type=int, default=21,
                         help="timed runs per graph (median reported)")
     parser.add_argument("--explain-options", default="explain=true",
                         help="fusion-schedule options that make the fusion "
