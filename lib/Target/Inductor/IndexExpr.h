@@ -2,7 +2,7 @@
 //
 // Parses the index expressions Inductor prints with sympy (`4096*p0 + p1`,
 // `ModularIndexing((p2 - 256), 1, 64)`, `129*((p0//128))`, `256*indirect0 +
-// p1`) into affine expressions, and evaluates affine expressions on points.
+// p1`) into affine expressions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,13 +34,6 @@ using ErrorEmitter = function_ref<InFlightDiagnostic(const char *at)>;
 FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
                                      ErrorEmitter emitError);
-
-/// Evaluates `expr` with the given dimension and symbol values (floor
-/// division, non-negative modulo). Returns nullopt on division by a
-/// non-positive value or overflow.
-std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
-                                          ArrayRef<int64_t> dims,
-                                          ArrayRef<int64_t> symbols);
 
 } // namespace inductor
 } // namespace fusion

@@ -190,74 +190,22 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<int64_t> ranges,
 // pick_loop_order
 //===----------------------------------------------------------------------===//
 
-/// The value of `expr` with dimension `i` set to `dims[i]`, or nullopt when
-/// that is not a plain integer computation: a symbol, a division or modulo
-/// by a non-positive value (which affine simplification does not fold
-/// either), or an overflow.
-static std::optional<int64_t> evaluate(AffineExpr expr,
-                                       ArrayRef<int64_t> dims) {
-  switch (expr.getKind()) {
-  case AffineExprKind::Constant:
-    return cast<AffineConstantExpr>(expr).getValue();
-  case AffineExprKind::DimId: {
-    unsigned pos = cast<AffineDimExpr>(expr).getPosition();
-    if (pos >= dims.size())
-      return std::nullopt;
-    return dims[pos];
-  }
-  case AffineExprKind::SymbolId:
-    return std::nullopt;
-  default:
-    break;
-  }
-  auto binary = cast<AffineBinaryOpExpr>(expr);
-  std::optional<int64_t> lhs = evaluate(binary.getLHS(), dims);
-  if (!lhs)
-    return std::nullopt;
-  std::optional<int64_t> rhs = evaluate(binary.getRHS(), dims);
-  if (!rhs)
-    return std::nullopt;
-  int64_t result;
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    if (llvm::AddOverflow(*lhs, *rhs, result))
-      return std::nullopt;
-    return result;
-  case AffineExprKind::Mul:
-    if (llvm::MulOverflow(*lhs, *rhs, result))
-      return std::nullopt;
-    return result;
-  case AffineExprKind::Mod:
-    if (*rhs < 1)
-      return std::nullopt;
-    return llvm::mod(*lhs, *rhs);
-  case AffineExprKind::FloorDiv:
-    if (*rhs < 1)
-      return std::nullopt;
-    return llvm::divideFloorSigned(*lhs, *rhs);
-  case AffineExprKind::CeilDiv:
-    if (*rhs < 1)
-      return std::nullopt;
-    return llvm::divideCeilSigned(*lhs, *rhs);
-  default:
-    return std::nullopt;
-  }
-}
-
 /// `getStrides` by evaluating `expr` at the origin and at each unit point,
-/// when that is plain integer arithmetic (see `evaluate`). `dimOf[i]` is the
+/// when that is plain integer arithmetic: no symbols, no division or modulo
+/// by a non-positive value (which affine simplification does not fold
+/// either), no overflow. `dimOf[i]` is the
 /// dimension whose unit point sets the expression's dimension `i`.
 static std::optional<SmallVector<int64_t>>
 evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims) {
   SmallVector<int64_t> point(dimOf.size(), 0);
-  std::optional<int64_t> atOrigin = evaluate(expr, point);
+  std::optional<int64_t> atOrigin = evaluateAffineExpr(expr, point);
   if (!atOrigin)
     return std::nullopt;
   SmallVector<int64_t> strides;
   for (unsigned d = 0; d < numDims; ++d) {
     for (auto [value, dim] : llvm::zip(point, dimOf))
       value = dim == d;
-    std::optional<int64_t> atUnit = evaluate(expr, point);
+    std::optional<int64_t> atUnit = evaluateAffineExpr(expr, point);
     int64_t stride;
     if (!atUnit || llvm::SubOverflow(*atUnit, *atOrigin, stride))
       return std::nullopt;

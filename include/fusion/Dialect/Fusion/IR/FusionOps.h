@@ -27,6 +27,15 @@ namespace fusion {
 std::optional<std::pair<AffineMap, OperandRange>>
 getAccessMap(Operation *op);
 
+/// The value of the index expression `expr` with dimension `i` set to
+/// `dims[i]` and symbol `j` to `symbols[j]` (floor division, non-negative
+/// modulo, as the dialect's indices mean them). Returns nullopt for a
+/// dimension or symbol without a value, a division or modulo by a
+/// non-positive value, or an overflow.
+std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
+                                          ArrayRef<int64_t> dims,
+                                          ArrayRef<int64_t> symbols = {});
+
 } // namespace fusion
 } // namespace mlir
 
