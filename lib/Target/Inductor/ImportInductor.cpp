@@ -316,6 +316,9 @@ private:
   /// The value of buffer `name` (after renaming for body loads).
   FailureOr<Value> lookupBuffer(StringRef name, const char *at);
   void recordMutation(StringRef mutated, StringRef newName);
+  /// Binds the names of `node`'s output buffers to `results`, recording the
+  /// buffers they mutate.
+  void bindOutputs(const DumpNode &node, ValueRange results);
 
   InductorDump &dump;
   const DumpLocator &locator;
@@ -546,6 +549,14 @@ void GraphImporter::recordMutation(StringRef mutated, StringRef newName) {
   mutationRenames[mutated] = newName.str();
 }
 
+void GraphImporter::bindOutputs(const DumpNode &node, ValueRange results) {
+  for (auto [buffer, result] : llvm::zip_equal(node.outputs, results)) {
+    values[buffer.name] = result;
+    if (!buffer.mutations.empty())
+      recordMutation(buffer.mutations.front().first, buffer.name);
+  }
+}
+
 FailureOr<Value> GraphImporter::lookupBuffer(StringRef name, const char *at) {
   if (Value v = values.lookup(name))
     return v;
@@ -711,11 +722,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
                              node.reductionRanges, types, names, mutated, tied);
   if (failed(BodyImporter(*this, node, op).run()))
     return failure();
-  for (auto [buffer, result] : llvm::zip(node.outputs, op.getResults())) {
-    values[buffer.name] = result;
-    if (!buffer.mutations.empty())
-      recordMutation(buffer.mutations.front().first, buffer.name);
-  }
+  bindOutputs(node, op->getResults());
   return success();
 }
 
@@ -763,8 +770,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     NopOp op = NopOp::create(builder, loc(node.loc), types,
                              builder.getStringAttr(node.name),
                              builder.getStrArrayAttr(names), inputs);
-    for (auto [buffer, result] : llvm::zip(node.outputs, op.getResults()))
-      values[buffer.name] = result;
+    bindOutputs(node, op->getResults());
     return success();
   }
 
@@ -808,11 +814,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
                                  inputs, types, names, tied, sideEffects);
   if (index)
     op->setAttr("index", builder.getI64IntegerAttr(*index));
-  for (auto [buffer, result] : llvm::zip(node.outputs, op.getResults())) {
-    values[buffer.name] = result;
-    if (!buffer.mutations.empty())
-      recordMutation(buffer.mutations.front().first, buffer.name);
-  }
+  bindOutputs(node, op->getResults());
   return success();
 }
 
