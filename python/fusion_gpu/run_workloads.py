@@ -71,6 +71,21 @@ def relative_error(ours, ref):
     return diff.max().item() / max(scale, 1e-30)
 
 
+def _median_event_time_us(fn, reps):
+    """Median over `reps` calls of `fn` of the time between CUDA events
+    recorded around it, in microseconds."""
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0)
+    return statistics.median(times)
+
+
 def graph_time_us(runs, reps=25, per_graph=20):
     """Median time of one call, from CUDA-graph replays of `per_graph` calls
     cycling through `runs` (one callable per input set)."""
@@ -89,16 +104,7 @@ def graph_time_us(runs, reps=25, per_graph=20):
             runs[i % len(runs)]()
     graph.replay()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        graph.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0 / per_graph)
-    return statistics.median(times)
+    return _median_event_time_us(graph.replay, reps) / per_graph
 
 
 def event_time_us(run, reps=50):
@@ -106,16 +112,7 @@ def event_time_us(run, reps=50):
     for _ in range(3):
         run()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000.0)
-    return statistics.median(times)
+    return _median_event_time_us(run, reps)
 
 
 def copy_bandwidth():
