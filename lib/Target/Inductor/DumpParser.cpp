@@ -46,7 +46,7 @@ Location DumpLocator::get(const char *ptr) const {
   const BufferLines &buffer = getLines(ptr);
   // A pointer outside every buffer (none is made by the parser) is placed
   // at the start of the main file.
-  uint32_t offset =
+  size_t offset =
       ptr >= buffer.begin && ptr <= buffer.end ? ptr - buffer.begin : 0;
   auto next = llvm::upper_bound(buffer.lineStarts, offset);
   unsigned line = next - buffer.lineStarts.begin();

@@ -235,7 +235,7 @@ private:
     const char *begin = nullptr, *end = nullptr;
     StringAttr file;
     /// Offsets of the first character of each line.
-    std::vector<uint32_t> lineStarts;
+    std::vector<size_t> lineStarts;
   };
   const BufferLines &getLines(const char *ptr) const;
 

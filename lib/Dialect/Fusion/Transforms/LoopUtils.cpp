@@ -193,8 +193,8 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<int64_t> ranges,
 /// `getStrides` by evaluating `expr` at the origin and at each unit point,
 /// when that is plain integer arithmetic: no symbols, no division or modulo
 /// by a non-positive value (which affine simplification does not fold
-/// either), no overflow. `dimOf[i]` is the
-/// dimension whose unit point sets the expression's dimension `i`.
+/// either), no overflow. `dimOf[i]` is the dimension whose unit point sets
+/// the expression's dimension `i`.
 static std::optional<SmallVector<int64_t>>
 evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims) {
   SmallVector<int64_t> point(dimOf.size(), 0);
