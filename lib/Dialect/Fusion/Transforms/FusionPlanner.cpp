@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "FusionPlannerImpl.h"
 
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
@@ -35,6 +35,7 @@
 
 using namespace mlir;
 using namespace mlir::fusion;
+using namespace mlir::fusion::planner;
 
 //===----------------------------------------------------------------------===//
 // Refusal reasons
@@ -97,20 +98,6 @@ StringRef mlir::fusion::getRefusalMessage(RefusalReason reason) {
 // Dependence arithmetic (dependencies.py)
 //===----------------------------------------------------------------------===//
 
-/// The buffer a dependence names.
-static StringAttr depName(Attribute dep) {
-  if (auto memory = dyn_cast<MemoryDepAttr>(dep))
-    return memory.getName();
-  if (auto star = dyn_cast<StarDepAttr>(dep))
-    return star.getName();
-  return cast<WeakDepAttr>(dep).getName();
-}
-
-/// True when the index uses an indirect index (Inductor's SymT.TMP).
-static bool isIndirect(MemoryDepAttr dep) {
-  return dep.getIndex().getNumSymbols() != 0;
-}
-
 /// A linear index: sum of stride * dim, plus a part without dims.
 struct LinearIndex {
   SmallVector<int64_t> strides;
@@ -158,17 +145,6 @@ static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
   return result;
 }
 
-namespace {
-/// A dependence after Inductor's normalize / normalize_with_stride_order.
-struct NormalizedDep {
-  StringAttr name;
-  AffineExpr index;
-  SmallVector<int64_t> sizes;
-  bool operator==(const NormalizedDep &other) const {
-    return name == other.name && index == other.index && sizes == other.sizes;
-  }
-};
-} // namespace
 
 /// Inductor's `_simplify_loops` on one linear index (with
 /// `index_prevent_reordering`, so only adjacent dims merge): drops dims of
@@ -221,174 +197,6 @@ static std::optional<NormalizedDep> normalizeDep(MemoryDepAttr dep,
 //===----------------------------------------------------------------------===//
 // The planner
 //===----------------------------------------------------------------------===//
-
-namespace {
-
-enum class GroupKind { Node, Fused, Extern, Nop, Grouped, Foreach };
-
-/// A scheduler node being fused.
-struct Group {
-  GroupKind kind;
-  /// Units (input top-level nodes) in Inductor's member order (node1's,
-  /// then node2's), an execution order.
-  SmallVector<unsigned, 4> units;
-  /// Leaf nodes of a Node/Fused group, in execution order.
-  SmallVector<NodeOp, 4> leaves;
-  /// Inductor's read_writes (reads without the group's own writes) and
-  /// unmet_dependencies.
-  llvm::SetVector<Attribute> reads, writes, unmet;
-  llvm::SmallDenseSet<StringAttr, 8> bufferNames;
-  unsigned minOrder, maxOrder;
-  bool isReduction;
-  /// Inductor's group: (numel, rnumel).
-  int64_t numel, rnumel;
-  bool alive = true;
-
-  bool isFusable() const {
-    return kind == GroupKind::Node || kind == GroupKind::Fused;
-  }
-  std::string getName() const;
-};
-
-/// The dependences of one unit, refreshed when its loops are reordered.
-struct UnitDeps {
-  SmallVector<Attribute, 4> reads, writes, unmet;
-};
-
-/// Inductor's tiling of a pointwise kernel: (numel, rnumel) or, tiled in
-/// two, (x, y, rnumel).
-using Tiling = SmallVector<int64_t, 3>;
-
-class Planner {
-public:
-  Planner(GraphOp graph, const DependenceGraph &deps,
-          const FusionOptions &options)
-      : graph(graph), deps(deps), options(options) {}
-
-  FailureOr<FusionPlan> run();
-
-private:
-  // Setup.
-  LogicalResult initialize();
-  Group makeUnitGroup(unsigned unit);
-  void recomputeGroupDeps(Group &group);
-  void refreshUnitDeps(unsigned unit);
-
-  // Graph queries.
-  template <typename Fn>
-  void forEachSuccessorGroup(unsigned g, Fn fn);
-  template <typename Fn>
-  void forEachPredecessorGroup(unsigned g, Fn fn);
-  bool reaches(unsigned from, unsigned to, bool viaOther);
-  bool isAncestor(unsigned g1, unsigned g2);
-  bool createsCycle(unsigned g1, unsigned g2);
-
-  // Memory sizes and scores.
-  int64_t depSize(Attribute dep);
-  int64_t depElements(MemoryDepAttr dep);
-  int64_t bufferElements(StringAttr name);
-  int64_t scoreFusionMemory(const Group &g1, const Group &g2);
-  std::optional<int64_t> sharedDataAfterReorderingLoop(unsigned g1,
-                                                       unsigned g2);
-  bool canFusionIncreasePeakMemory(const Group &g1, const Group &g2);
-  bool areLongDistant(const Group &g1, const Group &g2) const;
-
-  // Rules.
-  std::optional<RefusalReason> whyNotFuse(unsigned g1, unsigned g2);
-  std::optional<RefusalReason> whyNotFuseVertical(unsigned g1, unsigned g2);
-  std::optional<RefusalReason> whyNotFuseBackend(const Group &g1,
-                                                 const Group &g2);
-  bool fusableReadAndWrite(Attribute read, MemoryDepAttr write);
-  std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
-  bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
-  StringAttr renamed(StringAttr name);
-  StringAttr computeRenamed(StringAttr name);
-  StringAttr realName(StringAttr name);
-  /// One of Inductor's CandidateTilings of a node.
-  struct TilingCandidate {
-    std::pair<int64_t, int64_t> tiling;
-    int64_t score;
-    StringAttr name;
-  };
-  ArrayRef<TilingCandidate> candidateTilings(NodeOp node);
-  Tiling selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
-                      int64_t rnumel);
-
-  // Fusion.
-  bool tryFuse(unsigned g1, unsigned g2);
-  unsigned fuse(unsigned g1, unsigned g2);
-  void refuse(unsigned g1, unsigned g2, RefusalReason reason);
-  SmallVector<std::pair<unsigned, unsigned>> getPossibleFusions();
-  void fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates);
-  bool runRound();
-  void pruneRedundantDeps();
-  std::optional<unsigned> producerUnit(StringAttr name) const;
-  std::optional<unsigned> producerGroup(Attribute dep) const;
-  size_t numGroups() const;
-
-  // The schedule.
-  SmallVector<unsigned> scheduleOrder() const;
-  SmallVector<unsigned> inductorOrder();
-  bool placeFusion(unsigned g1, unsigned g2);
-  std::pair<unsigned, unsigned>
-  storageInterval(const StorageUse &use, function_ref<unsigned(unsigned)> group,
-                  function_ref<unsigned(unsigned)> slot, bool merged) const;
-  int64_t computePeakBytes() const;
-
-  GraphOp graph;
-  const DependenceGraph &deps;
-  const FusionOptions &options;
-
-  /// Each unit's position in the input order (a stable topological order).
-  SmallVector<unsigned> position;
-  SmallVector<UnitDeps> unitDeps;
-  SmallVector<Group, 0> groups;
-  SmallVector<unsigned> groupOf;
-  SmallVector<StorageUse> storages;
-  int64_t baselinePeak = 0;
-
-  DenseMap<Attribute, int64_t> depSizeCache;
-  /// DFS marks, reset by bumping the stamp.
-  SmallVector<unsigned> visitStamp, unitStamp;
-  /// Reachability in the input graph, for isAncestor.
-  ReachabilityIndex reachability;
-  unsigned stamp = 0;
-
-  FusionPlan plan;
-  /// The index in plan.refusals of each pair (first units) refused.
-  DenseMap<std::pair<unsigned, unsigned>, unsigned> refusalIndex;
-  /// The first units of the two groups of each refusal in plan.refusals,
-  /// and when it was last refused (increasing).
-  SmallVector<std::pair<unsigned, unsigned>> refusalUnits;
-  SmallVector<uint64_t> refusalTime;
-  uint64_t refusalClock = 0;
-  /// Inductor's is_reorder_round: whether can_fuse may reorder loops in the
-  /// current round.
-  bool reorderRound = false;
-  /// The schedule: the slot of every live group, and the group in every
-  /// slot (kNoGroup for none). Slots are a topological order of the groups.
-  static constexpr unsigned kNoGroup = ~0u;
-  /// How far placeFusion looks for a free slot.
-  static constexpr unsigned kMaxFreeSlotScan = 64;
-  SmallVector<unsigned> slotOf, groupAtSlot;
-  /// The storages each unit produces or reads (indices into `storages`).
-  SmallVector<SmallVector<unsigned, 4>> storagesOfUnit;
-  /// The slots [begin, end) each storage is live in ({0, 0}: in registers).
-  SmallVector<std::pair<unsigned, unsigned>> storageLive;
-  /// Live bytes per slot (with peak-memory=never-raise).
-  RangeMaxTree liveTree;
-  SmallVector<unsigned> storageStamp;
-  /// Cached per dependence: Inductor's buffer_reuse_key of a read of a
-  /// single-user intermediate buffer, or nothing.
-  DenseMap<Attribute, std::optional<std::pair<Type, int64_t>>> reuseKeys;
-  DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
-  /// normalizeDep per dependence (attributes are uniqued) and mode.
-  DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
-      normalizedCache;
-  /// candidateTilings per leaf node, dropped when its loops are reordered.
-  DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
-};
-} // namespace
 
 std::string Group::getName() const {
   return llvm::join(llvm::map_range(leaves,
