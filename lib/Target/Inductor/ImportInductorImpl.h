@@ -1,8 +1,20 @@
 //===- ImportInductorImpl.h - Pieces shared by the importer -----*- C++ -*-===//
 //
-// Internal to MLIRFusionInductorImport: the IR builder entry point on a
-// parsed dump (the dependence comparison needs the dump and the graph) and
-// small helpers.
+// Internal to MLIRFusionInductorImport. The importer is split by concern:
+//
+//   ImportInductor.cpp   entry points (dump + FX graph -> verified module)
+//   FxGraph.cpp          placeholders of fx_graph_readable.py
+//   Dtypes.cpp           torch dtypes, name order
+//   ImportGraph.cpp      graph-level assembly: nodes in order, containers,
+//                        graph inputs and outputs
+//   ImportBuffers.cpp    layouts -> buffer types, graph inputs, mutations
+//   ImportExtern.cpp     extern, nop and MultiOutput nodes
+//   ImportLoopBody.cpp   loop bodies: blocks, statements, operands, indices
+//   ImportOps.cpp        the operation table: one row per `ops.<name>`
+//   IndexExpr.cpp        sympy index and size expressions
+//
+// The dump itself is read by DumpParser.cpp (lines), DumpFields.cpp (the
+// values on them) and PyValueParser.cpp (Python literals).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +23,12 @@
 
 #include "InductorDump.h"
 
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
 #include "fusion/Target/Inductor/ImportInductor.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir {
 namespace fusion {
@@ -38,6 +55,222 @@ bool naturalLess(StringRef a, StringRef b);
 /// anything else (unsigned dtypes are rejected, see docs/Importer.md).
 FailureOr<Type> convertDtype(StringRef dtype, const char *loc,
                              const DumpLocator &locator);
+
+/// Reads the placeholders of `def forward(self, name: "f32[4, 128]", ...)`
+/// in buffer `bufferId`. Non-tensor placeholders (`Sym(s0)`) are skipped.
+LogicalResult readFxPlaceholders(unsigned bufferId, const DumpLocator &locator,
+                                 llvm::StringMap<FxPlaceholder> &placeholders);
+
+/// Maps the dtype codes of FX annotations (`f32`) to torch dtype names.
+StringRef fxDtypeName(StringRef code);
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+class BodyImporter;
+
+/// Builds the fusion.graph of a parsed dump: one op per scheduler node.
+class GraphImporter {
+public:
+  GraphImporter(InductorDump &dump, const DumpLocator &locator,
+                const InductorImportOptions &options,
+                const llvm::StringMap<FxPlaceholder> &fx)
+      : dump(dump), locator(locator), options(options), fx(fx),
+        ctx(locator.getContext()), builder(ctx) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  friend class BodyImporter;
+
+  InFlightDiagnostic error(const char *at) { return locator.emitError(at); }
+  Location loc(const char *at) { return locator.get(at); }
+
+  // ImportGraph.cpp
+  LogicalResult indexNodes(const DumpNode &node);
+  LogicalResult buildNode(const DumpNode &node);
+  LogicalResult buildSchedulerNode(const DumpNode &node);
+  LogicalResult buildContainer(const DumpNode &node);
+
+  // ImportExtern.cpp
+  LogicalResult buildExternOrNop(const DumpNode &node);
+
+  // ImportBuffers.cpp
+  LogicalResult collectInputs();
+  FailureOr<Type> bufferType(const DumpLayout &layout);
+  LogicalResult buildResultTypes(const DumpNode &node,
+                                 SmallVectorImpl<Type> &types,
+                                 SmallVectorImpl<StringRef> &names);
+  /// Inductor's rename(): follows `mutation_renames` to the newest version.
+  StringRef rename(StringRef name) const;
+  /// The value of buffer `name` (after renaming for body loads).
+  FailureOr<Value> lookupBuffer(StringRef name, const char *at);
+  void recordMutation(StringRef mutated, StringRef newName);
+  /// Binds the names of `node`'s output buffers to `results`, recording the
+  /// buffers they mutate.
+  void bindOutputs(const DumpNode &node, ValueRange results);
+
+  InductorDump &dump;
+  const DumpLocator &locator;
+  const InductorImportOptions &options;
+  const llvm::StringMap<FxPlaceholder> &fx;
+  MLIRContext *ctx;
+  OpBuilder builder;
+  std::string device;
+
+  /// Every node and buffer of the dump.
+  llvm::StringMap<const DumpNode *> nodesByName;
+  llvm::StringMap<std::pair<const DumpNode *, const DumpBuffer *>> buffers;
+  /// Graph inputs, sorted, with their types.
+  SmallVector<StringRef> inputNames;
+  SmallVector<Type> inputTypes;
+
+  llvm::StringMap<Value> values;
+  llvm::StringMap<std::string> mutationRenames;
+  /// MultiOutput externs seen per tuple buffer, for their `index`.
+  llvm::StringMap<int64_t> multiOutputCount;
+};
+
+//===----------------------------------------------------------------------===//
+// BodyImporter
+//===----------------------------------------------------------------------===//
+
+/// A value of a loop body: an SSA value, the results of a multi-result
+/// reduction, a reference to an index expression, or nothing (stores).
+struct BodyValue {
+  enum Kind { Nothing, Scalar, Tuple, Index } kind = Nothing;
+  Value value;
+  SmallVector<Value, 3> tuple;
+  unsigned index = 0;
+};
+
+/// The names a block has bound so far.
+using BodyEnv = llvm::StringMap<BodyValue>;
+
+/// One `target = ops.<name>(...)` statement being translated.
+struct OpCall {
+  const DumpStmt &stmt;
+  /// The name after `ops.`.
+  StringRef name;
+  const PyValue &call;
+  BodyEnv &env;
+  BodyValue &result;
+};
+
+struct OpDef;
+
+/// Translates the loop body of one SchedulerNode into a fusion.node body.
+class BodyImporter {
+public:
+  BodyImporter(GraphImporter &graph, const DumpNode &node, NodeOp op);
+  LogicalResult run();
+
+  /// How one row of the operation table is translated (ImportOps.cpp).
+  using Translator = LogicalResult (BodyImporter::*)(const OpCall &,
+                                                     const OpDef &);
+
+  // Translators of the operation table (ImportOps.cpp).
+  LogicalResult translateLoad(const OpCall &c, const OpDef &def);
+  LogicalResult translateStore(const OpCall &c, const OpDef &def);
+  LogicalResult translateIndexExpr(const OpCall &c, const OpDef &def);
+  LogicalResult translateConstant(const OpCall &c, const OpDef &def);
+  LogicalResult translateToDtype(const OpCall &c, const OpDef &def);
+  LogicalResult translateIdentity(const OpCall &c, const OpDef &def);
+  LogicalResult translateWhere(const OpCall &c, const OpDef &def);
+  LogicalResult translateRand(const OpCall &c, const OpDef &def);
+  LogicalResult translateReduction(const OpCall &c, const OpDef &def);
+  LogicalResult translateFloatUnary(const OpCall &c, const OpDef &def);
+  LogicalResult translateUnary(const OpCall &c, const OpDef &def);
+  LogicalResult translateLogicalNot(const OpCall &c, const OpDef &def);
+  LogicalResult translateBitwiseNot(const OpCall &c, const OpDef &def);
+  LogicalResult translateArithmetic(const OpCall &c, const OpDef &def);
+  LogicalResult translateCompare(const OpCall &c, const OpDef &def);
+  LogicalResult translateBitwise(const OpCall &c, const OpDef &def);
+  LogicalResult translateLogical(const OpCall &c, const OpDef &def);
+
+private:
+  InFlightDiagnostic error(const char *at);
+  Location loc(const char *at);
+
+  // ImportLoopBody.cpp
+  LogicalResult parseIndices();
+  /// Translates `block`; sets `result` to the returned value.
+  LogicalResult translateBlock(const DumpBlock &block, BodyValue &result);
+  LogicalResult translateStmt(const DumpStmt &stmt, BodyEnv &env,
+                              BodyValue &result);
+  LogicalResult translateCall(const DumpStmt &stmt, const PyValue &call,
+                              BodyEnv &env, BodyValue &result);
+  LogicalResult translateMasked(const DumpStmt &stmt, const DumpBlock &block,
+                                const PyValue &call, BodyEnv &env,
+                                BodyValue &result);
+  /// Looks `ops.<name>` up in the operation table and translates it.
+  LogicalResult translateOp(const DumpStmt &stmt, StringRef name,
+                            const PyValue &call, BodyEnv &env,
+                            BodyValue &result);
+
+  // Operands.
+  FailureOr<Value> scalar(const PyValue *arg, BodyEnv &env);
+  /// All arguments of `call` as scalars.
+  FailureOr<SmallVector<Value, 3>> scalars(const PyValue &call, BodyEnv &env);
+  /// The two arguments of a binary operation as scalars.
+  FailureOr<std::pair<Value, Value>> binaryOperands(const OpCall &c);
+  FailureOr<unsigned> indexRef(const PyValue *arg, BodyEnv &env);
+  FailureOr<StringRef> stringArg(const PyValue *arg, StringRef what);
+  FailureOr<Type> dtypeArg(const PyValue *arg);
+  LogicalResult expectArgs(const PyValue &call, unsigned min, unsigned max,
+                           ArrayRef<StringRef> keywords = {});
+
+  // Typed arithmetic.
+  Value convert(Value v, Type type, Location l);
+  Value constant(Type type, double value, Location l);
+  FailureOr<Value> literal(const PyValue *v, Type type);
+  Type promote(Type a, Type b);
+  Type floatTypeFor(Type t);
+
+  /// The affine map and operands for index `index`.
+  LogicalResult buildIndex(unsigned index, const char *at, AffineMap &map,
+                           SmallVectorImpl<Value> &operands);
+
+  GraphImporter &graph;
+  const DumpNode &node;
+  const DumpLoopBody &body;
+  NodeOp op;
+  OpBuilder builder;
+  llvm::StringMap<const DumpBlock *> blocks;
+  /// The blocks being translated; nesting is bounded so that a hostile
+  /// dump cannot exhaust the stack.
+  llvm::StringSet<> activeBlocks;
+  static constexpr unsigned kMaxBlockNesting = 64;
+  SmallVector<AffineExpr> indices;
+  llvm::StringMap<unsigned> indexNames;
+  SmallVector<Value> indirect;
+  unsigned numIndirect = 0;
+  llvm::StringSet<> depNames;
+};
+
+//===----------------------------------------------------------------------===//
+// The operation table
+//===----------------------------------------------------------------------===//
+
+/// Builds an op on operands already converted to one type.
+using OpBuilderFn = Value (*)(OpBuilder &, Location, ValueRange);
+
+/// One row of the operation table: `ops.<name>` of Inductor's OpsHandler.
+struct OpDef {
+  StringLiteral name;
+  BodyImporter::Translator translate;
+  /// For elementwise rows: the op on float operands and on integer ones
+  /// (null where the row does not take that kind).
+  OpBuilderFn buildFloat = nullptr;
+  OpBuilderFn buildInt = nullptr;
+};
+
+/// The operation table, sorted by name.
+ArrayRef<OpDef> getOpTable();
+
+/// The row of `ops.<name>`, or null.
+const OpDef *lookupOp(StringRef name);
 
 } // namespace inductor
 } // namespace fusion

@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -250,6 +251,10 @@ private:
 /// a located error and fails on anything that is not a well-formed dump.
 LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
                                 InductorDump &dump);
+
+/// Shows a piece of source text in a message: at most `limit` characters of
+/// its first line, in quotes, non-printable bytes escaped.
+std::string quoteSource(StringRef text, size_t limit = 60);
 
 /// Parses a Python value (as printed in the dump) in `text`; used for the
 /// annotations of `fx_graph_readable.py` too.

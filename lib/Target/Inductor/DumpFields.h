@@ -1,0 +1,65 @@
+//===- DumpFields.h - The values on a dump's lines --------------*- C++ -*-===//
+//
+// Internal to MLIRFusionInductorImport: reads dependences, layouts, users
+// and sizes out of the Python values the dump prints on its field lines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
+#define FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
+
+#include "InductorDump.h"
+
+#include <string>
+
+namespace mlir {
+namespace fusion {
+namespace inductor {
+
+/// Reads the pieces of a dump out of parsed Python values. Every check
+/// fails with a located error.
+class ValueReader {
+public:
+  explicit ValueReader(const DumpLocator &locator) : locator(locator) {}
+
+  InFlightDiagnostic error(const PyValue *at) {
+    return locator.emitError(at->loc());
+  }
+
+  LogicalResult expectKind(const PyValue *v, PyValue::Kind kind,
+                           StringRef what);
+  /// A keyword argument of a call, or null.
+  static const PyValue *keyword(const PyValue *call, StringRef key);
+  /// Fails on positional arguments beyond `maxPositional` and on keywords
+  /// not in `keywords`: nothing the dump says is ignored.
+  LogicalResult checkArguments(const PyValue *call, unsigned maxPositional,
+                               ArrayRef<StringRef> keywords);
+  FailureOr<const PyValue *> requireKeyword(const PyValue *call, StringRef key);
+  FailureOr<bool> readBool(const PyValue *v);
+  FailureOr<StringRef> readString(const PyValue *v, StringRef what);
+  LogicalResult readIntList(const PyValue *v, SmallVectorImpl<int64_t> &out,
+                            StringRef what);
+  /// `{d0: 64, d1: 4096}` or `{p0: 64}`.
+  LogicalResult
+  readVarSizes(const PyValue *v,
+               SmallVectorImpl<std::pair<StringRef, int64_t>> &out,
+               StringRef what);
+  FailureOr<DumpDep> readDep(const PyValue *v);
+  LogicalResult readDepList(const PyValue *v, DumpDepList &out);
+  /// `device(type='cuda', index=0)` -> "cuda:0".
+  FailureOr<std::string> readDevice(const PyValue *v);
+  FailureOr<DumpLayout> readLayout(const PyValue *v);
+  FailureOr<DumpUser> readUser(const PyValue *v);
+  LogicalResult
+  readStringList(const PyValue *v,
+                 SmallVectorImpl<std::pair<StringRef, const char *>> &out);
+
+private:
+  const DumpLocator &locator;
+};
+
+} // namespace inductor
+} // namespace fusion
+} // namespace mlir
+
+#endif // FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H

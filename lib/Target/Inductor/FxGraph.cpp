@@ -1,0 +1,104 @@
+//===- FxGraph.cpp - Placeholders of fx_graph_readable.py -----------------===//
+//
+// Graph inputs that only extern kernels read get no layout line in the
+// dump; the FX graph's annotations (`primals_1: "f32[4, 128]"`) give them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+LogicalResult mlir::fusion::inductor::readFxPlaceholders(
+    unsigned bufferId, const DumpLocator &locator,
+    llvm::StringMap<FxPlaceholder> &placeholders) {
+  StringRef text =
+      locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
+  size_t def = text.find("def forward(self");
+  if (def == StringRef::npos)
+    return locator.emitError(text.data())
+           << "expected 'def forward(self, ...)' in the FX graph";
+  StringRef rest = text.drop_front(def + strlen("def forward(self"));
+  while (true) {
+    rest = rest.ltrim(" \t\r\n");
+    if (rest.consume_front(")"))
+      return success();
+    if (!rest.consume_front(","))
+      return locator.emitError(rest.data())
+             << "expected ',' or ')' in the parameters of forward()";
+    rest = rest.ltrim(" \t\r\n");
+    if (rest.starts_with(")")) {
+      rest = rest.drop_front();
+      return success();
+    }
+    StringRef name =
+        rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+    if (name.empty())
+      return locator.emitError(rest.data()) << "expected a parameter name";
+    rest = rest.drop_front(name.size()).ltrim(' ');
+    if (!rest.consume_front(":"))
+      continue; // An unannotated parameter: nothing to learn from it.
+    rest = rest.ltrim(' ');
+    if (!rest.consume_front("\""))
+      return locator.emitError(rest.data())
+             << "expected a quoted annotation for '" << name << "'";
+    size_t close = rest.find('"');
+    if (close == StringRef::npos)
+      return locator.emitError(rest.data()) << "unterminated annotation";
+    StringRef annotation = rest.take_front(close);
+    rest = rest.drop_front(close + 1);
+
+    // `f32[4, 128]`, optionally followed by `[128, 1]` strides and a device.
+    size_t open = annotation.find('[');
+    if (open == StringRef::npos)
+      continue;
+    FxPlaceholder ph;
+    ph.loc = annotation.data();
+    ph.dtypeCode = annotation.take_front(open);
+    auto readList = [&](StringRef &s, SmallVectorImpl<int64_t> &out) {
+      if (!s.consume_front("["))
+        return false;
+      size_t end = s.find(']');
+      if (end == StringRef::npos)
+        return false;
+      SmallVector<StringRef> items;
+      s.take_front(end).split(items, ',', -1, /*KeepEmpty=*/false);
+      for (StringRef item : items) {
+        int64_t v;
+        if (item.trim().getAsInteger(10, v))
+          return false;
+        out.push_back(v);
+      }
+      s = s.drop_front(end + 1);
+      return true;
+    };
+    StringRef dims = annotation.drop_front(open);
+    if (!readList(dims, ph.sizes))
+      continue; // Symbolic shapes: not usable as a layout.
+    if (dims.starts_with("[") && readList(dims, ph.strides))
+      ph.hasStrides = ph.strides.size() == ph.sizes.size();
+    placeholders.try_emplace(name, std::move(ph));
+  }
+}
+
+StringRef mlir::fusion::inductor::fxDtypeName(StringRef code) {
+  return llvm::StringSwitch<StringRef>(code)
+      .Case("f32", "torch.float32")
+      .Case("f16", "torch.float16")
+      .Case("bf16", "torch.bfloat16")
+      .Case("f64", "torch.float64")
+      .Case("b8", "torch.bool")
+      .Case("i8", "torch.int8")
+      .Case("i16", "torch.int16")
+      .Case("i32", "torch.int32")
+      .Case("i64", "torch.int64")
+      .Case("u8", "torch.uint8")
+      .Default(code);
+}

@@ -1,0 +1,213 @@
+//===- ImportBuffers.cpp - Layouts, graph inputs, mutations ---------------===//
+//
+// Buffer names resolve to SSA values. A layout becomes a buffer type; the
+// graph inputs are the buffers nodes refer to that no node writes. A node
+// that mutates a buffer produces its new version, and later loop bodies,
+// which keep naming the original storage, are redirected to the newest
+// version as Inductor's `mutation_renames` does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout) {
+  if (device.empty())
+    device = layout.device;
+  if (layout.device != device)
+    return error(layout.loc)
+           << "buffer on device '" << layout.device << "' in a graph on '"
+           << device << "': graphs spanning several devices are not supported";
+  switch (layout.kind) {
+  case DumpLayout::Kind::MultiOutput:
+    return Type(MultiOutputType::get(ctx));
+  case DumpLayout::Kind::None:
+    // No storage: a buffer of zero elements, as NoneLayout's size=[0].
+    return Type(BufferType::get(ctx, {0}, IntegerType::get(ctx, 8), {0}, 0));
+  case DumpLayout::Kind::Fixed:
+    break;
+  }
+  FailureOr<Type> element =
+      convertDtype(layout.dtype, layout.dtypeLoc, locator);
+  if (failed(element))
+    return failure();
+  for (int64_t s : layout.size)
+    if (s < 0)
+      return error(layout.loc) << "negative size in a layout";
+  for (int64_t s : layout.stride)
+    if (s < 0)
+      return error(layout.loc) << "negative stride in a layout";
+  if (layout.offset < 0)
+    return error(layout.loc) << "negative offset in a layout";
+  return Type(BufferType::get(ctx, layout.size, *element, layout.stride,
+                              layout.offset));
+}
+
+/// Calls `fn(name, location)` for every buffer name a node refers to:
+/// loads in its body, its dependences and the buffers it mutates.
+static void forEachReference(const DumpNode &node,
+                             function_ref<void(StringRef, const char *)> fn) {
+  if (node.body)
+    for (const DumpBlock &block : node.body->blocks)
+      for (const DumpStmt &stmt : block.stmts) {
+        const PyValue *v = stmt.value;
+        if (v->kind == PyValue::Kind::Call &&
+            (v->str == "ops.load" || v->str == "ops.load_seed") &&
+            !v->elements.empty() &&
+            v->elements[0]->kind == PyValue::Kind::String)
+          fn(v->elements[0]->str, v->elements[0]->loc());
+      }
+  for (const DumpDepList *list : {&node.unmet, &node.met})
+    for (const DumpDep &dep : list->deps)
+      fn(dep.name, dep.loc());
+  for (const DumpBuffer &buffer : node.outputs)
+    for (auto &[name, at] : buffer.mutations)
+      fn(name, at);
+  for (const auto &member : node.members)
+    forEachReference(*member, fn);
+}
+
+/// Calls `fn` on every `<name>_layout` line of the node and its members.
+static void
+forEachLayoutLine(const DumpNode &node,
+                  function_ref<void(StringRef, const DumpLayout &)> fn) {
+  for (auto &[name, layout] : node.layouts)
+    fn(name, layout);
+  for (const auto &member : node.members)
+    forEachLayoutLine(*member, fn);
+}
+
+/// True when two layouts describe the same storage (FixedLayout and
+/// MutationLayoutSHOULDREMOVE print the same fields).
+static bool sameLayout(const DumpLayout &a, const DumpLayout &b) {
+  return a.kind == b.kind && a.device == b.device && a.dtype == b.dtype &&
+         a.size == b.size && a.stride == b.stride && a.offset == b.offset;
+}
+
+LogicalResult GraphImporter::collectInputs() {
+  // A graph input is a buffer the nodes refer to that no node produces.
+  // Names point into the dump, which outlives the importer.
+  llvm::StringMap<std::pair<StringRef, const char *>> firstReference;
+  for (const auto &node : dump.nodes)
+    forEachReference(*node, [&](StringRef name, const char *at) {
+      if (!buffers.count(name))
+        firstReference.try_emplace(name, name, at);
+    });
+  // `<name>_layout` lines repeat what the dump says elsewhere about a
+  // buffer; they must all agree, with the buffer's own layout line for
+  // produced buffers, and with each other for graph inputs.
+  llvm::StringMap<const DumpLayout *> layouts;
+  for (const auto &[name, entry] : buffers)
+    layouts.try_emplace(name, &entry.second->layout);
+  LogicalResult consistent = success();
+  for (const auto &node : dump.nodes)
+    forEachLayoutLine(*node, [&](StringRef name, const DumpLayout &layout) {
+      auto [it, inserted] = layouts.try_emplace(name, &layout);
+      if (inserted || failed(consistent) || sameLayout(*it->second, layout))
+        return;
+      InFlightDiagnostic diag = error(layout.loc)
+                                << "layout of '" << name
+                                << "' differs from its layout given before";
+      diag.attachNote(loc(it->second->loc)) << "given here";
+      consistent = failure();
+    });
+  if (failed(consistent))
+    return failure();
+
+  for (auto &entry : firstReference)
+    inputNames.push_back(entry.second.first);
+  llvm::sort(inputNames, naturalLess);
+  for (StringRef name : inputNames) {
+    const char *at = firstReference.lookup(name).second;
+    if (const DumpLayout *layout = layouts.lookup(name)) {
+      if (layout->kind != DumpLayout::Kind::Fixed)
+        return error(layout->loc)
+               << "graph input '" << name << "' must have a FixedLayout";
+      FailureOr<Type> type = bufferType(*layout);
+      if (failed(type))
+        return failure();
+      inputTypes.push_back(*type);
+      continue;
+    }
+    auto ph = fx.find(name);
+    if (ph == fx.end())
+      return error(at)
+             << "buffer '" << name
+             << "' is never defined: no node of the dump writes it, and "
+                "neither the dump nor an FX graph (fx_graph_readable.py) gives "
+                "a layout for it as a graph input";
+    DumpLayout layout;
+    layout.loc = ph->second.loc;
+    layout.dtype = fxDtypeName(ph->second.dtypeCode);
+    layout.dtypeLoc = ph->second.loc;
+    layout.device = device.empty() ? std::string("cuda:0") : device;
+    layout.size = ph->second.sizes;
+    if (ph->second.hasStrides)
+      layout.stride = ph->second.strides;
+    else
+      layout.stride = BufferType::getContiguousStrides(layout.size);
+    FailureOr<Type> type = bufferType(layout);
+    if (failed(type))
+      return failure();
+    inputTypes.push_back(*type);
+  }
+  return success();
+}
+
+StringRef GraphImporter::rename(StringRef name) const {
+  // Each rename points to a buffer produced later, so the chain is finite;
+  // the bound only guards against inconsistent input.
+  for (unsigned steps = 0; steps <= mutationRenames.size(); ++steps) {
+    auto it = mutationRenames.find(name);
+    if (it == mutationRenames.end())
+      return name;
+    name = it->second;
+  }
+  return name;
+}
+
+void GraphImporter::recordMutation(StringRef mutated, StringRef newName) {
+  std::string renamed = rename(mutated).str();
+  mutationRenames[renamed] = newName.str();
+  mutationRenames[mutated] = newName.str();
+}
+
+void GraphImporter::bindOutputs(const DumpNode &node, ValueRange results) {
+  for (auto [buffer, result] : llvm::zip_equal(node.outputs, results)) {
+    values[buffer.name] = result;
+    if (!buffer.mutations.empty())
+      recordMutation(buffer.mutations.front().first, buffer.name);
+  }
+}
+
+FailureOr<Value> GraphImporter::lookupBuffer(StringRef name, const char *at) {
+  if (Value v = values.lookup(name))
+    return v;
+  if (buffers.count(name))
+    return error(at) << "buffer '" << name
+                     << "' is used before the node that writes it ("
+                     << buffers.lookup(name).first->name
+                     << "); the dump must list nodes in a topological order";
+  return error(at) << "buffer '" << name << "' is never defined";
+}
+
+LogicalResult
+GraphImporter::buildResultTypes(const DumpNode &node,
+                                SmallVectorImpl<Type> &types,
+                                SmallVectorImpl<StringRef> &names) {
+  for (const DumpBuffer &buffer : node.outputs) {
+    FailureOr<Type> type = bufferType(buffer.layout);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+    names.push_back(buffer.name);
+  }
+  return success();
+}

@@ -1,0 +1,249 @@
+//===- ImportGraph.cpp - Graph-level assembly -----------------------------===//
+//
+// Walks the parsed dump in its order (a topological order of the nodes) and
+// builds one op per scheduler node inside one fusion.graph: its inputs are
+// the buffers no node writes, its outputs the buffers with an OUTPUT user.
+// docs/Importer.md explains every mapping decision.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+/// True when `leaf` is a member of `node`, directly or in a nested container.
+static bool isDescendant(const DumpNode &node, const DumpNode *leaf) {
+  return llvm::any_of(node.members, [&](const auto &member) {
+    return member.get() == leaf || isDescendant(*member, leaf);
+  });
+}
+
+LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
+  auto [it, inserted] = nodesByName.try_emplace(node.name, &node);
+  if (!inserted) {
+    InFlightDiagnostic diag = error(node.loc)
+                              << "node '" << node.name << "' is defined twice";
+    diag.attachNote(loc(it->second->loc)) << "first defined here";
+    return diag;
+  }
+  if (!node.members.empty()) {
+    // A container lists its members' buffers as its outputs.
+    for (const auto &member : node.members)
+      if (failed(indexNodes(*member)))
+        return failure();
+    for (const DumpBuffer &buffer : node.outputs) {
+      const DumpNode *producer = buffers.lookup(buffer.name).first;
+      if (!producer || !isDescendant(node, producer))
+        return error(buffer.loc)
+               << "'" << node.name << "' lists buffer '" << buffer.name
+               << "', which none of its members writes";
+    }
+    return success();
+  }
+  for (const DumpBuffer &buffer : node.outputs) {
+    auto [bit, binserted] =
+        buffers.try_emplace(buffer.name, std::make_pair(&node, &buffer));
+    if (!binserted) {
+      InFlightDiagnostic diag = error(buffer.loc) << "buffer '" << buffer.name
+                                                  << "' is defined twice";
+      diag.attachNote(loc(bit->second.second->loc)) << "first defined here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run() {
+  for (const auto &node : dump.nodes)
+    if (failed(indexNodes(*node)))
+      return nullptr;
+  // The device of the first produced buffer is the graph's device.
+  for (const auto &node : dump.nodes)
+    for (const DumpBuffer &buffer : node->outputs)
+      if (device.empty())
+        device = buffer.layout.device;
+  if (failed(collectInputs()))
+    return nullptr;
+
+  Location fileLoc =
+      loc(locator.getSourceMgr()
+              .getMemoryBuffer(locator.getSourceMgr().getMainFileID())
+              ->getBufferStart());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  GraphOp graph = GraphOp::create(builder, fileLoc, options.graphName,
+                                  inputTypes, inputNames, {}, device);
+  for (auto [name, arg] :
+       llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
+    values[name] = arg;
+  builder.setInsertionPointToEnd(&graph.getBodyBlock());
+  for (const auto &node : dump.nodes)
+    if (failed(buildNode(*node)))
+      return nullptr;
+
+  // Graph outputs: buffers with an OUTPUT user, except the final version of
+  // a mutated graph input, which the dependence analysis keeps alive itself.
+  llvm::DenseSet<Value> implicitOutputs;
+  for (StringRef input : inputNames)
+    if (mutationRenames.count(input))
+      implicitOutputs.insert(values.lookup(rename(input)));
+  // A container lists its members' buffers: top-level nodes cover all.
+  SmallVector<Value> outputs;
+  SmallVector<Type> outputTypes;
+  for (const auto &node : dump.nodes) {
+    for (const DumpBuffer &buffer : node->outputs) {
+      if (llvm::none_of(buffer.users,
+                        [](const DumpUser &u) { return u.isOutput(); }))
+        continue;
+      Value value = values.lookup(buffer.name);
+      if (implicitOutputs.contains(value))
+        continue;
+      if (!isa<BufferType>(value.getType())) {
+        error(buffer.loc) << "graph output '" << buffer.name
+                          << "' must be a buffer, not a multi-output tuple";
+        return nullptr;
+      }
+      outputs.push_back(value);
+      outputTypes.push_back(value.getType());
+    }
+  }
+  OutputOp::create(builder, fileLoc, outputs);
+  graph.setFunctionTypeAttr(
+      TypeAttr::get(FunctionType::get(ctx, inputTypes, outputTypes)));
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+LogicalResult GraphImporter::buildNode(const DumpNode &node) {
+  for (const DumpBuffer &buffer : node.outputs) {
+    if (!buffer.aliases.empty() && node.kind != DumpNode::Kind::Nop)
+      return error(buffer.aliases.front().second)
+             << "buffer '" << buffer.name
+             << "' aliases another buffer; only NopKernelSchedulerNode "
+                "results may alias their inputs in the fusion dialect";
+    if (buffer.mutations.size() > 1)
+      return error(buffer.mutations[1].second)
+             << "a buffer mutates at most one buffer (Inductor asserts it)";
+  }
+  // Unmet dependences name buffers that nodes produce, met ones graph
+  // inputs; a name that is neither is a reference to nothing.
+  for (const DumpDep &dep : node.unmet.deps)
+    if (!buffers.count(dep.name))
+      return error(dep.loc()) << "unmet dependence on buffer '" << dep.name
+                              << "', which no node of the dump writes";
+  switch (node.kind) {
+  case DumpNode::Kind::Scheduler:
+    return buildSchedulerNode(node);
+  case DumpNode::Kind::Extern:
+  case DumpNode::Kind::Nop:
+    return buildExternOrNop(node);
+  case DumpNode::Kind::Fused:
+  case DumpNode::Kind::Foreach:
+  case DumpNode::Kind::Grouped:
+    return buildContainer(node);
+  }
+  llvm_unreachable("unknown node kind");
+}
+
+LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
+  if (!node.body)
+    return error(node.loc) << "SchedulerNode '" << node.name
+                           << "' has no loop body ('class " << node.name
+                           << "_loop_body:')";
+  if (node.outputs.empty())
+    return error(node.loc) << "SchedulerNode '" << node.name
+                           << "' has no output buffer";
+  if (!node.groupDevice.empty() && node.groupDevice != device)
+    return error(node.groupDeviceLoc) << "node on device '" << node.groupDevice
+                                      << "' in a graph on '" << device << "'";
+  int64_t numel = 1, rnumel = 1;
+  for (int64_t s : node.ranges)
+    numel *= s;
+  for (int64_t s : node.reductionRanges)
+    rnumel *= s;
+  if (numel != node.numel || rnumel != node.reductionNumel)
+    return error(node.iterationLoc)
+           << "group.iteration (" << node.numel << ", " << node.reductionNumel
+           << ") does not match the sizes, which give (" << numel << ", "
+           << rnumel << ")";
+
+  SmallVector<Type> types;
+  SmallVector<StringRef> names;
+  if (failed(buildResultTypes(node, types, names)))
+    return failure();
+  SmallVector<Value> mutated;
+  SmallVector<int64_t> tied;
+  for (const DumpBuffer &buffer : node.outputs) {
+    if (!isa<BufferType>(types[tied.size()]))
+      return error(buffer.layout.loc)
+             << "the output of a SchedulerNode needs a FixedLayout";
+    if (buffer.mutations.empty()) {
+      tied.push_back(-1);
+      continue;
+    }
+    auto [name, at] = buffer.mutations.front();
+    FailureOr<Value> old = lookupBuffer(rename(name), at);
+    if (failed(old))
+      return failure();
+    tied.push_back(mutated.size());
+    mutated.push_back(*old);
+  }
+  NodeOp op = NodeOp::create(builder, loc(node.loc), node.name, node.ranges,
+                             node.reductionRanges, types, names, mutated, tied);
+  if (failed(BodyImporter(*this, node, op).run()))
+    return failure();
+  bindOutputs(node, op->getResults());
+  return success();
+}
+
+LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
+  SmallVector<Type> types;
+  for (const auto &member : node.members)
+    for (const DumpBuffer &buffer : member->outputs) {
+      FailureOr<Type> type = bufferType(buffer.layout);
+      if (failed(type))
+        return failure();
+      types.push_back(*type);
+    }
+  Operation *container;
+  Location l = loc(node.loc);
+  switch (node.kind) {
+  case DumpNode::Kind::Fused:
+    container = FusedOp::create(builder, l, types);
+    break;
+  case DumpNode::Kind::Foreach:
+    container = ForeachOp::create(builder, l, types);
+    break;
+  default:
+    container = GroupOp::create(builder, l, types);
+    break;
+  }
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&container->getRegion(0).front());
+  SmallVector<std::pair<StringRef, Value>> yielded;
+  for (const auto &member : node.members) {
+    if (failed(buildNode(*member)))
+      return failure();
+    for (const DumpBuffer &buffer : member->outputs)
+      yielded.push_back({buffer.name, values.lookup(buffer.name)});
+  }
+  SmallVector<Value> yieldValues;
+  for (auto &[name, value] : yielded)
+    yieldValues.push_back(value);
+  YieldOp::create(builder, l, yieldValues);
+  // Outside the container, its results stand for the members' buffers.
+  for (auto [entry, result] : llvm::zip(yielded, container->getResults()))
+    values[entry.first] = result;
+  return success();
+}

@@ -1,0 +1,460 @@
+//===- ImportLoopBody.cpp - Loop bodies -----------------------------------===//
+//
+// Translates the `class opN_loop_body:` of a SchedulerNode (Inductor's
+// LoopBody) into the body of its fusion.node: the index expressions become
+// affine maps, each block's statements become ops, masked subblocks become
+// fusion.masked regions. `ops.<name>` calls go through the operation table
+// (ImportOps.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+#include "IndexExpr.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
+                           NodeOp op)
+    : graph(graph), node(node), body(*node.body), op(op),
+      builder(op.getContext()) {
+  for (const DumpDepList *list : {&node.unmet, &node.met})
+    for (const DumpDep &dep : list->deps)
+      depNames.insert(dep.name);
+}
+
+InFlightDiagnostic BodyImporter::error(const char *at) {
+  return graph.error(at);
+}
+Location BodyImporter::loc(const char *at) { return graph.loc(at); }
+
+LogicalResult BodyImporter::parseIndices() {
+  // var_ranges name the loop variables: pointwise loops, then reduction.
+  SmallVector<int64_t> sizes(node.ranges.begin(), node.ranges.end());
+  llvm::append_range(sizes, node.reductionRanges);
+  SmallVector<int64_t> varSizes;
+  for (auto &[name, size] : body.varRanges)
+    varSizes.push_back(size);
+  if (varSizes != sizes) {
+    std::string expected, found;
+    llvm::raw_string_ostream es(expected), fs(found);
+    llvm::interleaveComma(sizes, es);
+    llvm::interleaveComma(varSizes, fs);
+    return error(body.varRangesLoc)
+           << "var_ranges [" << found << "] do not match the node sizes ["
+           << expected << "]";
+  }
+  llvm::StringMap<unsigned> loopVars;
+  for (auto [i, range] : llvm::enumerate(body.varRanges))
+    if (!loopVars.try_emplace(range.first, i).second)
+      return error(body.varRangesLoc)
+             << "loop variable '" << range.first << "' appears twice";
+  MLIRContext *ctx = op.getContext();
+  for (auto &[name, text] : body.indices) {
+    auto resolve = [&](StringRef var) -> AffineExpr {
+      if (auto it = loopVars.find(var); it != loopVars.end())
+        return getAffineDimExpr(it->second, ctx);
+      unsigned k;
+      if (var.consume_front("indirect") && !var.getAsInteger(10, k) &&
+          k < 1024) {
+        numIndirect = std::max(numIndirect, k + 1);
+        return getAffineSymbolExpr(k, ctx);
+      }
+      return AffineExpr();
+    };
+    FailureOr<AffineExpr> expr = parseIndexExpr(
+        text, ctx, resolve,
+        [&](const char *at) -> InFlightDiagnostic { return error(at); });
+    if (failed(expr))
+      return failure();
+    if (!indexNames.try_emplace(name, indices.size()).second)
+      return error(name.data()) << "index '" << name << "' is defined twice";
+    indices.push_back(*expr);
+  }
+  indirect.assign(numIndirect, Value());
+  return success();
+}
+
+LogicalResult BodyImporter::run() {
+  if (failed(parseIndices()))
+    return failure();
+  for (const DumpBlock &block : body.blocks)
+    if (!blocks.try_emplace(block.name, &block).second)
+      return error(block.loc)
+             << "block '" << block.name << "' is defined twice";
+  Block &entry = op.getBodyBlock();
+  builder.setInsertionPoint(entry.getTerminator());
+  BodyValue result;
+  return translateBlock(body.blocks.front(), result);
+}
+
+LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
+                                           BodyValue &result) {
+  if (!activeBlocks.insert(block.name).second)
+    return error(block.loc) << "block '" << block.name << "' invokes itself";
+  if (activeBlocks.size() > kMaxBlockNesting)
+    return error(block.loc)
+           << "masked blocks nested more than " << kMaxBlockNesting << " deep";
+  llvm::StringMap<BodyValue> env;
+  for (const DumpStmt &stmt : block.stmts)
+    if (failed(translateStmt(stmt, env, result)))
+      return failure();
+  activeBlocks.erase(block.name);
+  return success();
+}
+
+LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
+                                          llvm::StringMap<BodyValue> &env,
+                                          BodyValue &result) {
+  const PyValue &value = *stmt.value;
+  if (stmt.target.empty()) {
+    // `return x`: the value a masked subblock yields; `return store` and
+    // `return None` end the main body.
+    if (value.isNone()) {
+      result = BodyValue();
+      return success();
+    }
+    if (value.kind != PyValue::Kind::Name || !env.count(value.str))
+      return error(value.loc()) << "'return' needs a name defined in the "
+                                   "block, found "
+                                << value.text;
+    result = env.lookup(value.str);
+    return success();
+  }
+  if (env.count(stmt.target))
+    return error(stmt.loc) << "'" << stmt.target
+                           << "' is assigned twice in the block";
+  BodyValue out;
+  if (value.kind == PyValue::Kind::Subscript) {
+    // `getitem = reduction[0]`
+    const PyValue *base = value.elements[0], *index = value.elements[1];
+    if (base->kind != PyValue::Kind::Name || index->kind != PyValue::Kind::Int)
+      return error(value.loc()) << "expected '<name>[<integer>]'";
+    auto it = env.find(base->str);
+    if (it == env.end() || it->second.kind != BodyValue::Tuple)
+      return error(base->loc())
+             << "'" << base->str << "' is not a multi-result reduction";
+    if (index->intValue < 0 ||
+        index->intValue >= static_cast<int64_t>(it->second.tuple.size()))
+      return error(index->loc())
+             << "index " << index->intValue << " is out of range: '"
+             << base->str << "' has " << it->second.tuple.size() << " results";
+    out.kind = BodyValue::Scalar;
+    out.value = it->second.tuple[index->intValue];
+  } else if (value.kind == PyValue::Kind::Call) {
+    if (failed(translateCall(stmt, value, env, out)))
+      return failure();
+  } else {
+    return error(value.loc()) << "expected an operation such as "
+                                 "'ops.load(...)', found "
+                              << value.text;
+  }
+  env[stmt.target] = out;
+  return success();
+}
+
+LogicalResult BodyImporter::expectArgs(const PyValue &call, unsigned min,
+                                       unsigned max,
+                                       ArrayRef<StringRef> keywords) {
+  unsigned n = call.elements.size();
+  if (n < min || n > max) {
+    InFlightDiagnostic diag = error(call.loc())
+                              << "'" << call.str << "' takes ";
+    if (min == max)
+      diag << min;
+    else
+      diag << min << " to " << max;
+    return diag << " positional arguments, got " << n;
+  }
+  for (auto &[key, value] : call.keywords)
+    if (!llvm::is_contained(keywords, key))
+      return error(value->loc())
+             << "'" << call.str << "' has no argument '" << key << "'";
+  return success();
+}
+
+FailureOr<Value> BodyImporter::scalar(const PyValue *arg,
+                                      llvm::StringMap<BodyValue> &env) {
+  if (arg->kind != PyValue::Kind::Name)
+    return error(arg->loc())
+           << "expected the name of a value, found " << arg->text;
+  auto it = env.find(arg->str);
+  if (it == env.end())
+    return error(arg->loc()) << "'" << arg->str << "' is not defined";
+  if (it->second.kind != BodyValue::Scalar)
+    return error(arg->loc()) << "'" << arg->str << "' is not a value"
+                             << (it->second.kind == BodyValue::Tuple
+                                     ? " (it has several results; use "
+                                       "'x[i]')"
+                                     : "");
+  return it->second.value;
+}
+
+FailureOr<unsigned> BodyImporter::indexRef(const PyValue *arg,
+                                           llvm::StringMap<BodyValue> &env) {
+  if (arg->kind == PyValue::Kind::Name)
+    if (auto it = env.find(arg->str);
+        it != env.end() && it->second.kind == BodyValue::Index)
+      return it->second.index;
+  return error(arg->loc()) << "expected an index from self.get_index(...), "
+                              "found "
+                           << arg->text;
+}
+
+FailureOr<StringRef> BodyImporter::stringArg(const PyValue *arg,
+                                             StringRef what) {
+  if (arg->kind != PyValue::Kind::String)
+    return error(arg->loc())
+           << "expected " << what << " in quotes, found " << arg->text;
+  return arg->str;
+}
+
+FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
+  if (arg->kind != PyValue::Kind::Name)
+    return error(arg->loc()) << "expected a dtype such as torch.float32, "
+                                "found "
+                             << arg->text;
+  return convertDtype(arg->str, arg->loc(), graph.locator);
+}
+
+Value BodyImporter::convert(Value v, Type type, Location l) {
+  if (v.getType() == type)
+    return v;
+  return CastOp::create(builder, l, type, v);
+}
+
+Value BodyImporter::constant(Type type, double value, Location l) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(builder, l,
+                                     builder.getFloatAttr(ft, value));
+  return arith::ConstantOp::create(
+      builder, l, builder.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+FailureOr<Value> BodyImporter::literal(const PyValue *v, Type type) {
+  Location l = loc(v->loc());
+  if (v->isName("True") || v->isName("False")) {
+    bool b = v->isName("True");
+    if (isa<FloatType>(type))
+      return constant(type, b ? 1.0 : 0.0, l);
+    return Value(arith::ConstantOp::create(
+        builder, l, builder.getIntegerAttr(type, b ? 1 : 0)));
+  }
+  if (v->kind == PyValue::Kind::Int) {
+    if (auto ft = dyn_cast<FloatType>(type))
+      return Value(arith::ConstantOp::create(
+          builder, l,
+          builder.getFloatAttr(ft, static_cast<double>(v->intValue))));
+    auto it = llvm::cast<IntegerType>(type);
+    if (it.getWidth() < 64 && !llvm::isIntN(it.getWidth(), v->intValue) &&
+        !(it.getWidth() == 1 && (v->intValue == 0 || v->intValue == 1)))
+      return error(v->loc())
+             << "constant " << v->intValue << " does not fit in " << type;
+    int64_t value = it.getWidth() == 1 ? (v->intValue != 0) : v->intValue;
+    return Value(arith::ConstantOp::create(
+        builder, l, builder.getIntegerAttr(type, value)));
+  }
+  if (v->kind == PyValue::Kind::Float) {
+    if (auto ft = dyn_cast<FloatType>(type))
+      return Value(arith::ConstantOp::create(
+          builder, l, builder.getFloatAttr(ft, v->floatValue)));
+    double integral;
+    if (std::isfinite(v->floatValue) &&
+        std::modf(v->floatValue, &integral) == 0.0 &&
+        std::abs(integral) < 9.0e18)
+      return Value(arith::ConstantOp::create(
+          builder, l,
+          builder.getIntegerAttr(type, static_cast<int64_t>(integral))));
+    return error(v->loc()) << "constant " << v->text
+                           << " is not a value of integer type " << type;
+  }
+  return error(v->loc()) << "expected a number, True or False, found "
+                         << v->text;
+}
+
+Type BodyImporter::promote(Type a, Type b) {
+  if (a == b)
+    return a;
+  bool fa = isa<FloatType>(a), fb = isa<FloatType>(b);
+  if (fa && fb) {
+    unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+    if (wa == wb) // float16 with bfloat16: torch promotes to float32.
+      return Float32Type::get(a.getContext());
+    return wa > wb ? a : b;
+  }
+  if (fa)
+    return a;
+  if (fb)
+    return b;
+  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+}
+
+Type BodyImporter::floatTypeFor(Type t) {
+  return isa<FloatType>(t) ? t : Float32Type::get(t.getContext());
+}
+
+LogicalResult BodyImporter::buildIndex(unsigned index, const char *at,
+                                       AffineMap &map,
+                                       SmallVectorImpl<Value> &operands) {
+  AffineExpr expr = indices[index];
+  MLIRContext *ctx = op.getContext();
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<AffineExpr> dimRepl, symRepl;
+  SmallVector<Value> dimOperands, symOperands;
+  for (unsigned d = 0; d < numLoops; ++d) {
+    if (expr.isFunctionOfDim(d)) {
+      dimRepl.push_back(getAffineDimExpr(dimOperands.size(), ctx));
+      dimOperands.push_back(op.getLoopVars()[d]);
+    } else {
+      dimRepl.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  for (unsigned s = 0; s < numIndirect; ++s) {
+    if (expr.isFunctionOfSymbol(s)) {
+      if (!indirect[s])
+        return error(at) << "index uses indirect" << s
+                         << " before self.set_indirect" << s << "(...)";
+      symRepl.push_back(getAffineSymbolExpr(symOperands.size(), ctx));
+      symOperands.push_back(indirect[s]);
+    } else {
+      symRepl.push_back(getAffineConstantExpr(0, ctx));
+    }
+  }
+  AffineExpr result = expr.replaceDimsAndSymbols(dimRepl, symRepl);
+  map = AffineMap::get(dimOperands.size(), symOperands.size(), result);
+  operands.append(dimOperands);
+  operands.append(symOperands);
+  return success();
+}
+
+LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
+                                          const PyValue &call,
+                                          llvm::StringMap<BodyValue> &env,
+                                          BodyValue &result) {
+  StringRef callee = call.str;
+  if (callee == "self.get_index") {
+    if (failed(expectArgs(call, 1, 1)))
+      return failure();
+    FailureOr<StringRef> name = stringArg(call.elements[0], "an index name");
+    if (failed(name))
+      return failure();
+    auto it = indexNames.find(*name);
+    if (it == indexNames.end())
+      return error(call.elements[0]->loc())
+             << "index '" << *name << "' is not defined in the loop body";
+    result.kind = BodyValue::Index;
+    result.index = it->second;
+    return success();
+  }
+  if (callee.consume_front("self.set_indirect")) {
+    unsigned k;
+    if (callee.getAsInteger(10, k) || k >= indirect.size())
+      return error(call.loc()) << "'" << call.str
+                               << "' sets an indirect index that no index "
+                                  "expression uses";
+    if (failed(expectArgs(call, 1, 1)))
+      return failure();
+    FailureOr<Value> v = scalar(call.elements[0], env);
+    if (failed(v))
+      return failure();
+    if (!isa<IntegerType>(v->getType()) || v->getType().isInteger(1))
+      return error(call.elements[0]->loc())
+             << "an indirect index needs an integer value, got "
+             << v->getType();
+    indirect[k] = arith::IndexCastOp::create(builder, loc(stmt.loc),
+                                             builder.getIndexType(), *v);
+    return success();
+  }
+  if (callee.consume_front("self.")) {
+    const DumpBlock *block = blocks.lookup(callee);
+    if (!block || callee == "body")
+      return error(call.loc())
+             << "unknown loop body method 'self." << callee << "'";
+    return translateMasked(stmt, *block, call, env, result);
+  }
+  if (callee.consume_front("ops."))
+    return translateOp(stmt, callee, call, env, result);
+  return error(call.loc())
+         << "unknown call '" << call.str
+         << "' (expected ops.*, self.get_index, "
+            "self.set_indirect<k> or self.masked_subblock<k>)";
+}
+
+LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
+                                            const DumpBlock &block,
+                                            const PyValue &call,
+                                            llvm::StringMap<BodyValue> &env,
+                                            BodyValue &result) {
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<Value> mask = scalar(call.elements[0], env);
+  if (failed(mask))
+    return failure();
+  Location l = loc(stmt.loc);
+  Value maskBit = convert(*mask, builder.getI1Type(), l);
+
+  // Translate the subblock into a detached block, then wrap it.
+  auto region = std::make_unique<Block>();
+  BodyValue yielded;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(region.get());
+    if (failed(translateBlock(block, yielded)))
+      return failure();
+    if (yielded.kind != BodyValue::Scalar)
+      return error(block.loc)
+             << "masked block '" << block.name << "' must return one value";
+    YieldOp::create(builder, l, ValueRange{yielded.value});
+  }
+  Type type = yielded.value.getType();
+  const PyValue *otherArg = call.elements[1];
+  Value other;
+  if (otherArg->kind == PyValue::Kind::Name && env.count(otherArg->str)) {
+    FailureOr<Value> v = scalar(otherArg, env);
+    if (failed(v))
+      return failure();
+    other = convert(*v, type, l);
+  } else {
+    FailureOr<Value> v = literal(otherArg, type);
+    if (failed(v))
+      return failure();
+    other = *v;
+  }
+  auto masked = MaskedOp::create(builder, l, type, maskBit, other);
+  masked.getBody().push_back(region.release());
+  result.kind = BodyValue::Scalar;
+  result.value = masked.getResult();
+  return success();
+}
+
+FailureOr<SmallVector<Value, 3>> BodyImporter::scalars(const PyValue &call,
+                                                       BodyEnv &env) {
+  SmallVector<Value, 3> values;
+  for (const PyValue *arg : call.elements) {
+    FailureOr<Value> v = scalar(arg, env);
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+  }
+  return values;
+}
+
+LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
+                                        const PyValue &call, BodyEnv &env,
+                                        BodyValue &result) {
+  const OpDef *def = lookupOp(name);
+  if (!def)
+    return error(call.loc()) << "unsupported operation 'ops." << name
+                             << "' (docs/Importer.md lists the supported "
+                                "operations)";
+  result.kind = BodyValue::Scalar;
+  return (this->*def->translate)(OpCall{stmt, name, call, env, result}, *def);
+}

@@ -1,0 +1,646 @@
+//===- ImportOps.cpp - The operation table --------------------------------===//
+//
+// One row per `ops.<name>` of Inductor's OpsHandler that a loop body can
+// call: the row names the translator and, for elementwise operations, the
+// op it builds on float and on integer operands. Adding an operation is
+// adding a row. docs/Importer.md lists the rows with their status.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+//===----------------------------------------------------------------------===//
+// Builders of elementwise rows
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static Value unary(OpBuilder &b, Location l, ValueRange v) {
+  return OpTy::create(b, l, v[0]);
+}
+
+template <typename OpTy>
+static Value binary(OpBuilder &b, Location l, ValueRange v) {
+  return OpTy::create(b, l, v[0], v[1]);
+}
+
+/// A zero of `type` (an integer or float type).
+static Value zero(OpBuilder &b, Location l, Type type) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, l, b.getFloatAttr(ft, 0.0));
+  return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, 0));
+}
+
+static Value floatOne(OpBuilder &b, Location l, Type type) {
+  return arith::ConstantOp::create(b, l,
+                                   b.getFloatAttr(cast<FloatType>(type), 1.0));
+}
+
+static Value reciprocal(OpBuilder &b, Location l, ValueRange v) {
+  return arith::DivFOp::create(b, l, floatOne(b, l, v[0].getType()), v[0]);
+}
+
+/// 1 / (1 + exp(-x))
+static Value sigmoid(OpBuilder &b, Location l, ValueRange v) {
+  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, v[0]));
+  Value c1 = floatOne(b, l, v[0].getType());
+  return arith::DivFOp::create(b, l, c1, arith::AddFOp::create(b, l, c1, e));
+}
+
+static Value negInt(OpBuilder &b, Location l, ValueRange v) {
+  return arith::SubIOp::create(b, l, zero(b, l, v[0].getType()), v[0]);
+}
+
+static Value reluFloat(OpBuilder &b, Location l, ValueRange v) {
+  return arith::MaximumFOp::create(b, l, v[0], zero(b, l, v[0].getType()));
+}
+
+static Value reluInt(OpBuilder &b, Location l, ValueRange v) {
+  return arith::MaxSIOp::create(b, l, v[0], zero(b, l, v[0].getType()));
+}
+
+static Value squareFloat(OpBuilder &b, Location l, ValueRange v) {
+  return arith::MulFOp::create(b, l, v[0], v[0]);
+}
+
+static Value squareInt(OpBuilder &b, Location l, ValueRange v) {
+  return arith::MulIOp::create(b, l, v[0], v[0]);
+}
+
+/// Python's float `//`: floor of the quotient.
+static Value floorDivFloat(OpBuilder &b, Location l, ValueRange v) {
+  return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, v[0], v[1]));
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+using BI = BodyImporter;
+
+static const OpDef kOpTable[] = {
+    {"abs", &BI::translateUnary, unary<math::AbsFOp>, unary<math::AbsIOp>},
+    {"add", &BI::translateArithmetic, binary<arith::AddFOp>,
+     binary<arith::AddIOp>},
+    {"and_", &BI::translateBitwise, nullptr, binary<arith::AndIOp>},
+    {"bitwise_and", &BI::translateBitwise, nullptr, binary<arith::AndIOp>},
+    {"bitwise_not", &BI::translateBitwiseNot},
+    {"bitwise_or", &BI::translateBitwise, nullptr, binary<arith::OrIOp>},
+    {"bitwise_xor", &BI::translateBitwise, nullptr, binary<arith::XOrIOp>},
+    {"ceil", &BI::translateFloatUnary, unary<math::CeilOp>},
+    {"constant", &BI::translateConstant},
+    {"cos", &BI::translateFloatUnary, unary<math::CosOp>},
+    {"eq", &BI::translateCompare},
+    {"erf", &BI::translateFloatUnary, unary<math::ErfOp>},
+    {"exp", &BI::translateFloatUnary, unary<math::ExpOp>},
+    {"exp2", &BI::translateFloatUnary, unary<math::Exp2Op>},
+    {"expm1", &BI::translateFloatUnary, unary<math::ExpM1Op>},
+    {"floor", &BI::translateFloatUnary, unary<math::FloorOp>},
+    {"floordiv", &BI::translateArithmetic, floorDivFloat,
+     binary<arith::FloorDivSIOp>},
+    {"ge", &BI::translateCompare},
+    {"gt", &BI::translateCompare},
+    {"identity", &BI::translateIdentity},
+    {"index_expr", &BI::translateIndexExpr},
+    {"le", &BI::translateCompare},
+    {"load", &BI::translateLoad},
+    {"load_seed", &BI::translateLoad},
+    {"log", &BI::translateFloatUnary, unary<math::LogOp>},
+    {"log1p", &BI::translateFloatUnary, unary<math::Log1pOp>},
+    {"log2", &BI::translateFloatUnary, unary<math::Log2Op>},
+    {"logical_and", &BI::translateLogical, nullptr, binary<arith::AndIOp>},
+    {"logical_not", &BI::translateLogicalNot},
+    {"logical_or", &BI::translateLogical, nullptr, binary<arith::OrIOp>},
+    {"logical_xor", &BI::translateLogical, nullptr, binary<arith::XOrIOp>},
+    {"lt", &BI::translateCompare},
+    {"maximum", &BI::translateArithmetic, binary<arith::MaximumFOp>,
+     binary<arith::MaxSIOp>},
+    {"minimum", &BI::translateArithmetic, binary<arith::MinimumFOp>,
+     binary<arith::MinSIOp>},
+    {"mod", &BI::translateArithmetic, binary<arith::RemFOp>,
+     binary<arith::RemSIOp>},
+    {"mul", &BI::translateArithmetic, binary<arith::MulFOp>,
+     binary<arith::MulIOp>},
+    {"ne", &BI::translateCompare},
+    {"neg", &BI::translateUnary, unary<arith::NegFOp>, negInt},
+    {"or_", &BI::translateBitwise, nullptr, binary<arith::OrIOp>},
+    {"pow", &BI::translateArithmetic, binary<math::PowFOp>,
+     binary<math::IPowIOp>},
+    {"rand", &BI::translateRand},
+    {"reciprocal", &BI::translateFloatUnary, reciprocal},
+    {"reduction", &BI::translateReduction},
+    {"relu", &BI::translateUnary, reluFloat, reluInt},
+    {"rsqrt", &BI::translateFloatUnary, unary<math::RsqrtOp>},
+    {"sigmoid", &BI::translateFloatUnary, sigmoid},
+    {"sin", &BI::translateFloatUnary, unary<math::SinOp>},
+    {"sqrt", &BI::translateFloatUnary, unary<math::SqrtOp>},
+    {"square", &BI::translateUnary, squareFloat, squareInt},
+    {"store", &BI::translateStore},
+    {"store_reduction", &BI::translateStore},
+    {"sub", &BI::translateArithmetic, binary<arith::SubFOp>,
+     binary<arith::SubIOp>},
+    {"tanh", &BI::translateFloatUnary, unary<math::TanhOp>},
+    {"to_dtype", &BI::translateToDtype},
+    {"truediv", &BI::translateArithmetic, binary<arith::DivFOp>},
+    {"trunc", &BI::translateFloatUnary, unary<math::TruncOp>},
+    {"where", &BI::translateWhere},
+    {"xor", &BI::translateBitwise, nullptr, binary<arith::XOrIOp>},
+};
+
+ArrayRef<OpDef> mlir::fusion::inductor::getOpTable() { return kOpTable; }
+
+const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
+  static const llvm::StringMap<const OpDef *> byName = [] {
+    llvm::StringMap<const OpDef *> map;
+    for (const OpDef &def : kOpTable)
+      map.try_emplace(def.name, &def);
+    return map;
+  }();
+  return byName.lookup(name);
+}
+
+//===----------------------------------------------------------------------===//
+// Translators
+//===----------------------------------------------------------------------===//
+
+LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
+  if (failed(buf))
+    return failure();
+  StringRef renamed = graph.rename(*buf);
+  if (!depNames.contains(renamed))
+    return error(call.elements[0]->loc())
+           << "'ops." << c.name << "' of '" << *buf << "' reads buffer '"
+           << renamed << "', but the dependences of '" << node.name
+           << "' do not mention '" << renamed << "'";
+  FailureOr<Value> buffer =
+      graph.lookupBuffer(renamed, call.elements[0]->loc());
+  if (failed(buffer))
+    return failure();
+  if (!isa<BufferType>(buffer->getType()))
+    return error(call.elements[0]->loc())
+           << "cannot load from '" << renamed << "', a multi-output tuple";
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (c.name == "load") {
+    FailureOr<unsigned> index = indexRef(call.elements[1], env);
+    if (failed(index) ||
+        failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
+      return failure();
+  } else {
+    const PyValue *offset = call.elements[1];
+    if (offset->kind != PyValue::Kind::Int || offset->intValue < 0)
+      return error(offset->loc())
+             << "expected a non-negative seed offset, found " << offset->text;
+    map = AffineMap::get(
+        0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
+  }
+  result.value = LoadOp::create(builder, l, *buffer, operands, map);
+  return success();
+}
+
+LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  auto operand = [&](unsigned i) { return scalar(call.elements[i], env); };
+  bool isStore = c.name == "store";
+  if (failed(expectArgs(call, 3, isStore ? 4 : 3, {"mode"})))
+    return failure();
+  FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
+  if (failed(buf))
+    return failure();
+  auto *output = llvm::find_if(
+      node.outputs, [&](const DumpBuffer &b) { return b.name == *buf; });
+  if (output == node.outputs.end())
+    return error(call.elements[0]->loc())
+           << "'" << node.name << "' stores to '" << *buf
+           << "', which is not one of its outputs";
+  BlockArgument handle = op.getOutputHandles()[output - node.outputs.begin()];
+  FailureOr<unsigned> index = indexRef(call.elements[1], env);
+  if (failed(index))
+    return failure();
+  FailureOr<Value> value = operand(2);
+  if (failed(value))
+    return failure();
+  const PyValue *modeArg =
+      call.elements.size() == 4 ? call.elements[3] : nullptr;
+  for (auto &[key, v] : call.keywords)
+    modeArg = v;
+  StoreModeAttr mode;
+  if (modeArg && !modeArg->isNone()) {
+    if (modeArg->kind != PyValue::Kind::String || modeArg->str != "atomic_add")
+      return error(modeArg->loc()) << "unsupported store mode " << modeArg->text
+                                   << " (expected None or 'atomic_add')";
+    mode = StoreModeAttr::get(op.getContext(), StoreMode::AtomicAdd);
+  }
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
+    return failure();
+  Type element = llvm::cast<BufferType>(handle.getType()).getElementType();
+  StoreOp::create(builder, l, convert(*value, element, l), handle, operands,
+                  map, mode);
+  result.kind = BodyValue::Nothing;
+  return success();
+}
+
+LogicalResult BodyImporter::translateIndexExpr(const OpCall &c,
+                                               const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<unsigned> index = indexRef(call.elements[0], env);
+  if (failed(index))
+    return failure();
+  FailureOr<Type> type = dtypeArg(call.elements[1]);
+  if (failed(type))
+    return failure();
+  if (!type->isInteger(32) && !type->isInteger(64))
+    return error(call.elements[1]->loc())
+           << "ops.index_expr produces int32 or int64, not " << *type;
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (failed(buildIndex(*index, call.elements[0]->loc(), map, operands)))
+    return failure();
+  result.value = IndexExprOp::create(builder, l, *type, operands, map);
+  return success();
+}
+
+LogicalResult BodyImporter::translateConstant(const OpCall &c,
+                                              const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyValue &result = c.result;
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<Type> type = dtypeArg(call.elements[1]);
+  if (failed(type))
+    return failure();
+  FailureOr<Value> v = literal(call.elements[0], *type);
+  if (failed(v))
+    return failure();
+  result.value = *v;
+  return success();
+}
+
+LogicalResult BodyImporter::translateToDtype(const OpCall &c,
+                                             const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  auto operand = [&](unsigned i) { return scalar(call.elements[i], env); };
+  if (failed(expectArgs(call, 2, 2, {"src_dtype", "use_compute_types"})))
+    return failure();
+  FailureOr<Value> v = operand(0);
+  if (failed(v))
+    return failure();
+  FailureOr<Type> type = dtypeArg(call.elements[1]);
+  if (failed(type))
+    return failure();
+  for (auto &[key, arg] : call.keywords) {
+    if (key != "src_dtype")
+      continue;
+    FailureOr<Type> src = dtypeArg(arg);
+    if (failed(src))
+      return failure();
+    if (*src != v->getType())
+      return error(arg->loc())
+             << "src_dtype " << arg->text
+             << " does not match the operand's type " << v->getType();
+  }
+  result.value = convert(*v, *type, l);
+  return success();
+}
+
+LogicalResult BodyImporter::translateIdentity(const OpCall &c,
+                                              const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  if (failed(expectArgs(call, 1, 1)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  if (failed(args))
+    return failure();
+  result.value = (*args)[0];
+  return success();
+}
+
+LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  if (failed(expectArgs(call, 3, 3)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  if (failed(args))
+    return failure();
+  auto [cond, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
+  Type type = promote(a.getType(), b.getType());
+  result.value =
+      arith::SelectOp::create(builder, l, convert(cond, builder.getI1Type(), l),
+                              convert(a, type, l), convert(b, type, l));
+  return success();
+}
+
+LogicalResult BodyImporter::translateRand(const OpCall &c, const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  if (failed(args))
+    return failure();
+  Value seed = (*args)[0], offset = (*args)[1];
+  Type offsetType = offset.getType();
+  if (!offsetType.isInteger(32) && !offsetType.isInteger(64))
+    return error(call.elements[1]->loc())
+           << "ops.rand needs an int32 or int64 offset, got " << offsetType;
+  result.value = RandOp::create(builder, l, builder.getF32Type(),
+                                convert(seed, builder.getI64Type(), l), offset);
+  return success();
+}
+
+LogicalResult BodyImporter::translateReduction(const OpCall &c,
+                                               const OpDef &def) {
+  const PyValue &call = c.call;
+  BodyEnv &env = c.env;
+  BodyValue &result = c.result;
+  Location l = loc(c.stmt.loc);
+  if (failed(expectArgs(call, 4, 4)))
+    return failure();
+  FailureOr<Type> dtype = dtypeArg(call.elements[0]);
+  if (failed(dtype))
+    return failure();
+  FailureOr<Type> srcType = dtypeArg(call.elements[1]);
+  if (failed(srcType))
+    return failure();
+  FailureOr<StringRef> kindName =
+      stringArg(call.elements[2], "a reduction type");
+  if (failed(kindName))
+    return failure();
+  std::optional<ReduceKind> kind = symbolizeReduceKind(*kindName);
+  if (!kind)
+    return error(call.elements[2]->loc())
+           << "unsupported reduction type '" << *kindName << "'";
+  SmallVector<Value, 3> inputs;
+  const PyValue *arg = call.elements[3];
+  if (*kind == ReduceKind::WelfordCombine) {
+    // A (mean, m2, weight) triple: a tuple of names, or a name bound to
+    // the results of another Welford reduction.
+    SmallVector<Value, 3> triple;
+    if (arg->kind == PyValue::Kind::Tuple) {
+      for (const PyValue *element : arg->elements) {
+        FailureOr<Value> v = scalar(element, env);
+        if (failed(v))
+          return failure();
+        triple.push_back(*v);
+      }
+    } else if (arg->kind == PyValue::Kind::Name) {
+      auto it = env.find(arg->str);
+      if (it != env.end() && it->second.kind == BodyValue::Tuple)
+        triple.assign(it->second.tuple.begin(), it->second.tuple.end());
+    }
+    if (triple.size() != 3)
+      return error(arg->loc()) << "welford_combine needs a (mean, m2, "
+                                  "weight) triple, found "
+                               << arg->text;
+    for (Value v : triple)
+      inputs.push_back(convert(v, *dtype, l));
+  } else {
+    FailureOr<Value> v = scalar(arg, env);
+    if (failed(v))
+      return failure();
+    Value input = convert(*v, *srcType, l);
+    switch (*kind) {
+    case ReduceKind::ArgMax:
+    case ReduceKind::ArgMin:
+      break;
+    case ReduceKind::Any:
+      input = convert(input, builder.getI1Type(), l);
+      break;
+    default:
+      input = convert(input, *dtype, l);
+      break;
+    }
+    inputs.push_back(input);
+  }
+  SmallVector<Type, 3> resultTypes;
+  switch (*kind) {
+  case ReduceKind::ArgMax:
+  case ReduceKind::ArgMin:
+    resultTypes.push_back(builder.getI64Type());
+    break;
+  case ReduceKind::Any:
+    resultTypes.push_back(builder.getI1Type());
+    break;
+  case ReduceKind::WelfordReduce:
+  case ReduceKind::WelfordCombine:
+    resultTypes.assign(3, *dtype);
+    break;
+  case ReduceKind::OnlineSoftmaxReduce:
+    resultTypes.assign(2, *dtype);
+    break;
+  default:
+    resultTypes.push_back(*dtype);
+    break;
+  }
+  auto reduce = ReduceOp::create(builder, l, resultTypes, *kind, inputs);
+  if (resultTypes.size() == 1) {
+    result.value = reduce.getResult(0);
+  } else {
+    result.kind = BodyValue::Tuple;
+    result.tuple.assign(reduce.getResults().begin(), reduce.getResults().end());
+  }
+  return success();
+}
+
+LogicalResult BodyImporter::translateFloatUnary(const OpCall &c,
+                                                const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Value v = convert(*x, floatTypeFor(x->getType()), l);
+  c.result.value = def.buildFloat(builder, l, v);
+  return success();
+}
+
+LogicalResult BodyImporter::translateLogicalNot(const OpCall &c,
+                                                const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Value b = convert(*x, builder.getI1Type(), l);
+  c.result.value = arith::XOrIOp::create(
+      builder, l, b,
+      arith::ConstantOp::create(builder, l, builder.getBoolAttr(true)));
+  return success();
+}
+
+LogicalResult BodyImporter::translateBitwiseNot(const OpCall &c,
+                                                const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Type type = x->getType();
+  if (isa<FloatType>(type))
+    return error(c.call.loc()) << "ops.bitwise_not needs an integer operand";
+  Location l = loc(c.stmt.loc);
+  c.result.value = arith::XOrIOp::create(
+      builder, l, *x,
+      arith::ConstantOp::create(builder, l, builder.getIntegerAttr(type, -1)));
+  return success();
+}
+
+LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Type type = x->getType();
+  if (type.isInteger(1))
+    return error(c.call.loc())
+           << "'ops." << c.name << "' on a boolean operand is not supported";
+  Location l = loc(c.stmt.loc);
+  OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
+  c.result.value = build(builder, l, *x);
+  return success();
+}
+
+/// The two operands of a binary row, once their number is checked.
+FailureOr<std::pair<Value, Value>>
+BodyImporter::binaryOperands(const OpCall &c) {
+  if (failed(expectArgs(c.call, 2, 2)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = scalar(c.call.elements[1], c.env);
+  if (failed(y))
+    return failure();
+  return std::make_pair(*x, *y);
+}
+
+LogicalResult BodyImporter::translateLogical(const OpCall &c,
+                                             const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type i1 = builder.getI1Type();
+  Value a = convert(xy->first, i1, l), b = convert(xy->second, i1, l);
+  c.result.value = def.buildInt(builder, l, {a, b});
+  return success();
+}
+
+LogicalResult BodyImporter::translateBitwise(const OpCall &c,
+                                             const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = promote(xy->first.getType(), xy->second.getType());
+  Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
+  if (isa<FloatType>(type))
+    return error(c.call.loc())
+           << "'ops." << c.name << "' needs integer or boolean operands, got "
+           << type;
+  c.result.value = def.buildInt(builder, l, {a, b});
+  return success();
+}
+
+LogicalResult BodyImporter::translateCompare(const OpCall &c,
+                                             const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = promote(xy->first.getType(), xy->second.getType());
+  Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
+  StringRef name = c.name;
+  if (isa<FloatType>(type)) {
+    auto pred = llvm::StringSwitch<arith::CmpFPredicate>(name)
+                    .Case("eq", arith::CmpFPredicate::OEQ)
+                    .Case("ne", arith::CmpFPredicate::UNE)
+                    .Case("lt", arith::CmpFPredicate::OLT)
+                    .Case("le", arith::CmpFPredicate::OLE)
+                    .Case("gt", arith::CmpFPredicate::OGT)
+                    .Default(arith::CmpFPredicate::OGE);
+    c.result.value = arith::CmpFOp::create(builder, l, pred, a, b);
+    return success();
+  }
+  // Booleans compare as 0 < 1, so unsigned.
+  bool isBool = type.isInteger(1);
+  auto pred = llvm::StringSwitch<arith::CmpIPredicate>(name)
+                  .Case("eq", arith::CmpIPredicate::eq)
+                  .Case("ne", arith::CmpIPredicate::ne)
+                  .Case("lt", isBool ? arith::CmpIPredicate::ult
+                                     : arith::CmpIPredicate::slt)
+                  .Case("le", isBool ? arith::CmpIPredicate::ule
+                                     : arith::CmpIPredicate::sle)
+                  .Case("gt", isBool ? arith::CmpIPredicate::ugt
+                                     : arith::CmpIPredicate::sgt)
+                  .Default(isBool ? arith::CmpIPredicate::uge
+                                  : arith::CmpIPredicate::sge);
+  c.result.value = arith::CmpIOp::create(builder, l, pred, a, b);
+  return success();
+}
+
+LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
+                                                const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  auto [x, y] = *xy;
+  Location l = loc(c.stmt.loc);
+  Type type = promote(x.getType(), y.getType());
+  if (!def.buildInt) // truediv: integers divide as floats.
+    type = floatTypeFor(type);
+  if (c.name == "pow" && isa<FloatType>(x.getType()) &&
+      isa<IntegerType>(y.getType()) && !y.getType().isInteger(1)) {
+    // float ** int keeps the integer exponent.
+    c.result.value = math::FPowIOp::create(builder, l, x, y);
+    return success();
+  }
+  Value a = convert(x, type, l), b = convert(y, type, l);
+  if (type.isInteger(1))
+    return error(c.call.loc())
+           << "'ops." << c.name << "' on boolean operands is not supported";
+  OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
+  c.result.value = build(builder, l, {a, b});
+  return success();
+}
