@@ -1,19 +1,14 @@
 //===- scheduler-opt.cpp - The scheduler-opt driver -----------------------===//
 //
-// An mlir-opt style driver: it only registers the fusion dialect, the
-// upstream dialects the pipeline needs, and the project's passes.
+// An mlir-opt style driver: it only registers, through the same InitAll
+// entry points other compilers call (include/fusion/InitAll*.h), plus
+// upstream's generic transforms and the test-only passes of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
-#include "fusion/Pipelines/LoweringPipelines.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "fusion/InitAllDialects.h"
+#include "fusion/InitAllPasses.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
@@ -29,10 +24,7 @@ void registerTestReorderLoopsPasses();
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
-  mlir::fusion::registerFusionPasses();
-  mlir::fusion::registerFusionPipelines();
-  mlir::fusion::registerFusionConversionPasses();
-  mlir::fusion::registerLoweringPipelines();
+  mlir::fusion::registerAllPasses();
   mlir::fusion::test::registerTestJitMainPass();
   mlir::fusion::test::registerTestDependenceGraphPasses();
   mlir::fusion::test::registerTestKernelGroupingPasses();
@@ -40,9 +32,7 @@ int main(int argc, char **argv) {
   mlir::fusion::test::registerTestRefusalRemarksPasses();
   mlir::fusion::test::registerTestReorderLoopsPasses();
   mlir::DialectRegistry registry;
-  registry.insert<mlir::fusion::FusionDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::func::FuncDialect>();
-  mlir::fusion::registerLoweringDialects(registry);
+  mlir::fusion::registerAllDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "scheduler-opt: Inductor-style kernel fusion scheduling\n",
       registry));
