@@ -29,7 +29,7 @@ foreach(target IN LISTS SCHEDULER_OPT_EXPORTS)
 endforeach()
 
 # Hand-written headers and ODS sources, then the generated .inc files.
-install(DIRECTORY include/fusion
+install(DIRECTORY include/fusion include/fusion-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT scheduler-opt-headers
   FILES_MATCHING

@@ -41,6 +41,6 @@ fi
 
 echo "check-downstream: examples/downstream against $prefix"
 cmake -G Ninja -S "$root/examples/downstream" -B "$work/build" "${options[@]}" \
-  >"$work/configure.log"
+  >"$work/configure.log"  # errors still reach stderr
 grep "Using SchedulerOptConfig.cmake" "$work/configure.log"
 cmake --build "$work/build" --target check-downstream

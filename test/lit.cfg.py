@@ -12,7 +12,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "SCHEDULER_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test", ".txt"]
+config.suffixes = [".mlir", ".test", ".txt", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.scheduler_opt_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "LICENSE.txt",
@@ -34,7 +34,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.scheduler_opt_tools_dir, append_path=True)
 
 tools = ["scheduler-opt", "scheduler-translate", "fusion-graph-gen",
-         "fusion-corpus-bench", "FileCheck", "not", "count", "mlir-runner"]
+         "fusion-corpus-bench", "fusion-capi-test", "FileCheck", "not", "count", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, [config.scheduler_opt_tools_dir,
                                            config.llvm_tools_dir])
 

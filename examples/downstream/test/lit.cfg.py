@@ -17,7 +17,9 @@ config.substitutions.append(("%examples",
                              os.path.dirname(os.path.dirname(config.test_source_root))))
 
 llvm_config.use_default_substitutions()
+if os.path.exists(os.path.join(config.downstream_tools_dir, "downstream-capi")):
+    config.available_features.add("capi")
 llvm_config.add_tool_substitutions(
-    ["downstream-opt", "scheduler-opt", "FileCheck", "not"],
+    ["downstream-opt", "downstream-capi", "scheduler-opt", "FileCheck", "not"],
     [config.downstream_tools_dir, config.scheduler_opt_tools_dir,
      config.llvm_tools_dir])
