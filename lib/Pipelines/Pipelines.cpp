@@ -30,6 +30,7 @@ void mlir::fusion::buildFusionSchedulePipeline(
     FuseNodesPassOptions fuse;
     fuse.peakMemory = options.peakMemory;
     fuse.explain = options.explain;
+    fuse.comboKernels = options.comboKernels;
     graphPm.addPass(createFuseNodesPass(fuse));
     graphPm.addPass(createTopologicalSortPass());
   }

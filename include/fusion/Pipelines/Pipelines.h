@@ -36,6 +36,11 @@ struct FusionScheduleOptions
       *this, "peak-memory",
       llvm::cl::desc("Peak memory policy of fusion: never-raise or inductor"),
       llvm::cl::init("never-raise")};
+  Option<bool> comboKernels{
+      *this, "combo-kernels",
+      llvm::cl::desc("Once fusion is done, combine independent kernels into "
+                     "foreach (combo) kernels (config.combo_kernels)"),
+      llvm::cl::init(false)};
   Option<bool> explain{
       *this, "explain",
       llvm::cl::desc("Emit a remark for every pair fusion refused, naming "

@@ -1167,7 +1167,7 @@ LogicalResult FusedOp::verify() {
 
 LogicalResult ForeachOp::verify() {
   return verifyContainer(
-      *this, 2, [](Operation *op) { return isa<NodeOp, FusedOp>(op); },
+      *this, 1, [](Operation *op) { return isa<NodeOp, FusedOp>(op); },
       "fusion.node and fusion.fused");
 }
 

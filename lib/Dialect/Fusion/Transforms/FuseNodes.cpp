@@ -2,8 +2,11 @@
 //
 // Decides the kernels with the FusionPlanner, then builds them: each group
 // of several nodes becomes a `fusion.fused` holding its member nodes in
-// execution order, and the graph's nodes are put in the order the fused
-// graph runs in.
+// execution order, each foreach (combo) kernel a `fusion.foreach` of its
+// parts, and the graph's nodes are put in the order the fused graph runs in.
+// The `fusion.foreach` ops of the input are opened first: their members
+// become top-level nodes again, and the planner starts from one foreach
+// kernel per opened op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +83,56 @@ static FusedOp buildFusedOp(ArrayRef<Operation *> units,
   return fused;
 }
 
+/// Builds one `fusion.foreach` of `parts` (nodes or fused ops, in order)
+/// before `insertionPoint`, and redirects uses outside it.
+static ForeachOp buildForeachOp(ArrayRef<Operation *> parts,
+                                Operation *insertionPoint) {
+  SmallVector<Type> resultTypes;
+  SmallVector<Location> locs;
+  SmallVector<Value> partResults;
+  for (Operation *part : parts) {
+    llvm::append_range(resultTypes, part->getResultTypes());
+    llvm::append_range(partResults, part->getResults());
+    locs.push_back(part->getLoc());
+  }
+  OpBuilder builder(insertionPoint);
+  auto foreach = ForeachOp::create(builder, builder.getFusedLoc(locs),
+                                   resultTypes);
+  Block &body = foreach.getBodyBlock();
+  for (Operation *part : parts)
+    part->moveBefore(&body, body.end());
+  builder.setInsertionPointToEnd(&body);
+  YieldOp::create(builder, foreach.getLoc(), partResults);
+  for (auto [inner, outer] : llvm::zip(partResults, foreach.getResults()))
+    inner.replaceUsesWithIf(outer, [&](OpOperand &use) {
+      return !foreach->isAncestor(use.getOwner());
+    });
+  return foreach;
+}
+
+/// Opens the top-level `fusion.foreach` ops of `graph`: their members take
+/// their place, and their results' uses read the members' results. Returns
+/// the members of each, in order.
+static SmallVector<SmallVector<Operation *>> openForeachOps(GraphOp graph) {
+  SmallVector<SmallVector<Operation *>> lists;
+  for (Operation &op :
+       llvm::make_early_inc_range(graph.getBodyBlock().without_terminator())) {
+    auto foreach = dyn_cast<ForeachOp>(op);
+    if (!foreach)
+      continue;
+    SmallVector<Operation *> &members = lists.emplace_back();
+    for (Operation &member :
+         llvm::make_early_inc_range(foreach.getMembers())) {
+      member.moveBefore(foreach);
+      members.push_back(&member);
+    }
+    auto yield = cast<YieldOp>(foreach.getBodyBlock().getTerminator());
+    foreach->replaceAllUsesWith(yield.getValues());
+    foreach.erase();
+  }
+  return lists;
+}
+
 static FailureOr<PeakMemoryPolicy> parsePolicy(StringRef name) {
   if (name == "never-raise")
     return PeakMemoryPolicy::NeverRaise;
@@ -118,7 +171,14 @@ struct FuseNodesPass final
           << reorderLoops << "'; expected after-fixpoint, every-round or off";
       return signalPassFailure();
     }
-    auto &deps = getAnalysis<DependenceGraph>();
+    // Foreach kernels of the input are planned from their members.
+    SmallVector<SmallVector<Operation *>> foreachOps =
+        openForeachOps(graphOp);
+    std::optional<DependenceGraph> opened;
+    if (!foreachOps.empty())
+      opened.emplace(graphOp);
+    DependenceGraph &deps =
+        opened ? *opened : getAnalysis<DependenceGraph>();
     if (deps.hasCycle()) {
       deps.emitCycleError();
       return signalPassFailure();
@@ -133,7 +193,15 @@ struct FuseNodesPass final
     options.reorderLoops = *reorderPolicy;
     options.peakMemory = *policy;
     options.explain = explain;
-    FailureOr<FusionPlan> plan = planFusion(graphOp, deps, options);
+    options.comboKernels = comboKernels;
+    SmallVector<SmallVector<unsigned, 4>> foreachLists;
+    for (ArrayRef<Operation *> members : foreachOps) {
+      SmallVector<unsigned, 4> &list = foreachLists.emplace_back();
+      for (Operation *member : members)
+        list.push_back(*deps.lookupNode(member));
+    }
+    FailureOr<FusionPlan> plan =
+        planFusion(graphOp, deps, options, foreachLists);
     if (failed(plan)) {
       graphOp.emitOpError("dependence graph could not be ordered");
       return signalPassFailure();
@@ -153,15 +221,27 @@ struct FuseNodesPass final
     for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n)
       units.push_back(deps.getNode(n).getOperation());
     Operation *terminator = graphOp.getBodyBlock().getTerminator();
-    for (ArrayRef<unsigned> group : plan->groups) {
-      Operation *op = units[group.front()];
-      if (group.size() > 1) {
-        SmallVector<Operation *> members;
-        for (unsigned unit : group)
-          members.push_back(units[unit]);
-        op = buildFusedOp(members, terminator);
+    auto buildKernel = [&](ArrayRef<unsigned> group) {
+      if (group.size() == 1)
+        return units[group.front()];
+      SmallVector<Operation *> members;
+      for (unsigned unit : group)
+        members.push_back(units[unit]);
+      return buildFusedOp(members, terminator).getOperation();
+    };
+    for (auto [group, partSizes] :
+         llvm::zip(plan->groups, plan->foreachParts)) {
+      if (partSizes.empty()) {
+        buildKernel(group)->moveBefore(terminator);
+        continue;
       }
-      op->moveBefore(terminator);
+      SmallVector<Operation *> parts;
+      ArrayRef<unsigned> rest = group;
+      for (unsigned size : partSizes) {
+        parts.push_back(buildKernel(rest.take_front(size)));
+        rest = rest.drop_front(size);
+      }
+      buildForeachOp(parts, terminator);
     }
   }
 

@@ -80,6 +80,20 @@ static constexpr ReasonInfo kReasons[] = {
     {RefusalReason::HorizontalDisabled, "horizontal-disabled",
      "horizontal fusion is disabled"},
     {RefusalReason::Cycle, "cycle", "will create cycle"},
+    {RefusalReason::ForeachLengthMismatch, "foreach-length",
+     "foreach do not have same length"},
+    {RefusalReason::ForeachProducerReduction, "foreach-producer-reduction",
+     "candidate producer is a reduction, foreach ops cannot be fused with "
+     "reductions currently"},
+    {RefusalReason::ForeachConsumerReduction, "foreach-consumer-reduction",
+     "candidate consumer is a reduction, foreach ops cannot be fused with "
+     "reductions currently"},
+    {RefusalReason::ForeachNoConsumerPart, "foreach-no-consumer-part",
+     "candidate producer is not dep of any foreach consumer"},
+    {RefusalReason::ForeachNoProducerPart, "foreach-no-producer-part",
+     "candidate consumer has no dep in any foreach producer"},
+    {RefusalReason::ForeachPartsDepend, "foreach-parts-depend",
+     "one part of the foreach kernel would read what another part writes"},
     {RefusalReason::InPlaceRace, "in-place-race",
      "node2 would overwrite in place what node1 reads at another index"},
     {RefusalReason::PeakMemory, "peak-memory",
@@ -329,6 +343,7 @@ LogicalResult Planner::initialize() {
 
   unitDeps.resize(numUnits);
   groupOf.resize(numUnits);
+  partOf.assign(numUnits, kNoGroup);
   groups.reserve(numUnits);
   for (unsigned unit = 0; unit < numUnits; ++unit) {
     groupOf[unit] = unit;
@@ -345,15 +360,26 @@ LogicalResult Planner::initialize() {
   reachability = ReachabilityIndex(
       numUnits, [&](unsigned n) { return deps.getSuccessors(n); });
 
+  // Inductor's create_foreach_nodes: the lists become foreach nodes, placed
+  // after the other nodes before its topological sort.
+  for (unsigned g = 0; g < numUnits; ++g)
+    firstRoundOrder.push_back(g);
+  llvm::stable_sort(firstRoundOrder, [&](unsigned a, unsigned b) {
+    return position[a] < position[b];
+  });
+  SmallVector<unsigned> foreachGroups;
+  for (ArrayRef<unsigned> list : foreachLists)
+    foreachGroups.push_back(makeForeach(list));
+  llvm::erase_if(firstRoundOrder, [&](unsigned g) {
+    return !groups[g].alive || groups[g].isForeach();
+  });
+  llvm::append_range(firstRoundOrder, foreachGroups);
+
   // The input order is the first schedule, with a free slot after every
   // group for placeFusion.
   unsigned numSlots = 2 * numUnits;
   slotOf.resize(numUnits);
-  groupAtSlot.assign(numSlots, kNoGroup);
-  for (unsigned unit = 0; unit < numUnits; ++unit) {
-    slotOf[unit] = 2 * position[unit];
-    groupAtSlot[slotOf[unit]] = unit;
-  }
+  assignSlots([&](unsigned g) { return groups[g].minOrder; });
   storages = collectStorageUses(deps);
   storagesOfUnit.resize(numUnits);
   for (auto [index, use] : llvm::enumerate(storages)) {
@@ -392,22 +418,6 @@ LogicalResult Planner::initialize() {
 //===----------------------------------------------------------------------===//
 // Graph queries
 //===----------------------------------------------------------------------===//
-
-template <typename Fn>
-void Planner::forEachSuccessorGroup(unsigned g, Fn fn) {
-  for (unsigned unit : groups[g].units)
-    for (unsigned succ : deps.getSuccessors(unit))
-      if (groupOf[succ] != g)
-        fn(groupOf[succ]);
-}
-
-template <typename Fn>
-void Planner::forEachPredecessorGroup(unsigned g, Fn fn) {
-  for (unsigned unit : groups[g].units)
-    for (unsigned pred : deps.getPredecessors(unit))
-      if (groupOf[pred] != g)
-        fn(groupOf[pred]);
-}
 
 /// True when there is a path from `from` to `to`; with `viaOther`, a path
 /// through at least one other group (a direct edge does not count).
@@ -452,7 +462,7 @@ bool Planner::reaches(unsigned from, unsigned to, bool viaOther) {
 bool Planner::isAncestor(unsigned g1, unsigned g2) {
   // A path between units is a path between their groups, and slots are a
   // topological order of the groups.
-  if (slotOf[g1] >= slotOf[g2])
+  if (slotOf[topGroup(g1)] >= slotOf[topGroup(g2)])
     return false;
   ArrayRef<unsigned> targets = groups[g2].units;
   unsigned last = 0;
@@ -480,7 +490,7 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
   while (!stack.empty()) {
     unsigned unit = stack.pop_back_val();
     for (unsigned succ : deps.getSuccessors(unit)) {
-      if (groupOf[succ] == g2)
+      if (inGroup(succ, g2))
         return true;
       if (position[succ] < last && unitStamp[succ] != stamp) {
         unitStamp[succ] = stamp;
@@ -627,9 +637,7 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
       tilingCache.erase(leaf.getOperation());
     LLVM_DEBUG(llvm::dbgs() << "reordered loops of " << group.getName()
                             << "\n");
-    for (unsigned unit : group.units)
-      refreshUnitDeps(unit);
-    recomputeGroupDeps(group);
+    recomputeAfterReorder(g);
     return true;
   };
   bool reordered = false;
@@ -823,14 +831,18 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   // The mutation order prune_redundant_deps dropped still decides whether
   // the kernel would race.
   for (unsigned unit : node2.units)
-    for (Attribute dep : deps.getUnmetDependencies(unit))
-      if (auto weak = dyn_cast<WeakDepAttr>(dep))
-        if (!node2.unmet.contains(dep) && producerGroup(dep) == g1 &&
-            !fusableWeakDep(weak, node1, node2))
-          return RefusalReason::InPlaceRace;
+    for (Attribute dep : deps.getUnmetDependencies(unit)) {
+      auto weak = dyn_cast<WeakDepAttr>(dep);
+      if (!weak || node2.unmet.contains(dep))
+        continue;
+      std::optional<unsigned> producer = producerUnit(depName(dep));
+      if (producer && inGroup(*producer, g1) &&
+          !fusableWeakDep(weak, node1, node2))
+        return RefusalReason::InPlaceRace;
+    }
   for (StringAttr name : remainingNames) {
     std::optional<unsigned> producer = producerUnit(name);
-    if (producer && groupOf[*producer] != g1 &&
+    if (producer && !inGroup(*producer, g1) &&
         isAncestor(g1, groupOf[*producer]))
       return RefusalReason::IntermediateNodes;
   }
@@ -961,9 +973,18 @@ Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
   return fallback;
 }
 
-/// SIMDScheduling.can_fuse: the kernels' iteration spaces must agree.
-std::optional<RefusalReason> Planner::whyNotFuseBackend(const Group &g1,
-                                                        const Group &g2) {
+/// SIMDScheduling.can_fuse: foreach kernels follow their own rules;
+/// otherwise the kernels' iteration spaces must agree.
+std::optional<RefusalReason> Planner::whyNotFuseBackend(unsigned g1,
+                                                        unsigned g2) {
+  if (groups[g1].isForeach() || groups[g2].isForeach())
+    return whyNotFuseForeach(g1, g2);
+  return whyNotFuseShapes(groups[g1], groups[g2]);
+}
+
+/// The iteration spaces of two kernels that are not foreach kernels.
+std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
+                                                       const Group &g2) {
   if (g1.isReduction && g2.isReduction) {
     if (g1.numel != g2.numel || g1.rnumel != g2.rnumel)
       return RefusalReason::ReductionShapeMismatch;
@@ -1034,7 +1055,7 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
   if (isAncestor(g1, g2)) {
     if (std::optional<RefusalReason> why = whyNotFuseVertical(g1, g2))
       return why;
-    return whyNotFuseBackend(groups[g1], groups[g2]);
+    return whyNotFuseBackend(g1, g2);
   }
   if (!options.horizontal)
     return RefusalReason::HorizontalDisabled;
@@ -1042,7 +1063,7 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
     return RefusalReason::ScoreThreshold;
   if (areLongDistant(groups[g1], groups[g2]))
     return RefusalReason::LongDistance;
-  return whyNotFuseBackend(groups[g1], groups[g2]);
+  return whyNotFuseBackend(g1, g2);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1079,35 +1100,61 @@ void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
 /// Merges g2 into g1 (Inductor's FusedSchedulerNode.fuse); placeFusion has
 /// placed the merged group. Returns the merged group.
 unsigned Planner::fuse(unsigned g1, unsigned g2) {
-  Group &into = groups[g1];
-  Group &from = groups[g2];
-  LLVM_DEBUG(llvm::dbgs() << "fusing " << into.getName() << " with "
-                          << from.getName() << "\n");
+  LLVM_DEBUG(llvm::dbgs() << "fusing " << groups[g1].getName() << " with "
+                          << groups[g2].getName() << "\n");
+  if (groups[g1].isForeach() || groups[g2].isForeach())
+    return fuseForeach(g1, g2);
   // FusedSchedulerNode.fuse: node1's members, then node2's. node2 is never
   // an ancestor of node1, so this is an execution order.
-  into.units.append(from.units.begin(), from.units.end());
-  into.leaves.append(from.leaves.begin(), from.leaves.end());
-  for (unsigned unit : from.units)
+  absorb(g1, g2, /*prepend=*/false);
+  for (unsigned unit : groups[g1].units)
     groupOf[unit] = g1;
-  into.kind = GroupKind::Fused;
-  into.bufferNames.insert(from.bufferNames.begin(), from.bufferNames.end());
-  into.minOrder = std::min(into.minOrder, from.minOrder);
-  into.maxOrder = std::max(into.maxOrder, from.maxOrder);
-  if (from.isReduction && !into.isReduction) {
-    into.numel = from.numel;
-    into.rnumel = from.rnumel;
+  return g1;
+}
+
+/// Merges the members of `from` into `into` (FusedSchedulerNode.fuse), after
+/// or, with `prepend`, before its own; `from` dies. Does not touch groupOf.
+void Planner::absorb(unsigned into, unsigned from, bool prepend) {
+  Group &dst = groups[into];
+  Group &src = groups[from];
+  // Inductor's group of a fused node is that of its first reduction member,
+  // else that of its first member.
+  bool takeShape = prepend ? (src.isReduction || !dst.isReduction)
+                           : (src.isReduction && !dst.isReduction);
+  if (takeShape) {
+    dst.numel = src.numel;
+    dst.rnumel = src.rnumel;
   }
-  into.isReduction |= from.isReduction;
+  dst.units.insert(prepend ? dst.units.begin() : dst.units.end(),
+                   src.units.begin(), src.units.end());
+  dst.leaves.insert(prepend ? dst.leaves.begin() : dst.leaves.end(),
+                    src.leaves.begin(), src.leaves.end());
+  dst.kind = GroupKind::Fused;
+  dst.bufferNames.insert(src.bufferNames.begin(), src.bufferNames.end());
+  dst.minOrder = std::min(dst.minOrder, src.minOrder);
+  dst.maxOrder = std::max(dst.maxOrder, src.maxOrder);
+  dst.isReduction |= src.isReduction;
   // `from` is dead; its id stays the id of one of its units, so candidate
   // pairs recorded by group id map to groups through groupOf.
-  from.alive = false;
-  from.units.clear();
-  from.leaves.clear();
-  from.reads.clear();
-  from.writes.clear();
-  from.unmet.clear();
-  recomputeGroupDeps(into);
-  return g1;
+  src.alive = false;
+  src.units.clear();
+  src.leaves.clear();
+  src.reads.clear();
+  src.writes.clear();
+  src.unmet.clear();
+  recomputeGroupDeps(dst);
+}
+
+/// Refreshes the dependences of group g after its loops were reordered, and
+/// those of the foreach group it is a part of, or of its parts.
+void Planner::recomputeAfterReorder(unsigned g) {
+  for (unsigned unit : groups[g].units)
+    refreshUnitDeps(unit);
+  for (unsigned part : groups[g].parts)
+    recomputeGroupDeps(groups[part]);
+  recomputeGroupDeps(groups[g]);
+  if (groups[g].parent != kNoGroup)
+    recomputeGroupDeps(groups[groups[g].parent]);
 }
 
 /// Checks and, when allowed, performs one fusion of Inductor's
@@ -1158,10 +1205,17 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
         if (!seen.insert({nodes[i], nodes[j]}).second)
           continue;
         ++plan.candidatesScored;
-        if (std::optional<RefusalReason> why = whyNotFuse(nodes[i], nodes[j]))
-          refuse(nodes[i], nodes[j], *why);
-        else
+        std::optional<RefusalReason> why = whyNotFuse(nodes[i], nodes[j]);
+        if (!why) {
           possible.push_back({nodes[i], nodes[j]});
+          continue;
+        }
+        // Foreach fusions are order dependent: the foreach node may be the
+        // producer.
+        if (groups[nodes[j]].isForeach() && !whyNotFuse(nodes[j], nodes[i]))
+          possible.push_back({nodes[j], nodes[i]});
+        else
+          refuse(nodes[i], nodes[j], *why);
       }
     }
   };
@@ -1226,12 +1280,16 @@ void Planner::fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates) {
 /// visited in the order of their buffer names.
 SmallVector<unsigned> Planner::inductorOrder() {
   SmallVector<unsigned> alive;
-  for (unsigned g = 0, e = groups.size(); g < e; ++g)
-    if (groups[g].alive)
-      alive.push_back(g);
-  llvm::stable_sort(alive, [&](unsigned a, unsigned b) {
-    return groups[a].minOrder < groups[b].minOrder;
-  });
+  if (firstRound) {
+    alive = firstRoundOrder;
+  } else {
+    for (unsigned g = 0, e = groups.size(); g < e; ++g)
+      if (groups[g].alive)
+        alive.push_back(g);
+    llvm::stable_sort(alive, [&](unsigned a, unsigned b) {
+      return groups[a].minOrder < groups[b].minOrder;
+    });
+  }
   // The producers of g's unmet dependencies by buffer name, then any other
   // predecessor (an ordering edge without a dependence of its own).
   auto producers = [&](unsigned g) {
@@ -1278,6 +1336,41 @@ SmallVector<unsigned> Planner::inductorOrder() {
     }
   }
   return result;
+}
+
+/// Gives every group in the schedule a slot, two apart, in the stable
+/// topological order of the groups by increasing `key`.
+void Planner::assignSlots(function_ref<unsigned(unsigned)> key) {
+  SmallVector<unsigned> alive;
+  for (unsigned g = 0, e = groups.size(); g < e; ++g)
+    if (groups[g].alive)
+      alive.push_back(g);
+  llvm::stable_sort(alive,
+                    [&](unsigned a, unsigned b) { return key(a) < key(b); });
+  DenseMap<unsigned, unsigned> index;
+  for (auto [i, g] : llvm::enumerate(alive))
+    index[g] = i;
+  SmallVector<SmallVector<unsigned, 4>> preds(alive.size()),
+      succs(alive.size());
+  for (auto [i, g] : llvm::enumerate(alive))
+    forEachPredecessorGroup(g, [&, i = i](unsigned p) {
+      preds[i].push_back(index.lookup(p));
+    });
+  for (auto [i, list] : llvm::enumerate(preds)) {
+    llvm::sort(list);
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    for (unsigned p : list)
+      succs[p].push_back(i);
+  }
+  std::optional<SmallVector<unsigned>> order = stableTopologicalOrder(
+      alive.size(), [&](unsigned n) { return ArrayRef<unsigned>(preds[n]); },
+      [&](unsigned n) { return ArrayRef<unsigned>(succs[n]); });
+  assert(order && "fusion keeps the groups acyclic");
+  groupAtSlot.assign(2 * deps.getNumNodes(), kNoGroup);
+  for (auto [pos, i] : llvm::enumerate(*order)) {
+    slotOf[alive[i]] = 2 * pos;
+    groupAtSlot[2 * pos] = alive[i];
+  }
 }
 
 /// The groups in slot order: the order the planned graph runs in.
@@ -1509,6 +1602,7 @@ bool Planner::runRound() {
   pruneRedundantDeps();
   size_t groupsBefore = numGroups();
   fuseOnce(getPossibleFusions());
+  firstRound = false;
   return numGroups() != groupsBefore;
 }
 
@@ -1565,8 +1659,11 @@ void Planner::pruneRedundantDeps() {
       changed |= prune(g, unitDeps[unit].unmet,
                        [&](Attribute dep) { llvm::erase(reads, dep); });
     }
-    if (changed)
+    if (changed) {
+      for (unsigned part : group.parts)
+        recomputeGroupDeps(groups[part]);
       recomputeGroupDeps(group);
+    }
     SmallVector<Attribute, 4> unmet(group.unmet.begin(), group.unmet.end());
     if (prune(g, unmet, [&](Attribute dep) { group.reads.remove(dep); })) {
       group.unmet.clear();
@@ -1594,12 +1691,19 @@ FailureOr<FusionPlan> Planner::run() {
     runRound();
   }
 
-  for (unsigned g : scheduleOrder())
+  if (options.comboKernels)
+    createComboKernels();
+  for (unsigned g : scheduleOrder()) {
     plan.groups.push_back(groups[g].units);
+    SmallVector<unsigned, 0> &parts = plan.foreachParts.emplace_back();
+    for (unsigned part : groups[g].parts)
+      parts.push_back(groups[part].units.size());
+  }
   plan.fusions = deps.getNumNodes() - plan.groups.size();
   plan.peakBytesAfter = computePeakBytes();
   assert((options.peakMemory != PeakMemoryPolicy::NeverRaise ||
-          groupAtSlot.empty() || plan.peakBytesAfter == liveTree.max()) &&
+          options.comboKernels || groupAtSlot.empty() ||
+          plan.peakBytesAfter == liveTree.max()) &&
          "the live bytes kept per slot must be those of the schedule");
   // A pair refused in one round and fused in a later one was not refused in
   // the end; of the refusals between the same two final kernels (either
@@ -1628,8 +1732,9 @@ FailureOr<FusionPlan> Planner::run() {
   return std::move(plan);
 }
 
-FailureOr<FusionPlan> mlir::fusion::planFusion(GraphOp graph,
-                                               const DependenceGraph &deps,
-                                               const FusionOptions &options) {
-  return Planner(graph, deps, options).run();
+FailureOr<FusionPlan>
+mlir::fusion::planFusion(GraphOp graph, const DependenceGraph &deps,
+                         const FusionOptions &options,
+                         ArrayRef<SmallVector<unsigned, 4>> foreachLists) {
+  return Planner(graph, deps, options, foreachLists).run();
 }

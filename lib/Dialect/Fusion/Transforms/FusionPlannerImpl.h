@@ -49,14 +49,27 @@ struct NormalizedDep {
 
 enum class GroupKind { Node, Fused, Extern, Nop, Grouped, Foreach };
 
+/// No group (a slot without one, a group outside any foreach kernel).
+constexpr unsigned kNoGroup = ~0u;
+
 /// A scheduler node being fused.
 struct Group {
   GroupKind kind;
   /// Units (input top-level nodes) in Inductor's member order (node1's,
-  /// then node2's), an execution order.
+  /// then node2's), an execution order; a foreach group's are its parts'.
   SmallVector<unsigned, 4> units;
-  /// Leaf nodes of a Node/Fused group, in execution order.
+  /// Leaf nodes of a Node/Fused/Foreach group, in execution order.
   SmallVector<NodeOp, 4> leaves;
+  /// A foreach group (Inductor's ForeachKernelSchedulerNode): its parts
+  /// (snodes), groups that are not in the schedule themselves. Empty for a
+  /// `fusion.foreach` of the input that the planner did not open.
+  SmallVector<unsigned, 0> parts;
+  /// A part: the foreach group holding it.
+  unsigned parent = kNoGroup;
+  /// A foreach group: Inductor's read_to_node, the part that reads each
+  /// buffer (the last one). Inductor fills it only when it builds the node
+  /// from its parts: it stays empty once a node joined a part.
+  DenseMap<StringAttr, unsigned> readToPart;
   /// Inductor's read_writes (reads without the group's own writes) and
   /// unmet_dependencies.
   llvm::SetVector<Attribute> reads, writes, unmet;
@@ -68,8 +81,10 @@ struct Group {
   bool alive = true;
 
   bool isFusable() const {
-    return kind == GroupKind::Node || kind == GroupKind::Fused;
+    return kind == GroupKind::Node || kind == GroupKind::Fused ||
+           (kind == GroupKind::Foreach && !parts.empty());
   }
+  bool isForeach() const { return kind == GroupKind::Foreach; }
   std::string getName() const;
 };
 
@@ -85,8 +100,10 @@ using Tiling = SmallVector<int64_t, 3>;
 class Planner {
 public:
   Planner(GraphOp graph, const DependenceGraph &deps,
-          const FusionOptions &options)
-      : graph(graph), deps(deps), options(options) {}
+          const FusionOptions &options,
+          ArrayRef<SmallVector<unsigned, 4>> foreachLists)
+      : graph(graph), deps(deps), options(options),
+        foreachLists(foreachLists) {}
 
   FailureOr<FusionPlan> run();
 
@@ -119,8 +136,9 @@ private:
   // Rules.
   std::optional<RefusalReason> whyNotFuse(unsigned g1, unsigned g2);
   std::optional<RefusalReason> whyNotFuseVertical(unsigned g1, unsigned g2);
-  std::optional<RefusalReason> whyNotFuseBackend(const Group &g1,
-                                                 const Group &g2);
+  std::optional<RefusalReason> whyNotFuseBackend(unsigned g1, unsigned g2);
+  std::optional<RefusalReason> whyNotFuseShapes(const Group &g1,
+                                                const Group &g2);
   bool fusableReadAndWrite(Attribute read, MemoryDepAttr write);
   std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
@@ -140,6 +158,8 @@ private:
   // Fusion.
   bool tryFuse(unsigned g1, unsigned g2);
   unsigned fuse(unsigned g1, unsigned g2);
+  void absorb(unsigned into, unsigned from, bool prepend);
+  void recomputeAfterReorder(unsigned g);
   void refuse(unsigned g1, unsigned g2, RefusalReason reason);
   SmallVector<std::pair<unsigned, unsigned>> getPossibleFusions();
   void fuseOnce(ArrayRef<std::pair<unsigned, unsigned>> candidates);
@@ -148,6 +168,25 @@ private:
   std::optional<unsigned> producerUnit(StringAttr name) const;
   std::optional<unsigned> producerGroup(Attribute dep) const;
   size_t numGroups() const;
+
+  // Foreach (combo) kernels: ForeachFusion.cpp.
+  /// True when `unit` belongs to group g (a top-level group or a part).
+  bool inGroup(unsigned unit, unsigned g) const {
+    return groupOf[unit] == g || partOf[unit] == g;
+  }
+  /// The group in the schedule that holds g (g itself, or its foreach).
+  unsigned topGroup(unsigned g) const {
+    return groups[g].parent == kNoGroup ? g : groups[g].parent;
+  }
+  unsigned makeForeach(ArrayRef<unsigned> members);
+  void refreshForeach(unsigned f, bool rebuildReadIndex);
+  std::optional<unsigned> consumerPartFor(unsigned f, unsigned producer);
+  std::optional<unsigned> producerPartFor(unsigned f, unsigned consumer);
+  std::optional<RefusalReason> whyNotFuseForeach(unsigned g1, unsigned g2);
+  bool partsWouldDepend(unsigned g1, unsigned g2);
+  unsigned fuseForeach(unsigned g1, unsigned g2);
+  void createComboKernels();
+  void assignSlots(function_ref<unsigned(unsigned)> key);
 
   // The schedule.
   SmallVector<unsigned> scheduleOrder() const;
@@ -161,12 +200,21 @@ private:
   GraphOp graph;
   const DependenceGraph &deps;
   const FusionOptions &options;
+  ArrayRef<SmallVector<unsigned, 4>> foreachLists;
 
   /// Each unit's position in the input order (a stable topological order).
   SmallVector<unsigned> position;
   SmallVector<UnitDeps> unitDeps;
   SmallVector<Group, 0> groups;
-  SmallVector<unsigned> groupOf;
+  /// The top-level group of every unit, and the part of a foreach group
+  /// holding it (kNoGroup outside foreach groups).
+  SmallVector<unsigned> groupOf, partOf;
+  /// Whether the next round is the first, which finds candidates in the
+  /// order create_foreach_nodes left (foreach nodes last, then sorted).
+  bool firstRound = true;
+  /// That order before the sort: the groups that are not foreach nodes by
+  /// input position, then the foreach nodes in list order.
+  SmallVector<unsigned> firstRoundOrder;
   SmallVector<StorageUse> storages;
   int64_t baselinePeak = 0;
 
@@ -190,7 +238,6 @@ private:
   bool reorderRound = false;
   /// The schedule: the slot of every live group, and the group in every
   /// slot (kNoGroup for none). Slots are a topological order of the groups.
-  static constexpr unsigned kNoGroup = ~0u;
   /// How far placeFusion looks for a free slot.
   static constexpr unsigned kMaxFreeSlotScan = 64;
   SmallVector<unsigned> slotOf, groupAtSlot;
@@ -211,6 +258,22 @@ private:
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
 };
+
+template <typename Fn>
+void Planner::forEachSuccessorGroup(unsigned g, Fn fn) {
+  for (unsigned unit : groups[g].units)
+    for (unsigned succ : deps.getSuccessors(unit))
+      if (groupOf[succ] != g)
+        fn(groupOf[succ]);
+}
+
+template <typename Fn>
+void Planner::forEachPredecessorGroup(unsigned g, Fn fn) {
+  for (unsigned unit : groups[g].units)
+    for (unsigned pred : deps.getPredecessors(unit))
+      if (groupOf[pred] != g)
+        fn(groupOf[pred]);
+}
 
 } // namespace planner
 } // namespace fusion

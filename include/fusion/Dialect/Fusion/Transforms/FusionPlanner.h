@@ -13,6 +13,8 @@
 //   shared_data_after_reordering_loop    loop reordering of one node
 //   can_fusion_increase_peak_memory,     Inductor's memory heuristics
 //   are_long_distant_nodes
+//   ForeachKernelSchedulerNode.can_fuse  foreach (combo) kernels: ForeachFusion.cpp
+//   and .fuse, create_combo_kernel_nodes
 //
 // Beyond Inductor, under the default policy no fusion raises the peak
 // memory of the schedule above the unfused schedule's: the planner keeps the
@@ -87,6 +89,9 @@ struct FusionOptions {
   /// Name the groups of each refusal (Refusal::first and second), for
   /// explanations; otherwise they are left empty.
   bool explain = false;
+  /// config.combo_kernels: once fusion is done, combine independent kernels
+  /// into foreach (combo) kernels (create_combo_kernel_nodes).
+  bool comboKernels = false;
 };
 
 /// Why a candidate pair was not fused, one per rule (Inductor's WhyNoFuse
@@ -109,6 +114,20 @@ enum class RefusalReason {
   LongDistance,
   HorizontalDisabled,
   Cycle,
+  /// ForeachKernelSchedulerNode.can_fuse: two foreach kernels of different
+  /// numbers of parts.
+  ForeachLengthMismatch,
+  /// A reduction cannot join a foreach kernel as its producer / consumer.
+  ForeachProducerReduction,
+  ForeachConsumerReduction,
+  /// No part of the foreach consumer reads what the producer writes.
+  ForeachNoConsumerPart,
+  /// The consumer reads from no part, or from several parts, of the foreach
+  /// producer.
+  ForeachNoProducerPart,
+  /// Ours: one part of the foreach kernel would read what another part
+  /// writes, and the parts of a combo kernel run at the same time.
+  ForeachPartsDepend,
   /// Ours: node2 overwrites in place elements node1 reads at other indices.
   /// Inductor checks this with fusable_weak_dep, but prune_redundant_deps
   /// drops the WeakDep first when node2 also reads a result of node1, and
@@ -141,6 +160,10 @@ struct Refusal {
 struct FusionPlan {
   /// Every top-level node exactly once; a group of one is left alone.
   SmallVector<SmallVector<unsigned, 4>> groups;
+  /// Per group: empty for a group that is one fused kernel; for a foreach
+  /// (combo) kernel, the number of nodes of each of its parts (Inductor's
+  /// snodes), which take `groups[i]` in order.
+  SmallVector<SmallVector<unsigned, 0>> foreachParts;
   SmallVector<Refusal> refusals;
   unsigned rounds = 0;
   unsigned candidatesScored = 0;
@@ -153,9 +176,13 @@ struct FusionPlan {
 };
 
 /// Plans the fusion of a topologically sorted, acyclic graph. `deps` must
-/// describe `graph` as it is on entry.
-FailureOr<FusionPlan> planFusion(GraphOp graph, const DependenceGraph &deps,
-                                 const FusionOptions &options);
+/// describe `graph` as it is on entry. Each of `foreachLists` (top-level
+/// nodes, none in two lists) starts as one foreach kernel whose parts are
+/// those nodes (Inductor's create_foreach_nodes).
+FailureOr<FusionPlan>
+planFusion(GraphOp graph, const DependenceGraph &deps,
+           const FusionOptions &options,
+           ArrayRef<SmallVector<unsigned, 4>> foreachLists = {});
 
 } // namespace fusion
 } // namespace mlir

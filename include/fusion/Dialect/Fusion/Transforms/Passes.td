@@ -210,6 +210,20 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
     node2's, a dependence order), so the result compares directly with the
     kernels of Inductor's `ir_post_fusion.txt` (`op4_op6_op3_op7`).
 
+    A top-level `fusion.foreach` is Inductor's `ForeachKernelSchedulerNode`:
+    its members are its parts, and it fuses by
+    `ForeachKernelSchedulerNode.can_fuse` and `fuse`: with another foreach
+    of as many parts, part by part; with a node it produces, into the one
+    part the node reads from; with a node producing for it, into the part
+    that reads the node's output; each pair must pass every rule above, and
+    no part may come to read what another part writes. The result is a
+    `fusion.foreach` of `fusion.fused` parts. With `combo-kernels`
+    (Inductor's `config.combo_kernels`, off by default as there), once
+    fusion is done, independent kernels of the same dependence level are
+    combined, eight at most, into `fusion.foreach` kernels
+    (`create_combo_kernel_nodes`); under `peak-memory=never-raise` a combo
+    that would raise the peak is not made.
+
     Before:
 
     ```mlir
@@ -271,7 +285,10 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
            "peak) or inductor (Inductor's heuristics only)">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark for every candidate pair left unfused, naming the "
-           "rule, and a summary remark">
+           "rule, and a summary remark">,
+    Option<"comboKernels", "combo-kernels", "bool", /*default=*/"false",
+           "Once fusion is done, combine independent kernels into foreach "
+           "(combo) kernels (config.combo_kernels)">
   ];
   let statistics = [
     Statistic<"numCandidates", "num-candidates",

@@ -1,0 +1,316 @@
+//===- ForeachFusion.cpp - Inductor's ForeachKernelSchedulerNode ----------===//
+//
+// The planner's foreach (combo) kernels: Inductor's
+// ForeachKernelSchedulerNode (scheduler.py) and create_combo_kernel_nodes.
+// A foreach group holds parts (Inductor's snodes) that do not depend on each
+// other and run as one kernel, each on its own range of blocks. Fusion with
+// a foreach group goes through its parts:
+//
+//   foreach + foreach   the parts pairwise, when every pair can fuse
+//   node + foreach      into the part that reads what the node writes
+//                       (get_consumer_subnode_for)
+//   foreach + node      into the one part the node reads from
+//                       (get_producer_subnode_for)
+//
+// and the pair of parts (or part and node) must pass every rule of
+// Scheduler.can_fuse. Beyond Inductor, a fusion that would make one part
+// read what another part writes is refused: parts run at the same time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionPlannerImpl.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "fusion-fuse-nodes"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::planner;
+
+/// Makes the top-level groups `members` (in order) the parts of a new
+/// foreach group (ForeachKernelSchedulerNode.__init__), which takes the id
+/// of the first member; that member moves to a new id. Returns the foreach
+/// group. Slots are left to the caller.
+unsigned Planner::makeForeach(ArrayRef<unsigned> members) {
+  unsigned f = members.front();
+  unsigned first = groups.size();
+  groups.push_back(std::move(groups[f]));
+  groups[f] = Group();
+  groups[f].kind = GroupKind::Foreach;
+  groups[f].parts.push_back(first);
+  llvm::append_range(groups[f].parts, members.drop_front());
+  for (unsigned part : groups[f].parts) {
+    Group &group = groups[part];
+    group.alive = false;
+    group.parent = f;
+    for (unsigned unit : group.units) {
+      groupOf[unit] = f;
+      partOf[unit] = part;
+    }
+  }
+  refreshForeach(f, /*rebuildReadIndex=*/true);
+  return f;
+}
+
+/// Recomputes what a foreach group derives from its parts: units, leaves,
+/// names, orders and merged dependences. With `rebuildReadIndex` its
+/// read_to_node is rebuilt, as Inductor does when it builds the node from
+/// its parts; otherwise it is emptied, as Inductor's does when a node joins
+/// a part (the `prev_node` path of ForeachKernelSchedulerNode.__init__).
+void Planner::refreshForeach(unsigned f, bool rebuildReadIndex) {
+  Group &fe = groups[f];
+  fe.units.clear();
+  fe.leaves.clear();
+  fe.bufferNames.clear();
+  fe.isReduction = false;
+  fe.minOrder = ~0u;
+  fe.maxOrder = 0;
+  fe.numel = fe.rnumel = 1;
+  fe.readToPart.clear();
+  for (unsigned part : fe.parts) {
+    const Group &group = groups[part];
+    llvm::append_range(fe.units, group.units);
+    llvm::append_range(fe.leaves, group.leaves);
+    fe.bufferNames.insert(group.bufferNames.begin(), group.bufferNames.end());
+    fe.isReduction |= group.isReduction;
+    fe.minOrder = std::min(fe.minOrder, group.minOrder);
+    fe.maxOrder = std::max(fe.maxOrder, group.maxOrder);
+    if (rebuildReadIndex)
+      for (Attribute dep : group.reads)
+        fe.readToPart[depName(dep)] = part;
+  }
+  recomputeGroupDeps(fe);
+}
+
+/// Inductor's get_consumer_subnode_for: the part of foreach group f that
+/// reads the first output of `producer` some part reads.
+std::optional<unsigned> Planner::consumerPartFor(unsigned f,
+                                                 unsigned producer) {
+  const Group &fe = groups[f];
+  for (NodeOp leaf : groups[producer].leaves)
+    for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r) {
+      auto it = fe.readToPart.find(leaf.getBufferName(r));
+      if (it != fe.readToPart.end())
+        return it->second;
+    }
+  return std::nullopt;
+}
+
+/// Inductor's get_producer_subnode_for: the part of foreach group f that
+/// produces what `consumer` reads, when there is exactly one.
+std::optional<unsigned> Planner::producerPartFor(unsigned f,
+                                                 unsigned consumer) {
+  std::optional<unsigned> found;
+  for (Attribute dep : groups[consumer].reads) {
+    std::optional<unsigned> producer = producerUnit(depName(dep));
+    if (!producer || groupOf[*producer] != f)
+      continue;
+    if (found && *found != partOf[*producer])
+      return std::nullopt;
+    found = partOf[*producer];
+  }
+  return found;
+}
+
+/// True when fusing g1 and g2 (one of them a foreach group) would make a
+/// part of the result depend on another part: a unit of the result with a
+/// predecessor in the result outside its own part.
+bool Planner::partsWouldDepend(unsigned g1, unsigned g2) {
+  unsigned f = groups[g1].isForeach() ? g1 : g2;
+  unsigned other = f == g1 ? g2 : g1;
+  // The index of the part each unit of the result will be in.
+  auto partIndex = [&](unsigned unit) -> std::optional<unsigned> {
+    unsigned g = groupOf[unit];
+    if (g != f && g != other)
+      return std::nullopt;
+    const Group &owner = groups[g];
+    if (owner.isForeach())
+      return llvm::find(owner.parts, partOf[unit]) - owner.parts.begin();
+    // The node joins the part that its foreach partner picks.
+    std::optional<unsigned> part = g == g1 ? consumerPartFor(f, other)
+                                           : producerPartFor(f, other);
+    if (!part)
+      return std::nullopt;
+    return llvm::find(groups[f].parts, *part) - groups[f].parts.begin();
+  };
+  for (unsigned g : {g1, g2})
+    for (unsigned unit : groups[g].units) {
+      std::optional<unsigned> own = partIndex(unit);
+      for (unsigned pred : deps.getPredecessors(unit)) {
+        std::optional<unsigned> theirs = partIndex(pred);
+        if (theirs && theirs != own)
+          return true;
+      }
+    }
+  return false;
+}
+
+/// ForeachKernelSchedulerNode.can_fuse(producer=g1, consumer=g2), called by
+/// SIMDScheduling.can_fuse once Scheduler.can_fuse's checks on the whole
+/// groups passed.
+std::optional<RefusalReason> Planner::whyNotFuseForeach(unsigned g1,
+                                                        unsigned g2) {
+  const Group &producer = groups[g1];
+  const Group &consumer = groups[g2];
+  if (producer.isForeach() && consumer.isForeach()) {
+    if (producer.parts.size() != consumer.parts.size())
+      return RefusalReason::ForeachLengthMismatch;
+    for (auto [p1, p2] : llvm::zip(producer.parts, consumer.parts))
+      if (std::optional<RefusalReason> why = whyNotFuse(p1, p2))
+        return why;
+  } else if (consumer.isForeach()) {
+    if (producer.isReduction)
+      return RefusalReason::ForeachProducerReduction;
+    std::optional<unsigned> part = consumerPartFor(g2, g1);
+    if (!part)
+      return RefusalReason::ForeachNoConsumerPart;
+    if (std::optional<RefusalReason> why = whyNotFuse(g1, *part))
+      return why;
+  } else {
+    if (consumer.isReduction)
+      return RefusalReason::ForeachConsumerReduction;
+    std::optional<unsigned> part = producerPartFor(g1, g2);
+    if (!part)
+      return RefusalReason::ForeachNoProducerPart;
+    if (std::optional<RefusalReason> why = whyNotFuse(*part, g2))
+      return why;
+  }
+  if (partsWouldDepend(g1, g2))
+    return RefusalReason::ForeachPartsDepend;
+  return std::nullopt;
+}
+
+/// ForeachKernelSchedulerNode.fuse(producer=g1, consumer=g2), once allowed
+/// and placed. The result keeps id g1, as placeFusion expects.
+unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
+  if (groups[g1].isForeach() && groups[g2].isForeach()) {
+    // Part i of the result is part i of each, g1's members first.
+    SmallVector<unsigned> parts1(groups[g1].parts.begin(),
+                                 groups[g1].parts.end());
+    SmallVector<unsigned> parts2(groups[g2].parts.begin(),
+                                 groups[g2].parts.end());
+    for (auto [p1, p2] : llvm::zip(parts1, parts2)) {
+      SmallVector<unsigned, 4> moved(groups[p2].units);
+      absorb(p1, p2, /*prepend=*/false);
+      for (unsigned unit : moved) {
+        groupOf[unit] = g1;
+        partOf[unit] = p1;
+      }
+    }
+    Group &dead = groups[g2];
+    dead.alive = false;
+    dead.parts.clear();
+    dead.units.clear();
+    dead.leaves.clear();
+    dead.reads.clear();
+    dead.writes.clear();
+    dead.unmet.clear();
+    refreshForeach(g1, /*rebuildReadIndex=*/true);
+    return g1;
+  }
+  if (groups[g1].isForeach()) {
+    unsigned part = *producerPartFor(g1, g2);
+    SmallVector<unsigned, 4> moved(groups[g2].units);
+    absorb(part, g2, /*prepend=*/false);
+    for (unsigned unit : moved) {
+      groupOf[unit] = g1;
+      partOf[unit] = part;
+    }
+    refreshForeach(g1, /*rebuildReadIndex=*/false);
+    return g1;
+  }
+  // The node g1 joins a part of g2 as its producer; the foreach group then
+  // moves to id g1.
+  unsigned part = *consumerPartFor(g2, g1);
+  SmallVector<unsigned, 4> moved(groups[g1].units);
+  absorb(part, g1, /*prepend=*/true);
+  std::swap(groups[g1], groups[g2]);
+  for (unsigned p : groups[g1].parts)
+    groups[p].parent = g1;
+  for (unsigned unit : moved)
+    partOf[unit] = part;
+  refreshForeach(g1, /*rebuildReadIndex=*/false);
+  for (unsigned unit : groups[g1].units)
+    groupOf[unit] = g1;
+  return g1;
+}
+
+/// Inductor's create_combo_kernel_nodes with its default grouping
+/// (_default_group_nodes_for_combo_kernels): the kernels, by levels of the
+/// dependence graph in schedule order, in chunks of at most 8; each chunk
+/// of at least two kernels that are neither externs, nops, foreach nor
+/// grouped nodes (combinable_nodes) becomes one foreach group. With
+/// peak-memory=never-raise, a chunk whose combo kernel would raise the peak
+/// stays apart.
+void Planner::createComboKernels() {
+  constexpr unsigned kMaxComboSize = 8;
+  // Scheduler._topological_sort_nodes: Kahn's levels.
+  SmallVector<unsigned> order = scheduleOrder();
+  DenseMap<unsigned, unsigned> waiting;
+  for (unsigned g : order) {
+    llvm::SmallDenseSet<unsigned, 8> preds;
+    forEachPredecessorGroup(g, [&](unsigned p) { preds.insert(p); });
+    waiting[g] = preds.size();
+  }
+  SmallVector<SmallVector<unsigned>> levels;
+  SmallVector<unsigned> remaining = order;
+  while (!remaining.empty()) {
+    SmallVector<unsigned> &level = levels.emplace_back();
+    for (unsigned g : remaining)
+      if (waiting[g] == 0)
+        level.push_back(g);
+    assert(!level.empty() && "the schedule is acyclic");
+    llvm::erase_if(remaining, [&](unsigned g) { return waiting[g] == 0; });
+    for (unsigned g : level) {
+      waiting[g] = ~0u;
+      llvm::SmallDenseSet<unsigned, 8> succs;
+      forEachSuccessorGroup(g, [&](unsigned s) { succs.insert(s); });
+      for (unsigned s : succs)
+        --waiting[s];
+    }
+  }
+  for (ArrayRef<unsigned> level : levels)
+    for (unsigned begin = 0; begin < level.size(); begin += kMaxComboSize) {
+      SmallVector<unsigned> chunk;
+      for (unsigned g : level.slice(begin, std::min<size_t>(
+                                               kMaxComboSize,
+                                               level.size() - begin)))
+        if (groups[g].kind == GroupKind::Node ||
+            groups[g].kind == GroupKind::Fused)
+          chunk.push_back(g);
+      if (chunk.size() < 2)
+        continue;
+      // Keep what undoing needs: the slots, and the first member, which
+      // moves to a new id.
+      SmallVector<unsigned> savedSlotOf(slotOf), savedGroupAtSlot(groupAtSlot);
+      unsigned minSlot = ~0u;
+      for (unsigned g : chunk)
+        minSlot = std::min(minSlot, slotOf[g]);
+      unsigned f = makeForeach(chunk);
+      slotOf[f] = minSlot;
+      assignSlots([&](unsigned g) { return slotOf[g]; });
+      if (options.peakMemory != PeakMemoryPolicy::NeverRaise ||
+          computePeakBytes() <= baselinePeak)
+        continue;
+      LLVM_DEBUG(llvm::dbgs() << "combo kernel " << groups[f].getName()
+                              << " would raise the peak\n");
+      unsigned moved = groups[f].parts.front();
+      SmallVector<unsigned> parts(groups[f].parts.begin(),
+                                  groups[f].parts.end());
+      groups[f] = std::move(groups[moved]);
+      groups.pop_back();
+      parts.front() = f;
+      for (unsigned g : parts) {
+        groups[g].alive = true;
+        groups[g].parent = kNoGroup;
+        for (unsigned unit : groups[g].units) {
+          groupOf[unit] = g;
+          partOf[unit] = kNoGroup;
+        }
+      }
+      slotOf = std::move(savedSlotOf);
+      groupAtSlot = std::move(savedGroupAtSlot);
+      refuse(chunk[0], chunk[1], RefusalReason::PeakMemory);
+    }
+}
