@@ -329,8 +329,11 @@ LogicalResult mlir::fusion::compareInductorDependences(
   InductorDump dump;
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))
     return failure();
+  // The dump's nodes, before create_foreach_nodes groups any of them.
+  InductorImportOptions asDumped = options;
+  asDumped.noForeachLists = true;
   OwningOpRef<ModuleOp> module =
-      importParsedDump(dump, sourceMgr, locator, options);
+      importParsedDump(dump, sourceMgr, locator, asDumped);
   if (!module)
     return failure();
   GraphOp graphOp = *module->getOps<GraphOp>().begin();

@@ -59,6 +59,11 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
   llvm::StringMap<FxPlaceholder> fx;
   if (failed(loadFxGraph(sourceMgr, locator, options, fx)))
     return nullptr;
+  SmallVector<ForeachList, 0> lists;
+  if (failed(loadForeachLists(sourceMgr, locator, options, dump.values,
+                              lists)) ||
+      failed(createForeachNodes(dump, lists, locator)))
+    return nullptr;
   return GraphImporter(dump, locator, options, fx).run();
 }
 

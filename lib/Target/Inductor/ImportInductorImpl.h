@@ -4,6 +4,7 @@
 //
 //   ImportInductor.cpp   entry points (dump + FX graph -> verified module)
 //   FxGraph.cpp          placeholders of fx_graph_readable.py
+//   ImportForeach.cpp    foreach_lists.json: create_foreach_nodes
 //   Dtypes.cpp           torch dtypes, name order
 //   ImportGraph.cpp      graph-level assembly: nodes in order, containers,
 //                        graph inputs and outputs
@@ -47,6 +48,29 @@ OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        llvm::SourceMgr &sourceMgr,
                                        const DumpLocator &locator,
                                        const InductorImportOptions &options);
+
+/// One list of `foreach_lists.json`: its name and the node names, each with
+/// its location in the file.
+struct ForeachList {
+  StringRef name;
+  const char *loc;
+  SmallVector<std::pair<StringRef, const char *>, 16> names;
+};
+
+/// Reads the foreach lists given in the options, or `foreach_lists.json`
+/// next to the dump; none when there is no such file (ImportForeach.cpp).
+LogicalResult loadForeachLists(llvm::SourceMgr &sourceMgr,
+                               const DumpLocator &locator,
+                               const InductorImportOptions &options,
+                               PyValueArena &arena,
+                               SmallVectorImpl<ForeachList> &lists);
+
+/// Inductor's create_foreach_nodes on the parsed dump, then its
+/// topological_sort_schedule: each list's nodes become the members of one
+/// ForeachKernelSchedulerNode, placed after the other nodes before the sort.
+LogicalResult createForeachNodes(InductorDump &dump,
+                                 ArrayRef<ForeachList> lists,
+                                 const DumpLocator &locator);
 
 /// Natural order of names: numbers compare by value (arg2_1 < arg10_1).
 bool naturalLess(StringRef a, StringRef b);

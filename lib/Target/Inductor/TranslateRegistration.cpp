@@ -30,11 +30,24 @@ void mlir::fusion::registerInductorTranslations() {
       llvm::cl::desc("Do not look for fx_graph_readable.py next to the dump"),
       llvm::cl::init(false), llvm::cl::cat(category));
 
+  static llvm::cl::opt<std::string> foreachLists(
+      "inductor-foreach-lists",
+      llvm::cl::desc("foreach_lists.json (V.graph.lists) whose lists become "
+                     "fusion.foreach nodes (default: the one next to the "
+                     "dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
+  static llvm::cl::opt<bool> noForeachLists(
+      "inductor-no-foreach-lists",
+      llvm::cl::desc("Create no fusion.foreach nodes from foreach lists"),
+      llvm::cl::init(false), llvm::cl::cat(category));
+
   auto options = [] {
     InductorImportOptions opts;
     opts.graphName = graphName;
     opts.fxGraphPath = fxGraph;
     opts.noFxGraphLookup = noFxLookup;
+    opts.foreachListsPath = foreachLists;
+    opts.noForeachLists = noForeachLists;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

@@ -40,6 +40,13 @@ struct InductorImportOptions {
   std::string fxGraphPath;
   /// Never look for `fx_graph_readable.py` next to the dump.
   bool noFxGraphLookup = false;
+  /// `foreach_lists.json` of the same graph (`V.graph.lists`): each list
+  /// becomes one `fusion.foreach`, as Inductor's create_foreach_nodes does
+  /// after writing the pre-fusion dump. Empty: use `foreach_lists.json` next
+  /// to the dump when there is one.
+  std::string foreachListsPath;
+  /// Create no foreach nodes (the graph exactly as the dump shows it).
+  bool noForeachLists = false;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
