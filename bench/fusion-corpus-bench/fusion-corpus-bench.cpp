@@ -235,10 +235,14 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
   Clock::time_point start = Clock::now();
   result.module = importInductorDump(sourceMgr, ctx);
   Clock::time_point imported = Clock::now();
+  // Scheduler nodes, also those the importer put in foreach kernels.
   if (GraphOp graph = result.module ? getGraph(*result.module) : GraphOp())
-    sample.numImportedNodes = llvm::count_if(
-        graph.getBodyBlock().without_terminator(),
-        [](Operation &op) { return isa<SchedulerNodeOpInterface>(op); });
+    for (Operation &op : graph.getBodyBlock().without_terminator())
+      if (auto node = dyn_cast<SchedulerNodeOpInterface>(op)) {
+        SmallVector<SchedulerNodeOpInterface> leaves;
+        node.getLeafNodes(leaves);
+        sample.numImportedNodes += leaves.size();
+      }
   Clock::time_point scheduleStart = Clock::now();
   if (result.module && pipeline) {
     if (failed((*pipeline)(*pm)) || failed(pm->run(*result.module)))

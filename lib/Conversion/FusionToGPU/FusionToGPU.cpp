@@ -73,22 +73,25 @@ struct KernelMapping {
   int64_t vectorWidth = 1;
 };
 
+/// The mapping of one kernel; with `blockSize`, a power of two of at least
+/// a warp, that block size instead of the kernel's own (the parts of a
+/// combo kernel share their blocks' size).
 KernelMapping chooseMapping(const KernelPlan &plan,
-                            const MappingOptions &options) {
+                            const MappingOptions &options,
+                            std::optional<int64_t> blockSize = std::nullopt) {
   KernelMapping m;
   if (!plan.isReduction) {
     m.kind = KernelMapping::Kind::Pointwise;
-    m.blockSize = std::min<int64_t>(
-        options.pointwiseBlockSize,
-        llvm::alignTo(plan.numel, kWarpSize));
+    m.blockSize = blockSize.value_or(std::min<int64_t>(
+        options.pointwiseBlockSize, llvm::alignTo(plan.numel, kWarpSize)));
     m.rowsPerBlock = m.blockSize;
     m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
     return m;
   }
   if (plan.rnumel <= options.warpReductionMaxSize) {
     m.kind = KernelMapping::Kind::WarpPerRow;
-    m.blockSize = kWarpRowBlockSize;
-    m.rowsPerBlock = kWarpRowBlockSize / kWarpSize;
+    m.blockSize = blockSize.value_or(kWarpRowBlockSize);
+    m.rowsPerBlock = m.blockSize / kWarpSize;
     m.numLanes = kWarpSize;
   } else {
     m.kind = KernelMapping::Kind::BlockPerRow;
@@ -96,7 +99,8 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     // loads in flight per thread and few threads to combine.
     int64_t wanted = llvm::PowerOf2Ceil(
         llvm::divideCeil(plan.rnumel, options.elementsPerThread));
-    m.blockSize = std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize);
+    m.blockSize = blockSize.value_or(
+        std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize));
     m.rowsPerBlock = 1;
     m.numLanes = m.blockSize;
   }
@@ -194,6 +198,11 @@ public:
   LogicalResult emitKernel(OpBuilder &b, const KernelPlan &plan,
                            const GraphPlan &graph, ArrayRef<unsigned> storages,
                            ValueRange args) override;
+  LogicalResult emitComboKernel(OpBuilder &b, ForeachOp op,
+                                ArrayRef<ComboPart> parts,
+                                const GraphPlan &graph,
+                                ArrayRef<unsigned> storages,
+                                ValueRange args) override;
 
   void noteExtern(ExternOp op, const GraphPlan &graph,
                   ArrayRef<unsigned> storages) override {
@@ -213,9 +222,17 @@ public:
 
 private:
   gpu::GPUModuleOp getOrCreateModule(OpBuilder &b, Operation *host);
+  gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc, StringRef name,
+                                  int64_t blockSize, const GraphPlan &graph,
+                                  ArrayRef<unsigned> storages, ValueRange args);
+  void launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+              StringRef node, int64_t gridSize, int64_t blockSize,
+              const GraphPlan &graph, ArrayRef<unsigned> storages,
+              ValueRange args);
   LogicalResult emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                          const KernelPlan &plan, const KernelMapping &mapping,
-                         const std::function<Value(Value)> &getMemref);
+                         const std::function<Value(Value)> &getMemref,
+                         int64_t firstBlock = 0);
   SmallVector<Value> blockAllReduce(OpBuilder &b, Location loc,
                                     gpu::GPUFuncOp kernel, Value tid,
                                     int64_t blockSize,
@@ -289,7 +306,8 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
 LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         const KernelPlan &plan, const KernelMapping &mapping,
-                        const std::function<Value(Value)> &getMemref) {
+                        const std::function<Value(Value)> &getMemref,
+                        int64_t firstBlock) {
   Location loc = plan.op->getLoc();
   // Row and element indices are 32-bit unless the kernel is too large.
   bool narrow = plan.numel + mapping.rowsPerBlock <
@@ -304,6 +322,8 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
       b, loc, indexType, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value bid = arith::IndexCastUIOp::create(
       b, loc, indexType, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+  if (firstBlock != 0)
+    bid = arith::SubIOp::create(b, loc, bid, constant(firstBlock));
 
   RowLayout layout;
   Value x;
@@ -373,50 +393,46 @@ static std::string sanitize(StringRef name) {
   return result;
 }
 
-LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
-                                        const GraphPlan &graph,
-                                        ArrayRef<unsigned> storages,
-                                        ValueRange args) {
-  Location loc = plan.op->getLoc();
+/// An empty `gpu.func` kernel named after `node` taking the memrefs of
+/// `storages`, with its known block size; `sharedBytes` starts over.
+gpu::GPUFuncOp GPUHostTarget::createKernelFunc(OpBuilder &b, Location loc,
+                                               StringRef node,
+                                               int64_t blockSize,
+                                               const GraphPlan &graph,
+                                               ArrayRef<unsigned> storages,
+                                               ValueRange args) {
   auto host = b.getInsertionBlock()->getParentOp();
   gpu::GPUModuleOp gpuModule = getOrCreateModule(b, host);
-  KernelMapping mapping = chooseMapping(plan, options);
-
   OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
-  std::string name = "kernel_" + sanitize(plan.name);
-  auto kernel = gpu::GPUFuncOp::create(kb, loc, name,
-                                       kb.getFunctionType(args.getTypes(), {}));
+  auto kernel =
+      gpu::GPUFuncOp::create(kb, loc, "kernel_" + sanitize(node),
+                             kb.getFunctionType(args.getTypes(), {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr(
-      {static_cast<int32_t>(mapping.blockSize), 1, 1}));
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(blockSize), 1, 1}));
   for (auto [i, s] : llvm::enumerate(storages)) {
     kernel.setArgAttr(i, "fusion.name",
                       kb.getStringAttr(graph.storage.storages[s].name));
     // Storages are distinct allocations, each passed once.
     kernel.setArgAttr(i, "llvm.noalias", kb.getUnitAttr());
   }
-  Block &entry = kernel.getBody().front();
-  kb.setInsertionPointToStart(&entry);
-
-  DenseMap<unsigned, Value> memrefOf;
-  for (auto [i, s] : llvm::enumerate(storages))
-    memrefOf[s] = entry.getArgument(i);
-  std::function<Value(Value)> getMemref = [&](Value buffer) {
-    return memrefOf.lookup(*graph.storage.lookup(buffer));
-  };
   sharedBytes = 0;
-  LogicalResult result = emitBody(kb, kernel, plan, mapping, getMemref);
-  gpu::ReturnOp::create(kb, loc);
-  if (failed(result))
-    return failure();
+  return kernel;
+}
 
+/// Launches `kernel` from the host function and records the launch in the
+/// manifest.
+void GPUHostTarget::launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+                           StringRef node, int64_t gridSize, int64_t blockSize,
+                           const GraphPlan &graph, ArrayRef<unsigned> storages,
+                           ValueRange args) {
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   Value one = index(1);
   gpu::LaunchFuncOp::create(b, loc, kernel,
-                            gpu::KernelDim3{index(mapping.gridSize), one, one},
-                            gpu::KernelDim3{index(mapping.blockSize), one, one},
+                            gpu::KernelDim3{index(gridSize), one, one},
+                            gpu::KernelDim3{index(blockSize), one, one},
                             /*dynamicSharedMemorySize=*/Value(), args);
   ++numKernels;
 
@@ -425,13 +441,95 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
     argNames.push_back(b.getStringAttr(graph.storage.storages[s].name));
   manifestSteps.push_back(b.getDictionaryAttr({
       b.getNamedAttr("kind", b.getStringAttr("kernel")),
-      b.getNamedAttr("name", b.getStringAttr(name)),
-      b.getNamedAttr("node", b.getStringAttr(plan.name)),
-      b.getNamedAttr("grid", b.getI64ArrayAttr({mapping.gridSize, 1, 1})),
-      b.getNamedAttr("block", b.getI64ArrayAttr({mapping.blockSize, 1, 1})),
+      b.getNamedAttr("name", b.getStringAttr(kernel.getName())),
+      b.getNamedAttr("node", b.getStringAttr(node)),
+      b.getNamedAttr("grid", b.getI64ArrayAttr({gridSize, 1, 1})),
+      b.getNamedAttr("block", b.getI64ArrayAttr({blockSize, 1, 1})),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
       b.getNamedAttr("args", b.getArrayAttr(argNames)),
   }));
+}
+
+/// The memref, in `kernel`'s arguments, of every buffer of `storages`.
+static std::function<Value(Value)>
+memrefGetter(gpu::GPUFuncOp kernel, const GraphPlan &graph,
+             ArrayRef<unsigned> storages) {
+  DenseMap<unsigned, Value> memrefOf;
+  for (auto [i, s] : llvm::enumerate(storages))
+    memrefOf[s] = kernel.getArgument(i);
+  return [memrefOf = std::move(memrefOf), &graph](Value buffer) {
+    return memrefOf.lookup(*graph.storage.lookup(buffer));
+  };
+}
+
+LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
+                                        const GraphPlan &graph,
+                                        ArrayRef<unsigned> storages,
+                                        ValueRange args) {
+  Location loc = plan.op->getLoc();
+  KernelMapping mapping = chooseMapping(plan, options);
+  gpu::GPUFuncOp kernel = createKernelFunc(b, loc, plan.name,
+                                           mapping.blockSize, graph, storages,
+                                           args);
+  OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  LogicalResult result = emitBody(kb, kernel, plan, mapping,
+                                  memrefGetter(kernel, graph, storages));
+  gpu::ReturnOp::create(kb, loc);
+  if (failed(result))
+    return failure();
+  launch(b, loc, kernel, plan.name, mapping.gridSize, mapping.blockSize,
+         graph, storages, args);
+  return success();
+}
+
+/// Inductor's combo kernel: one kernel whose consecutive ranges of blocks
+/// each run one part, all with the same block size (the largest a part
+/// wants, rounded to a power of two); a block runs only its part, so the
+/// barriers of reductions stay uniform within a block.
+LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
+                                             ArrayRef<ComboPart> parts,
+                                             const GraphPlan &graph,
+                                             ArrayRef<unsigned> storages,
+                                             ValueRange args) {
+  Location loc = op.getLoc();
+  int64_t blockSize = kWarpSize;
+  for (const ComboPart &part : parts)
+    blockSize = std::max(blockSize,
+                         chooseMapping(part.plan, options).blockSize);
+  blockSize = llvm::PowerOf2Ceil(blockSize);
+  std::string node = op.getNodeName();
+  gpu::GPUFuncOp kernel =
+      createKernelFunc(b, loc, node, blockSize, graph, storages, args);
+  OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  std::function<Value(Value)> getMemref =
+      memrefGetter(kernel, graph, storages);
+  Value bid = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x);
+  int64_t firstBlock = 0;
+  for (const ComboPart &part : parts) {
+    KernelMapping mapping = chooseMapping(part.plan, options, blockSize);
+    int64_t endBlock = firstBlock + mapping.gridSize;
+    Value inRange = arith::CmpIOp::create(
+        kb, loc, arith::CmpIPredicate::ult, bid,
+        arith::ConstantIndexOp::create(kb, loc, endBlock));
+    if (firstBlock != 0)
+      inRange = arith::AndIOp::create(
+          kb, loc,
+          arith::CmpIOp::create(
+              kb, loc, arith::CmpIPredicate::uge, bid,
+              arith::ConstantIndexOp::create(kb, loc, firstBlock)),
+          inRange);
+    auto ifOp = scf::IfOp::create(kb, loc, inRange, /*withElseRegion=*/false);
+    OpBuilder pb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    pb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    if (failed(emitBody(pb, kernel, part.plan, mapping, getMemref,
+                        firstBlock))) {
+      gpu::ReturnOp::create(kb, loc);
+      return failure();
+    }
+    firstBlock = endBlock;
+  }
+  gpu::ReturnOp::create(kb, loc);
+  launch(b, loc, kernel, node, firstBlock, blockSize, graph, storages, args);
   return success();
 }
 

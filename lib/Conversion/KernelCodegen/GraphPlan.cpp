@@ -39,13 +39,13 @@ static Value throughContainers(Value value) {
   return value;
 }
 
-/// Appends the leaf steps of a top-level scheduler op: nodes, fused groups
-/// and externs run; nops run nothing; foreach and group members run one
-/// after the other.
+/// Appends the leaf steps of a top-level scheduler op: nodes, fused groups,
+/// foreach (combo) kernels and externs run; nops run nothing; group members
+/// run one after the other.
 static void appendSteps(Operation *op, SmallVectorImpl<Operation *> &steps) {
   if (isa<NopOp>(op))
     return;
-  if (isa<ForeachOp, GroupOp>(op)) {
+  if (isa<GroupOp>(op)) {
     for (Operation &member : op->getRegion(0).front().without_terminator())
       appendSteps(&member, steps);
     return;
@@ -180,7 +180,7 @@ private:
       // registers, unless it overwrites a buffer in place.
       if (isa<FusedOp>(op))
         for (OpResult result : op->getResults())
-          if (result.use_empty() && !isMutation(memberResultOf(result)))
+          if (isUnusedOutside(result) && !isMutation(memberResultOf(result)))
             plan.registerBuffers.insert(memberResultOf(result));
       for (Operation &member : op->getRegion(0).front().without_terminator())
         assign(&member);
@@ -205,6 +205,20 @@ private:
           addStorage(bufferName(result), StoragePlan::Role::Temp, 0,
                      cast<BufferType>(result.getType()));
     }
+  }
+
+  /// True when nothing reads a container result, also through the
+  /// `fusion.foreach` holding the container.
+  static bool isUnusedOutside(OpResult result) {
+    for (OpOperand &use : result.getUses()) {
+      auto yield = dyn_cast<YieldOp>(use.getOwner());
+      auto foreach = yield ? dyn_cast<ForeachOp>(yield->getParentOp())
+                           : ForeachOp();
+      if (!foreach ||
+          !isUnusedOutside(foreach->getResult(use.getOperandNumber())))
+        return false;
+    }
+    return true;
   }
 
   static bool isMutation(Value member) {
@@ -245,13 +259,10 @@ SmallVector<unsigned> codegen::getStepStorages(Operation *step,
       add(output);
     return result;
   }
-  SmallVector<NodeOp> members;
-  if (auto node = dyn_cast<NodeOp>(step))
-    members.push_back(node);
-  else
-    for (Operation &member : step->getRegion(0).front().without_terminator())
-      members.push_back(cast<NodeOp>(member));
-  for (NodeOp node : members) {
+  SmallVector<SchedulerNodeOpInterface> leaves;
+  cast<SchedulerNodeOpInterface>(step).getLeafNodes(leaves);
+  for (SchedulerNodeOpInterface leaf : leaves) {
+    auto node = cast<NodeOp>(leaf.getOperation());
     node.getBody().walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op))
         add(load.getBuffer());

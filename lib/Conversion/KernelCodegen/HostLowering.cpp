@@ -12,6 +12,17 @@ using namespace mlir::fusion::codegen;
 
 HostTarget::~HostTarget() = default;
 
+LogicalResult HostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
+                                          ArrayRef<ComboPart> parts,
+                                          const GraphPlan &graph,
+                                          ArrayRef<unsigned> storages,
+                                          ValueRange args) {
+  for (const ComboPart &part : parts)
+    if (failed(emitKernel(b, part.plan, graph, part.storages, part.args)))
+      return failure();
+  return success();
+}
+
 MemRefType codegen::getStorageType(const StoragePlan::Storage &storage) {
   return MemRefType::get({storage.numElements}, storage.elementType);
 }
@@ -114,6 +125,23 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
       func::CallOp::create(b, ext.getLoc(), decl, operands);
       target.noteExtern(ext, plan, stepStorages);
       ++numExternCalls;
+      continue;
+    }
+    if (auto foreach = dyn_cast<ForeachOp>(step)) {
+      SmallVector<HostTarget::ComboPart, 0> parts;
+      for (Operation &member : foreach.getMembers()) {
+        FailureOr<KernelPlan> kernel = planKernel(&member, storage);
+        if (failed(kernel))
+          return failure();
+        HostTarget::ComboPart &part = parts.emplace_back();
+        part.plan = std::move(*kernel);
+        part.storages = getStepStorages(&member, storage);
+        for (unsigned s : part.storages)
+          part.args.push_back(memrefs[s]);
+      }
+      if (failed(target.emitComboKernel(b, foreach, parts, plan, stepStorages,
+                                        args)))
+        return failure();
       continue;
     }
     FailureOr<KernelPlan> kernel = planKernel(step, storage);

@@ -179,21 +179,21 @@ fusion.graph @partly_internal(%x: !fusion.buffer<32x64xf32>) -> (!fusion.buffer<
 
 // The host side: an intermediate buffer is allocated and freed, an extern
 // is a call to a declared function taking its operands and results, an
-// input returned as an output is copied, and each foreach member is a
-// kernel of its own.
+// input returned as an output is copied, and a foreach is one combo kernel
+// whose first block runs op2 and second op3.
 // CHECK: func.func private @extern_kernels.mm(memref<64xf32>, memref<64xf32>, memref<64xf32>) attributes {fusion.extern_kernel = "extern_kernels.mm"}
 // CHECK-LABEL: gpu.module @host_kernels
 // CHECK: gpu.func @kernel_op1(
-// CHECK: gpu.func @kernel_op2(
-// CHECK: gpu.func @kernel_op3(
+// CHECK: gpu.func @kernel_op2_op3(
+// CHECK-NOT: gpu.func
 // CHECK-LABEL: func.func @host(
 // CHECK-SAME: %[[A:[^:]*]]: memref<64xf32> {fusion.name = "a", fusion.role = "input"}, %[[B:[^:]*]]: memref<64xf32> {fusion.name = "b", fusion.role = "input"}, %[[O0:[^:]*]]: memref<64xf32> {fusion.name = "buf2", fusion.role = "output"}, %[[O1:[^:]*]]: memref<64xf32> {fusion.name = "buf3", fusion.role = "output"}, %[[O2:[^:]*]]: memref<64xf32> {fusion.name = "output2", fusion.role = "output"})
 // CHECK: %[[T0:.*]] = gpu.alloc () : memref<64xf32>
 // CHECK: %[[T1:.*]] = gpu.alloc () : memref<64xf32>
 // CHECK: call @extern_kernels.mm(%[[A]], %[[B]], %[[T0]])
 // CHECK: gpu.launch_func @host_kernels::@kernel_op1 {{.*}} args(%[[T0]] : memref<64xf32>, %[[T1]] : memref<64xf32>)
-// CHECK: gpu.launch_func @host_kernels::@kernel_op2 {{.*}} args(%[[T1]] : memref<64xf32>, %[[O0]] : memref<64xf32>)
-// CHECK: gpu.launch_func @host_kernels::@kernel_op3 {{.*}} args(%[[T1]] : memref<64xf32>, %[[O1]] : memref<64xf32>)
+// CHECK: gpu.launch_func @host_kernels::@kernel_op2_op3 blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[T1]] : memref<64xf32>, %[[O0]] : memref<64xf32>, %[[O1]] : memref<64xf32>)
+// CHECK-NOT: gpu.launch_func
 // CHECK: gpu.memcpy %[[O2]], %[[A]]
 // CHECK: gpu.dealloc %[[T0]]
 // CHECK: gpu.dealloc %[[T1]]
@@ -217,4 +217,46 @@ fusion.graph @host(%a: !fusion.buffer<64xf32>, %b: !fusion.buffer<64xf32>) -> (!
     fusion.yield %c, %d : !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
   }
   fusion.output %buf2, %buf3, %a : !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
+}
+
+// -----
+
+// A combo kernel of a row reduction (one warp per row, 8 rows per block of
+// 256 threads) and a pointwise part (256 elements per block): blocks 0-1
+// reduce the 16 rows, blocks 2-5 copy the 1000 elements; one launch of 6
+// blocks of 256 threads, one manifest step.
+// CHECK: steps = [{args = ["x", "buf0", "y", "buf1"], block = [256, 1, 1], grid = [6, 1, 1], kind = "kernel", name = "kernel_op0_op1", node = "op0_op1"
+// CHECK-LABEL: gpu.func @kernel_op0_op1(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK:   %[[BID:.*]] = gpu.block_id x
+// CHECK:   %[[IN0:.*]] = arith.cmpi ult, %[[BID]], %c2
+// CHECK:   scf.if %[[IN0]] {
+// CHECK:     gpu.shuffle xor
+// CHECK:   }
+// CHECK:   %[[END1:.*]] = arith.cmpi ult, %[[BID]], %c6
+// CHECK:   %[[BEGIN1:.*]] = arith.cmpi uge, %[[BID]], %c2
+// CHECK:   %[[IN1:.*]] = arith.andi %[[BEGIN1]], %[[END1]]
+// CHECK:   scf.if %[[IN1]] {
+// CHECK:     arith.subi %{{.*}}, %c2_i32
+// CHECK:     math.exp
+// CHECK:   }
+// CHECK:   gpu.return
+// CHECK-LABEL: func.func @combo(
+// CHECK: gpu.launch_func @combo_kernels::@kernel_op0_op1
+// CHECK-NOT: gpu.launch_func
+fusion.graph @combo(%x: !fusion.buffer<16x32xf32>, %y: !fusion.buffer<1000xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<16xf32>, !fusion.buffer<1000xf32> {
+    %0 = fusion.node "op0" (%p0, %p1) in [16] reduce [32] writes(%out : !fusion.buffer<16xf32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<16x32xf32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<16xf32>
+    }
+    %1 = fusion.node "op1" (%p0) in [1000] writes(%out : !fusion.buffer<1000xf32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0] : !fusion.buffer<1000xf32>
+      %e = math.exp %a : f32
+      fusion.store %e, %out[%p0] : !fusion.buffer<1000xf32>
+    }
+    fusion.yield %0, %1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
 }

@@ -72,7 +72,7 @@ struct StoragePlan {
 };
 
 /// A graph ready to lower: its steps in execution order (`fusion.node`,
-/// `fusion.fused` and `fusion.extern` ops; members of `fusion.foreach` and
+/// `fusion.fused`, `fusion.foreach` and `fusion.extern` ops; members of
 /// `fusion.group` are separate steps, nops are aliases and run nothing)
 /// and its storages.
 struct GraphPlan {

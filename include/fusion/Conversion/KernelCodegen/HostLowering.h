@@ -34,6 +34,22 @@ public:
                                    const GraphPlan &graph,
                                    ArrayRef<unsigned> storages,
                                    ValueRange args) = 0;
+  /// One part of a foreach (combo) kernel: its plan, and the storages it
+  /// uses with their memrefs.
+  struct ComboPart {
+    KernelPlan plan;
+    SmallVector<unsigned> storages;
+    SmallVector<Value> args;
+  };
+  /// Emits the foreach kernel `op` of `parts` and its launch on `args`, the
+  /// memrefs of `storages` (every storage of every part). By default each
+  /// part is a kernel of its own, launched in order; the parts do not
+  /// depend on each other, so any order is right.
+  virtual LogicalResult emitComboKernel(OpBuilder &b, ForeachOp op,
+                                        ArrayRef<ComboPart> parts,
+                                        const GraphPlan &graph,
+                                        ArrayRef<unsigned> storages,
+                                        ValueRange args);
   /// Called for each extern, in order, once its call is emitted.
   virtual void noteExtern(ExternOp op, const GraphPlan &graph,
                           ArrayRef<unsigned> storages) {}
