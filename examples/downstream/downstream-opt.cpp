@@ -2,11 +2,15 @@
 //
 // What a compiler outside this repository does to use the fusion dialect:
 // register it and its passes next to MLIR's own through the InitAll entry
-// points, and write passes of its own against the dialect's C++ API. Here
-// that pass is `downstream-print-kernels`, which reports each kernel of a
-// scheduled graph the way Inductor's ir_post_fusion.txt names it.
+// points, write passes of its own against the dialect's C++ API, and ops of
+// its own on the dialect's ODS definitions. Here the pass is
+// `downstream-print-kernels`, which reports each kernel of a scheduled graph
+// the way Inductor's ir_post_fusion.txt names it, and the op is
+// `downstream.num_elements` (DownstreamOps.td) on `!fusion.buffer` values.
 //
 //===----------------------------------------------------------------------===//
+
+#include "DownstreamDialect.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionInterfaces.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
@@ -53,6 +57,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   fusion::registerAllDialects(registry);
+  registry.insert<downstream::DownstreamDialect>();
 
   registerAllPasses();
   fusion::registerAllPasses();

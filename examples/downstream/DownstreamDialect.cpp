@@ -1,0 +1,37 @@
+//===- DownstreamDialect.cpp - A downstream dialect over fusion types -----===//
+
+#include "DownstreamDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+#include "DownstreamOpsDialect.cpp.inc"
+
+void downstream::DownstreamDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "DownstreamOps.cpp.inc"
+      >();
+}
+
+Operation *downstream::DownstreamDialect::materializeConstant(
+    OpBuilder &builder, Attribute value, Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+/// Folds to the element count the fusion type's C++ API computes, when the
+/// shape is static.
+OpFoldResult downstream::NumElementsOp::fold(FoldAdaptor) {
+  fusion::BufferType type = getBuffer().getType();
+  if (!llvm::all_of(type.getShape(), [](int64_t size) { return size >= 0; }))
+    return {};
+  return IntegerAttr::get(IndexType::get(getContext()), type.getNumElements());
+}
+
+#define GET_OP_CLASSES
+#include "DownstreamOps.cpp.inc"
