@@ -87,16 +87,38 @@ done
 # the pipeline: outputs and in-place updated inputs against the CPU JIT
 # run of the same scheduled graph, on the JIT's input pattern.
 gen="${FUSION_GRAPH_GEN:-$root/build/bin/fusion-graph-gen}"
-for seed in 1 2 3 4 5 6; do
+# The combo_ cases combine independent kernels into foreach (combo) kernels
+# (combo-kernels=1): parts of every kind share one launch.
+for seed in 1 2 3 4 5 6 combo_1 combo_2 combo_3; do
   dir="$out/semantics/generated_$seed"
+  schedule="--fusion-schedule"
+  [[ $seed == combo_* ]] && schedule="--fusion-schedule=combo-kernels=1"
   mkdir -p "$dir"
-  "$gen" --seed=$seed --nodes=60 --max-dim=64 --extern-percent=0 --shuffle \
-    > "$dir/graph.mlir"
-  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
-  "$opt" "$dir/graph.mlir" --fusion-schedule --convert-fusion-to-loops \
+  "$gen" --seed=${seed#combo_} --nodes=60 --max-dim=64 --extern-percent=0 \
+      --shuffle | "$opt" - $schedule > "$dir/graph.mlir"
+  "$opt" "$dir/graph.mlir" -o /dev/null \
+      --fusion-to-ptx="chip=$chip output-dir=$dir schedule=0"
+  "$opt" "$dir/graph.mlir" --convert-fusion-to-loops \
       --test-fusion-jit-main=print-inputs=1 --fusion-loops-to-llvm \
     | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
     | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
   rm "$dir/graph.mlir"
 done
+# adam_step from the corpus, whose kernels are foreach (combo) kernels: as
+# dumped without fusion (unfused/, 80 kernels), fused without its foreach
+# lists (ours_nolists/, 32 kernels), and fused from its lists as Inductor
+# does (ours/, 2 combo kernels).
+adam="$root/corpus/inductor/adam_step/model__0_inference_0.0/ir_pre_fusion.txt"
+translate="${SCHEDULER_TRANSLATE:-$root/build/bin/scheduler-translate}"
+"$translate" --import-inductor "$adam" --inductor-graph-name=adam_step \
+    --inductor-no-foreach-lists > "$out/adam_step.plain.mlir"
+"$translate" --import-inductor "$adam" --inductor-graph-name=adam_step \
+    > "$out/adam_step.mlir"
+"$opt" "$out/adam_step.plain.mlir" --fusion-schedule=fuse=0 \
+  | "$opt" - -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$out/unfused schedule=0"
+"$opt" "$out/adam_step.plain.mlir" -o /dev/null \
+    --fusion-to-ptx="chip=$chip output-dir=$out/ours_nolists"
+"$opt" "$out/adam_step.mlir" -o /dev/null \
+    --fusion-to-ptx="chip=$chip output-dir=$out/ours"
+rm "$out/adam_step.plain.mlir" "$out/adam_step.mlir"
 ls -l "$out"/*

@@ -33,6 +33,10 @@ WORKLOADS = ("add_sum", "softmax", "layernorm_gelu", "rmsnorm_silu",
              "cross_entropy")
 # Integer inputs: (low, high, ignore value, ignore fraction).
 INT_INPUTS = {("cross_entropy", "arg1_1"): (0, 32000, -100, 0.05)}
+# Workloads whose float inputs are optimizer state: values in [0, 1) (a
+# second moment is never negative), and step counts (0-d tensors) whole
+# numbers from 1 to 100, as an optimizer has them.
+OPTIMIZER_STATE = ("adam_step",)
 ROTATE_BYTES = 256 << 20
 
 
@@ -41,7 +45,15 @@ def make_inputs(workload, program, storages, generator):
     tensors = {}
     for t in program.manifest.inputs:
         view = program.view(storages, t)
-        if view.is_floating_point():
+        if view.is_floating_point() and workload in OPTIMIZER_STATE:
+            if view.dim() == 0:
+                v = torch.randint(1, 101, (), generator=generator,
+                                  device=view.device)
+            else:
+                v = torch.rand(view.shape, generator=generator,
+                               device=view.device)
+            view.copy_(v)
+        elif view.is_floating_point():
             view.copy_(torch.randn(view.shape, generator=generator,
                                    device=view.device, dtype=view.dtype))
         else:
@@ -125,17 +137,27 @@ def copy_bandwidth():
 
 
 def check(workload, program, forward, names, generator):
+    """Errors of every output, and of every input a graph updates in place
+    (an optimizer step returns nothing), against eager on the same inputs."""
     storages = program.allocate()
     inputs = make_inputs(workload, program, storages, generator)
+    args = [inputs[n].clone() for n in names]
+    args64 = [a.double() if a.is_floating_point() else a.clone()
+              for a in args]
     program.launcher(storages)()
     torch.cuda.synchronize()
-    args = [inputs[n].clone() for n in names]
     with torch.no_grad():
-        ref = forward(*args)
-        ref64 = forward(*[a.double() if a.is_floating_point() else a
-                          for a in args])
+        ref = list(forward(*args))
+        ref64 = list(forward(*args64))
+    # Inputs, after the run: eager's updated its arguments in place.
+    tensors = list(program.manifest.outputs)
+    by_name = {t.name: t for t in program.manifest.inputs}
+    for name, a, a64 in zip(names, args, args64):
+        tensors.append(by_name[name])
+        ref.append(a)
+        ref64.append(a64)
     errors, eager_errors, small = [], [], {}
-    for t, r, r64 in zip(program.manifest.outputs, ref, ref64):
+    for t, r, r64 in zip(tensors, ref, ref64):
         ours = program.view(storages, t)
         errors.append(relative_error(ours, r))
         eager_errors.append(relative_error(r, r64))
