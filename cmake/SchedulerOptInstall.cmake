@@ -6,7 +6,10 @@
 # this project's targets (MLIR itself is imported), so it is installed here
 # as SchedulerOptTargets.cmake, and a library added later is exported
 # without any change to this file. Headers, .td files and generated .inc
-# files are installed by pattern for the same reason.
+# files are installed by pattern for the same reason. A library declared
+# with add_llvm_library instead would land in LLVM's export set, and
+# install(EXPORT) below would refuse the libraries that link it: declare
+# libraries with add_mlir_library (or add_mlir_dialect_library).
 
 include(CMakePackageConfigHelpers)
 

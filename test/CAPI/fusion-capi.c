@@ -61,6 +61,21 @@ static MlirContext createContext(void) {
   return ctx;
 }
 
+/// Runs `pm` on `module`, prints `what: success|failure` and the module,
+/// then destroys all three.
+static void runPrintAndDestroy(MlirContext ctx, MlirPassManager pm,
+                               MlirModule module, const char *what) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  MlirLogicalResult result = mlirPassManagerRunOnOp(pm, op);
+  printf("%s: %s\n", what,
+         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
+  mlirOperationPrint(op, printToStdout, NULL);
+  printf("\n");
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+  mlirContextDestroy(ctx);
+}
+
 // The dialect handle alone is enough to parse and verify fusion IR.
 static int testDialectHandle(void) {
   printf("@testDialectHandle\n");
@@ -125,14 +140,7 @@ static int testImportStringAndCreatedPasses(const char *corpus) {
   mlirOpPassManagerAddOwnedPass(graphPm, mlirCreateFusionTopologicalSortPass());
   mlirOpPassManagerAddOwnedPass(graphPm, mlirCreateFusionDeadNodeEliminationPass());
   mlirOpPassManagerAddOwnedPass(graphPm, mlirCreateFusionFuseNodesPass());
-  MlirOperation op = mlirModuleGetOperation(module);
-  MlirLogicalResult result = mlirPassManagerRunOnOp(pm, op);
-  printf("passes: %s\n", mlirLogicalResultIsSuccess(result) ? "success" : "failure");
-  mlirOperationPrint(op, printToStdout, NULL);
-  printf("\n");
-  mlirPassManagerDestroy(pm);
-  mlirModuleDestroy(module);
-  mlirContextDestroy(ctx);
+  runPrintAndDestroy(ctx, pm, module, "passes");
   return 0;
 }
 // Inductor's sum(a + b, dim=1) on 64x4096: one reduction node over both
@@ -164,15 +172,7 @@ static int testImportFileAndPipeline(const char *corpus) {
       mlirStringRefCreateFromCString("builtin.module(fusion-schedule)"),
       printToStdout, NULL);
   printf("pipeline parsed: %d\n", (int)mlirLogicalResultIsSuccess(parsed));
-  MlirOperation op = mlirModuleGetOperation(module);
-  MlirLogicalResult result = mlirPassManagerRunOnOp(pm, op);
-  printf("fusion-schedule: %s\n",
-         mlirLogicalResultIsSuccess(result) ? "success" : "failure");
-  mlirOperationPrint(op, printToStdout, NULL);
-  printf("\n");
-  mlirPassManagerDestroy(pm);
-  mlirModuleDestroy(module);
-  mlirContextDestroy(ctx);
+  runPrintAndDestroy(ctx, pm, module, "fusion-schedule");
   return 0;
 }
 // Inductor fuses gelu(layer_norm(x))'s five nodes into one kernel: its
