@@ -18,8 +18,11 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
-# The libraries the binaries load (libc6, libstdc++6, libllvm22, libmlir-22),
-# from the shlibs files of the installed packages.
+# The libraries the binaries load (libc6, libstdc++6, libmlir-22, ...),
+# from the shlibs files of the installed packages. libLLVM is named below as
+# well: the tools find it through /usr/lib/llvm-22/lib, where llvm-22-dev
+# owns the link to libllvm22's file, so dpkg-shlibdeps does not always
+# attribute it to libllvm22.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # What the development files need: find_package(SchedulerOpt) finds MLIR
 # (MLIRConfig.cmake in libmlir-22-dev, mlir-tblgen in mlir-22-tools, which
@@ -29,7 +32,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(SCHEDULER_OPT_MLIR_MIN "1:${LLVM_PACKAGE_VERSION}")
 set(SCHEDULER_OPT_MLIR_NEXT "1:${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR}.999")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libmlir-${LLVM_VERSION_MAJOR}-dev (>= ${SCHEDULER_OPT_MLIR_MIN}), \
+    "libllvm${LLVM_VERSION_MAJOR} (>= ${SCHEDULER_OPT_MLIR_MIN}), \
+libmlir-${LLVM_VERSION_MAJOR}-dev (>= ${SCHEDULER_OPT_MLIR_MIN}), \
 libmlir-${LLVM_VERSION_MAJOR}-dev (<< ${SCHEDULER_OPT_MLIR_NEXT}), \
 mlir-${LLVM_VERSION_MAJOR}-tools (>= ${SCHEDULER_OPT_MLIR_MIN}), \
 mlir-${LLVM_VERSION_MAJOR}-tools (<< ${SCHEDULER_OPT_MLIR_NEXT}), \
