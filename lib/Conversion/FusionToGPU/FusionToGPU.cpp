@@ -22,6 +22,7 @@
 #include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "fusion/Conversion/Passes.h"
+#include "fusion/Dialect/Fusion/IR/ExternCall.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -207,15 +208,43 @@ public:
   void noteExtern(ExternOp op, const GraphPlan &graph,
                   ArrayRef<unsigned> storages) override {
     Builder b(op.getContext());
-    SmallVector<Attribute> args;
+    const StoragePlan &plan = graph.storage;
+    auto storageName = [&](Value buffer) -> Attribute {
+      return b.getStringAttr(plan.storages[*plan.lookup(buffer)].name);
+    };
+    SmallVector<Attribute> args, inputs, outputs;
     for (unsigned s : storages)
-      args.push_back(b.getStringAttr(graph.storage.storages[s].name));
-    manifestSteps.push_back(b.getDictionaryAttr({
+      args.push_back(b.getStringAttr(plan.storages[s].name));
+    // Buffer name -> storage, for the call's arguments, which name buffers.
+    NamedAttrList buffers;
+    auto addBuffer = [&](Value buffer) {
+      if (!buffers.get(getBufferName(buffer)))
+        buffers.append(getBufferName(buffer), storageName(buffer));
+    };
+    for (Value input : op.getInputs()) {
+      inputs.push_back(storageName(input));
+      addBuffer(input);
+    }
+    for (const ExternOutput &output : getExternOutputs(op)) {
+      outputs.push_back(b.getDictionaryAttr({
+          b.getNamedAttr("buffer", getBufferName(output.buffer)),
+          b.getNamedAttr("storage", storageName(output.buffer)),
+          b.getNamedAttr("index", b.getI64IntegerAttr(output.index)),
+      }));
+      addBuffer(output.buffer);
+    }
+    SmallVector<NamedAttribute> step = {
         b.getNamedAttr("kind", b.getStringAttr("extern")),
         b.getNamedAttr("name", b.getStringAttr(op.getKernel())),
         b.getNamedAttr("node", b.getStringAttr(op.getName())),
         b.getNamedAttr("args", b.getArrayAttr(args)),
-    }));
+        b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+        b.getNamedAttr("outputs", b.getArrayAttr(outputs)),
+        b.getNamedAttr("buffers", buffers.getDictionary(b.getContext())),
+    };
+    if (auto call = op->getAttrOfType<DictionaryAttr>(kExternCallAttrName))
+      step.push_back(b.getNamedAttr("call", call));
+    manifestSteps.push_back(b.getDictionaryAttr(step));
   }
 
   std::string getModuleName() const { return (graphName + "_kernels").str(); }

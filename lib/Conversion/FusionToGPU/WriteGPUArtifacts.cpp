@@ -49,9 +49,13 @@ llvm::json::Value toJSON(Attribute attr) {
   }
   if (auto str = dyn_cast<StringAttr>(attr))
     return str.getValue();
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return boolean.getValue();
   if (auto integer = dyn_cast<IntegerAttr>(attr))
     return integer.getInt();
-  return nullptr;
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return real.getValueAsDouble();
+  return nullptr; // UnitAttr: JSON's null
 }
 
 StringRef getExtension(gpu::CompilationTarget format) {

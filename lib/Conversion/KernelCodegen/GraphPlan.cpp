@@ -40,11 +40,13 @@ static Value throughContainers(Value value) {
 }
 
 /// Appends the leaf steps of a top-level scheduler op: nodes, fused groups,
-/// foreach (combo) kernels and externs run; nops run nothing; group members
-/// run one after the other.
+/// foreach (combo) kernels and externs run; nops and tuple-element externs
+/// run nothing; group members run one after the other.
 static void appendSteps(Operation *op, SmallVectorImpl<Operation *> &steps) {
   if (isa<NopOp>(op))
     return;
+  if (auto ext = dyn_cast<ExternOp>(op); ext && isTupleElement(ext))
+    return; // the extern producing the tuple writes its elements
   if (isa<GroupOp>(op)) {
     for (Operation &member : op->getRegion(0).front().without_terminator())
       appendSteps(&member, steps);
@@ -68,18 +70,70 @@ static LogicalResult checkOrder(GraphOp graph, DependenceGraph &deps) {
   return success();
 }
 
-/// Checks the ops the host side must handle: externs with tuple results and
+bool codegen::isTupleElement(ExternOp op) {
+  return op.getKernel() == "multi_output";
+}
+
+SmallVector<ExternOutput> codegen::getExternOutputs(ExternOp op) {
+  SmallVector<ExternOutput> outputs;
+  for (OpResult result : op->getResults()) {
+    if (!isa<MultiOutputType>(result.getType())) {
+      outputs.push_back({result, -1});
+      continue;
+    }
+    for (Operation *user : result.getUsers()) {
+      auto element = cast<ExternOp>(user);
+      auto index = element->getAttrOfType<IntegerAttr>("index");
+      outputs.push_back({element->getResult(0), index.getInt()});
+    }
+  }
+  llvm::stable_sort(outputs, [](const ExternOutput &a, const ExternOutput &b) {
+    return a.index < b.index;
+  });
+  return outputs;
+}
+
+/// Checks a tuple-returning extern: its tuples are read only by
+/// `multi_output` externs, each extracting a distinct element of one tuple.
+static LogicalResult checkTupleExtern(ExternOp ext) {
+  auto isMulti = [](Type t) { return isa<MultiOutputType>(t); };
+  if (isTupleElement(ext)) {
+    if (ext.getInputs().size() != 1 || !isMulti(ext.getInputs()[0].getType()) ||
+        ext->getNumResults() != 1 || isMulti(ext->getResult(0).getType()) ||
+        !ext->getAttrOfType<IntegerAttr>("index"))
+      return ext.emitOpError("extracts a tuple element: it needs one "
+                             "!fusion.multi_output operand, one buffer result "
+                             "and an integer 'index'");
+    return success();
+  }
+  if (llvm::any_of(ext.getInputs().getTypes(), isMulti))
+    return ext.emitOpError("takes a !fusion.multi_output; only "
+                           "'multi_output' externs read tuples");
+  for (OpResult result : ext->getResults()) {
+    if (!isMulti(result.getType()))
+      continue;
+    llvm::SmallDenseSet<int64_t> seen;
+    for (Operation *user : result.getUsers()) {
+      // Other readers of the tuple are diagnosed on themselves.
+      auto element = dyn_cast<ExternOp>(user);
+      auto index = element && isTupleElement(element)
+                       ? element->getAttrOfType<IntegerAttr>("index")
+                       : IntegerAttr();
+      if (index && !seen.insert(index.getInt()).second)
+        return ext.emitOpError("has its element ")
+               << index.getInt() << " extracted twice";
+    }
+  }
+  return success();
+}
+
+/// Checks the ops the host side must handle: tuple-returning externs and
 /// views that are not a plain reinterpretation of one buffer.
 static LogicalResult checkHostOps(GraphOp graph) {
   WalkResult result = graph.walk([&](Operation *op) -> WalkResult {
-    if (auto ext = dyn_cast<ExternOp>(op)) {
-      auto isMulti = [](Type t) { return isa<MultiOutputType>(t); };
-      if (llvm::any_of(ext->getOperandTypes(), isMulti) ||
-          llvm::any_of(ext->getResultTypes(), isMulti))
-        return ext.emitOpError("returns or takes a !fusion.multi_output; "
-                               "multi-output externs have no lowering"),
-               WalkResult::interrupt();
-    }
+    if (auto ext = dyn_cast<ExternOp>(op))
+      if (failed(checkTupleExtern(ext)))
+        return WalkResult::interrupt();
     if (auto nop = dyn_cast<NopOp>(op)) {
       if (nop.getInputs().size() != 1 || nop->getNumResults() != 1)
         return nop.emitOpError("aliases ")
@@ -122,7 +176,7 @@ public:
       auto type = cast<BufferType>(value.getType());
       bool direct = isFreshResult(producer) && producer.getType() == type &&
                     !plan.storageOf.count(producer);
-      std::string name = direct ? bufferName(producer)
+      std::string name = direct ? getBufferName(producer).str()
                                 : uniqueName("output" + std::to_string(j));
       unsigned storage =
           addStorage(name, StoragePlan::Role::Output, j, type);
@@ -151,12 +205,6 @@ private:
       return false;
     auto node = cast<SchedulerNodeOpInterface>(result.getOwner());
     return !node.getMutatedBuffer(result.getResultNumber());
-  }
-
-  static std::string bufferName(Value result) {
-    auto opResult = cast<OpResult>(result);
-    auto node = cast<SchedulerNodeOpInterface>(opResult.getOwner());
-    return node.getBufferName(opResult.getResultNumber()).str();
   }
 
   std::string uniqueName(std::string name) {
@@ -192,6 +240,8 @@ private:
     for (OpResult result : op->getResults()) {
       if (plan.storageOf.count(result) || plan.registerBuffers.count(result))
         continue; // written directly into an output argument, or in registers
+      if (isa<MultiOutputType>(result.getType()))
+        continue; // a tuple: its elements have the storages
       if (auto nop = dyn_cast<NopOp>(op)) {
         plan.storageOf[result] = plan.storageOf.lookup(nop.getInputs()[0]);
         continue;
@@ -202,7 +252,7 @@ private:
         continue;
       }
       plan.storageOf[result] =
-          addStorage(bufferName(result), StoragePlan::Role::Temp, 0,
+          addStorage(getBufferName(result).getValue(), StoragePlan::Role::Temp, 0,
                      cast<BufferType>(result.getType()));
     }
   }
@@ -255,8 +305,8 @@ SmallVector<unsigned> codegen::getStepStorages(Operation *step,
   if (auto ext = dyn_cast<ExternOp>(step)) {
     for (Value input : ext.getInputs())
       add(input);
-    for (Value output : ext->getResults())
-      add(output);
+    for (const ExternOutput &output : getExternOutputs(ext))
+      add(output.buffer);
     return result;
   }
   SmallVector<SchedulerNodeOpInterface> leaves;

@@ -118,8 +118,8 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
       SmallVector<Value> operands;
       for (Value input : ext.getInputs())
         operands.push_back(memrefs[*storage.lookup(input)]);
-      for (Value result : ext->getResults())
-        operands.push_back(memrefs[*storage.lookup(result)]);
+      for (const ExternOutput &output : getExternOutputs(ext))
+        operands.push_back(memrefs[*storage.lookup(output.buffer)]);
       auto type = b.getFunctionType(ValueRange(operands).getTypes(), {});
       func::FuncOp decl = getExternDeclaration(module, b, ext.getKernel(), type);
       func::CallOp::create(b, ext.getLoc(), decl, operands);

@@ -164,15 +164,6 @@ fusion.graph @out_of_order(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>)
 
 // -----
 
-fusion.graph @multi_output(%q: !fusion.buffer<4x64xf32>) -> (!fusion.buffer<4x64xf32>) attributes {device = "cuda:0"} {
-  // expected-error @below {{'fusion.extern' op returns or takes a !fusion.multi_output; multi-output externs have no lowering}}
-  %buf0 = fusion.extern "op0" "aten._scaled_dot_product_efficient_attention.default"(%q) : (!fusion.buffer<4x64xf32>) -> !fusion.multi_output
-  %buf1 = fusion.extern "op1" "multi_output"(%buf0) {index = 0 : i64} : (!fusion.multi_output) -> !fusion.buffer<4x64xf32>
-  fusion.output %buf1 : !fusion.buffer<4x64xf32>
-}
-
-// -----
-
 fusion.graph @concat_view(%a: !fusion.buffer<4xf32>, %b: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
   // expected-error @below {{'fusion.nop' op aliases 2 buffers; only views of one buffer have a lowering}}
   %buf0 = fusion.nop "op0"(%a, %b) : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
@@ -185,4 +176,34 @@ fusion.graph @bitcast_view(%a: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xi32>)
   // expected-error @below {{'fusion.nop' op reinterprets 'f32' storage as 'i32'; views have a lowering only when the element type is kept}}
   %buf0 = fusion.nop "op0"(%a) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xi32>
   fusion.output %buf0 : !fusion.buffer<4xi32>
+}
+
+// -----
+
+// Only `multi_output` externs read a tuple: another extern would need
+// storage for it.
+fusion.graph @tuple_read_by_kernel(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.extern "op0" "aten.split_like"(%x) : (!fusion.buffer<8xf32>) -> !fusion.multi_output
+  // expected-error @below {{'fusion.extern' op takes a !fusion.multi_output; only 'multi_output' externs read tuples}}
+  %buf1 = fusion.extern "op1" "aten.consume"(%buf0) : (!fusion.multi_output) -> !fusion.buffer<8xf32>
+  fusion.output %buf1 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @tuple_element_twice(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>, !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.extern' op has its element 0 extracted twice}}
+  %buf0 = fusion.extern "op0" "aten.split_like"(%x) : (!fusion.buffer<8xf32>) -> !fusion.multi_output
+  %buf1 = fusion.extern "op1" "multi_output"(%buf0) {index = 0 : i64} : (!fusion.multi_output) -> !fusion.buffer<8xf32>
+  %buf2 = fusion.extern "op2" "multi_output"(%buf0) {index = 0 : i64} : (!fusion.multi_output) -> !fusion.buffer<8xf32>
+  fusion.output %buf1, %buf2 : !fusion.buffer<8xf32>, !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @tuple_element_without_index(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.extern "op0" "aten.split_like"(%x) : (!fusion.buffer<8xf32>) -> !fusion.multi_output
+  // expected-error @below {{'fusion.extern' op extracts a tuple element: it needs one !fusion.multi_output operand, one buffer result and an integer 'index'}}
+  %buf1 = fusion.extern "op1" "multi_output"(%buf0) : (!fusion.multi_output) -> !fusion.buffer<8xf32>
+  fusion.output %buf1 : !fusion.buffer<8xf32>
 }

@@ -83,8 +83,9 @@ struct GraphPlan {
 
 /// Plans `graph`, whose dependences are `deps`. Fails with a diagnostic on
 /// the offending op when the graph is not in a valid execution order or
-/// uses what the lowerings do not support (multi-output externs, views that
-/// change the element type or combine several buffers).
+/// uses what the lowerings do not support (views that change the element
+/// type or combine several buffers, tuples read by anything but
+/// `multi_output` externs).
 FailureOr<GraphPlan> planGraph(GraphOp graph, DependenceGraph &deps);
 
 /// The storages a step reads or writes, in first-use order: loads of
@@ -92,6 +93,23 @@ FailureOr<GraphPlan> planGraph(GraphOp graph, DependenceGraph &deps);
 /// memory, extern operands and results.
 SmallVector<unsigned> getStepStorages(Operation *step,
                                       const StoragePlan &storage);
+
+/// A buffer an extern writes: the buffer value, and the position of the
+/// tensor in the kernel's returned tuple (-1 when the kernel returns one
+/// tensor, or overwrites an operand).
+struct ExternOutput {
+  Value buffer;
+  int64_t index = -1;
+};
+
+/// The buffers `op` writes. An extern returning a `!fusion.multi_output`
+/// writes the buffers of the `multi_output` externs that extract the
+/// tuple's elements (which run nothing themselves), in element order.
+SmallVector<ExternOutput> getExternOutputs(ExternOp op);
+
+/// Whether `op` only extracts an element of a tuple (Inductor's
+/// MultiOutput); the extern producing the tuple writes its buffer.
+bool isTupleElement(ExternOp op);
 
 /// A short name for an element type as the manifest and harness use it:
 /// f16, bf16, f32, f64, i1, i8, i16, i32, i64.
