@@ -53,6 +53,33 @@ static LogicalResult loadFxGraph(llvm::SourceMgr &sourceMgr,
   return readFxPlaceholders(id, locator, fx);
 }
 
+/// Attaches the extern calls given in the options, or those next to the
+/// dump.
+static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
+                                     ModuleOp module,
+                                     const InductorImportOptions &options) {
+  std::string path = options.externCallsPath;
+  bool required = !path.empty();
+  if (!required) {
+    StringRef dumpPath = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                             ->getBufferIdentifier();
+    if (dumpPath.empty() || dumpPath == "<stdin>")
+      return success();
+    SmallString<256> candidate(llvm::sys::path::parent_path(dumpPath));
+    llvm::sys::path::append(candidate, "extern_calls.json");
+    path = std::string(candidate);
+  }
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file) {
+    if (!required)
+      return success(); // Optional: graphs dumped by Inductor have none.
+    return emitError(module.getLoc())
+           << "cannot open the extern calls '" << path
+           << "': " << file.getError().message();
+  }
+  return attachExternCalls(module, (*file)->getMemBufferRef());
+}
+
 OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
     InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
     const InductorImportOptions &options) {
@@ -64,7 +91,11 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
                               lists)) ||
       failed(createForeachNodes(dump, lists, locator)))
     return nullptr;
-  return GraphImporter(dump, locator, options, fx).run();
+  OwningOpRef<ModuleOp> module =
+      GraphImporter(dump, locator, options, fx).run();
+  if (module && failed(loadExternCalls(sourceMgr, *module, options)))
+    return nullptr;
+  return module;
 }
 
 OwningOpRef<ModuleOp>

@@ -5,6 +5,7 @@
 //   ImportInductor.cpp   entry points (dump + FX graph -> verified module)
 //   FxGraph.cpp          placeholders of fx_graph_readable.py
 //   ImportForeach.cpp    foreach_lists.json: create_foreach_nodes
+//   ExternCalls.cpp      extern_calls.json onto the fusion.extern ops
 //   Dtypes.cpp           torch dtypes, name order
 //   ImportGraph.cpp      graph-level assembly: nodes in order, containers,
 //                        graph inputs and outputs
@@ -30,6 +31,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 namespace mlir {
 namespace fusion {
@@ -95,6 +97,10 @@ StringRef fxDtypeName(StringRef code);
 class BodyImporter;
 
 /// Builds the fusion.graph of a parsed dump: one op per scheduler node.
+/// Attaches each call of an `extern_calls.json` to the fusion.extern of
+/// that node name as its `fusion.call` (ExternCalls.cpp).
+LogicalResult attachExternCalls(ModuleOp module, llvm::MemoryBufferRef file);
+
 class GraphImporter {
 public:
   GraphImporter(InductorDump &dump, const DumpLocator &locator,
@@ -201,6 +207,7 @@ public:
   LogicalResult translateConstant(const OpCall &c, const OpDef &def);
   LogicalResult translateToDtype(const OpCall &c, const OpDef &def);
   LogicalResult translateIdentity(const OpCall &c, const OpDef &def);
+  LogicalResult translateCheckBounds(const OpCall &c, const OpDef &def);
   LogicalResult translateWhere(const OpCall &c, const OpDef &def);
   LogicalResult translateRand(const OpCall &c, const OpDef &def);
   LogicalResult translateReduction(const OpCall &c, const OpDef &def);

@@ -99,6 +99,7 @@ static const OpDef kOpTable[] = {
     {"bitwise_or", &BI::translateBitwise, nullptr, binary<arith::OrIOp>},
     {"bitwise_xor", &BI::translateBitwise, nullptr, binary<arith::XOrIOp>},
     {"ceil", &BI::translateFloatUnary, unary<math::CeilOp>},
+    {"check_bounds", &BI::translateCheckBounds},
     {"constant", &BI::translateConstant},
     {"cos", &BI::translateFloatUnary, unary<math::CosOp>},
     {"eq", &BI::translateCompare},
@@ -345,6 +346,18 @@ LogicalResult BodyImporter::translateIdentity(const OpCall &c,
   if (failed(args))
     return failure();
   result.value = (*args)[0];
+  return success();
+}
+
+/// `ops.check_bounds(index, size, lower, upper)` asserts that an indirect
+/// index lies in [0, size) (Triton's device_assert); it computes nothing,
+/// and the graph keeps no assertion: indices are trusted, as Inductor does
+/// with `config.triton.assert_indirect_indexing` off.
+LogicalResult BodyImporter::translateCheckBounds(const OpCall &c,
+                                                 const OpDef &def) {
+  if (failed(expectArgs(c.call, 4, 4)) ||
+      failed(indexRef(c.call.elements[0], c.env)))
+    return failure();
   return success();
 }
 

@@ -40,9 +40,15 @@ void mlir::fusion::registerInductorTranslations() {
       "inductor-no-foreach-lists",
       llvm::cl::desc("Create no fusion.foreach nodes from foreach lists"),
       llvm::cl::init(false), llvm::cl::cat(category));
+  static llvm::cl::opt<std::string> externCalls(
+      "inductor-extern-calls",
+      llvm::cl::desc("extern_calls.json giving each extern node's call "
+                     "(default: the one next to the dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
 
   auto options = [] {
     InductorImportOptions opts;
+    opts.externCallsPath = externCalls;
     opts.graphName = graphName;
     opts.fxGraphPath = fxGraph;
     opts.noFxGraphLookup = noFxLookup;

@@ -47,6 +47,10 @@ struct InductorImportOptions {
   std::string foreachListsPath;
   /// Create no foreach nodes (the graph exactly as the dump shows it).
   bool noForeachLists = false;
+  /// `extern_calls.json` of the same graph: each extern node's call,
+  /// attached to its fusion.extern as `fusion.call`. Empty: use
+  /// `extern_calls.json` next to the dump when there is one.
+  std::string externCallsPath;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
