@@ -10,7 +10,7 @@
 #   bash bench/build_gpu_bundle.sh [DIR]     # default: build/gpu-bundle
 #
 # Then, on the GPU machine, from the repository root:
-#   cd python && python3 -m fusion_gpu.run_workloads --bundle ../DIR \
+#   cd python && python3 -m scheduler_opt.harness.run_workloads --bundle ../DIR \
 #       --corpus ../corpus/inductor --out "$OUT"
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

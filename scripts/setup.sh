@@ -16,7 +16,7 @@ llvm="/usr/lib/llvm-22"
 packages=(
   cmake ninja-build ccache g++
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-  libgtest-dev python3
+  libgtest-dev python3 python3-pytest python3-setuptools
 )
 
 missing=()

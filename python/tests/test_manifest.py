@@ -1,12 +1,11 @@
-"""Checks of the launch-manifest reader (no GPU needed). Run with
-`python3 -m unittest discover -s python/tests -t python` or pytest."""
+"""Checks of the launch-manifest reader (no GPU needed)."""
 import copy
 import json
 import os
 import tempfile
 import unittest
 
-from fusion_gpu import manifest
+from scheduler_opt import manifest, sizes
 
 # The manifest convert-fusion-to-gpu writes for a softmax-like graph whose
 # output 1 is its input returned as is.
@@ -35,6 +34,21 @@ BASE = {
          "args": ["x", "buf0", "buf2"]},
         {"kind": "copy", "src": "x", "dst": "output1", "elements": 32},
     ],
+}
+
+
+# An extern step as convert-fusion-to-gpu writes it (see
+# test/Conversion/FusionToGPU/extern-tuple.mlir): a kernel returning a
+# tuple whose elements 0 and 1 land in buf5 and buf2.
+EXTERN = {
+    "kind": "extern", "name": "aten.attention", "node": "op5",
+    "args": ["x", "buf0", "buf5", "buf2"],
+    "inputs": ["x", "buf0"],
+    "outputs": [{"buffer": "buf5", "storage": "buf5", "index": 0},
+                {"buffer": "buf2", "storage": "buf2", "index": 1}],
+    "buffers": {"x": "x", "buf0": "buf0", "buf5": "buf5", "buf2": "buf2"},
+    "call": {"kernel": "aten.attention", "args": [], "kwargs": {
+        "scale": 0.125}},
 }
 
 
@@ -96,6 +110,46 @@ class ManifestTest(unittest.TestCase):
             with self.subTest(message):
                 with self.assertRaisesRegex(manifest.ManifestError, message):
                     manifest.parse(broken(mutate))
+
+    def test_extern_step(self):
+        data = copy.deepcopy(BASE)
+        data["storages"].append({"name": "buf5", "role": "temp",
+                                 "dtype": "f32", "elements": 8})
+        data["steps"].insert(0, EXTERN)
+        m = manifest.parse(data)
+        ext = m.externs()[0]
+        self.assertEqual(ext.node, "op5")
+        self.assertEqual(ext.inputs, ("x", "buf0"))
+        self.assertEqual(ext.outputs, (
+            manifest.ExternOutput("buf5", "buf5", 0),
+            manifest.ExternOutput("buf2", "buf2", 1)))
+        self.assertEqual(ext.buffer_storages()["buf0"], "buf0")
+        self.assertEqual(ext.call["kwargs"], {"scale": 0.125})
+        bad = copy.deepcopy(data)
+        bad["steps"][0]["outputs"][0]["storage"] = "nope"
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "writes unknown storage 'nope'"):
+            manifest.parse(bad)
+        bad = copy.deepcopy(data)
+        bad["steps"][0]["buffers"]["buf0"] = "nope"
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "maps 'buf0' to unknown storage"):
+            manifest.parse(bad)
+
+    def test_symbolic_sizes(self):
+        data = copy.deepcopy(BASE)
+        data["storages"][0]["elements"] = "s0*8"
+        data["inputs"][0]["shape"] = ["s0", 8]
+        data["steps"][0]["grid"] = ["s0", 1, 1]
+        m = manifest.parse(data)
+        self.assertEqual(m.storage("x").elements, sizes.Expr("s0*8"))
+        self.assertEqual(m.inputs[0].storage_span({"s0": 4}), 32)
+        self.assertEqual(m.kernels()[0].grid[0].evaluate({"s0": 3}), 3)
+        self.assertEqual(m.min_bytes({"s0": 4}), 2 * 32 * 4)
+        data["inputs"][0]["shape"] = ["s0 +", 8]
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "bad size expression"):
+            manifest.parse(data)
 
     def test_load_directory(self):
         with tempfile.TemporaryDirectory() as d:

@@ -5,7 +5,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/add_sum.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/add_sum.json
 // RUN: env PYTHONDONTWRITEBYTECODE=1 %python -c "import sys; sys.path.insert(0, '%src_root/python'); \
-// RUN:   from fusion_gpu import manifest; m = manifest.load('%t/add_sum.json'); \
+// RUN:   from scheduler_opt import manifest; m = manifest.load('%t/add_sum.json'); \
 // RUN:   print(m.graph, [(k.name, k.grid, k.block, k.args) for k in m.kernels()], m.min_bytes())" \
 // RUN: | FileCheck %s --check-prefix=PY
 

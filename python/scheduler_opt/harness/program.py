@@ -1,20 +1,15 @@
-"""Runs a manifest's steps on the GPU: PTX loaded with CuPy, storages as
-PyTorch tensors, kernels launched with raw device pointers (the kernels are
-lowered with the bare-pointer calling convention)."""
-import warnings
+"""A manifest's kernels on explicit storages, for the workload harness:
+storages allocated and filled by the caller (NaN-poisoned outputs), the
+steps run by one launcher. The backend's runtime (`runtime.py`) runs
+compiled graphs; this runs bundles of kernels without a PyTorch graph
+around them."""
 from typing import Dict
 
-import cupy
-import numpy
 import torch
 
-from .manifest import Manifest
-
-TORCH_DTYPES = {
-    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-    "f64": torch.float64, "i1": torch.bool, "i8": torch.int8,
-    "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
-}
+from .. import cuda_driver
+from ..manifest import Manifest
+from ..runtime import TORCH_DTYPES
 
 
 class Program:
@@ -27,18 +22,22 @@ class Program:
         self.manifest = manifest
         self.device = device
         self.aliases = manifest.input_aliases() if alias_inputs else {}
-        self.functions = {}
+        self.kernels = {}
+        externs = [s.name for s in manifest.externs()]
+        if externs:
+            raise NotImplementedError(
+                "graph %s calls extern kernels %s: run it through the "
+                "backend (scheduler_opt.backend)" % (manifest.graph, externs))
         if manifest.kernels():
             if manifest.format != "ptx":
                 raise ValueError("expected PTX, got %s" % manifest.format)
-            self.module = cupy.RawModule(path=manifest.binary_path())
-            self.functions = {k.name: self.module.get_function(k.name)
-                              for k in manifest.kernels()}
-        externs = [s.name for s in manifest.steps if s.kind == "extern"]
-        if externs:
-            raise NotImplementedError(
-                "graph %s calls extern kernels %s, which this harness does "
-                "not implement" % (manifest.graph, externs))
+            torch.zeros(1, device=device)  # the context is current
+            with open(manifest.binary_path(), "rb") as f:
+                self.module = cuda_driver.Module(f.read())
+            for k in manifest.kernels():
+                if k.name not in self.kernels:
+                    self.kernels[k.name] = cuda_driver.Kernel(
+                        self.module, k.name, k.block, len(k.args))
 
     def allocate(self) -> Dict[str, torch.Tensor]:
         """One flat tensor per storage; outputs and temporaries are filled
@@ -64,10 +63,9 @@ class Program:
         plan = []
         for step in self.manifest.steps:
             if step.kind == "kernel":
-                args = tuple(numpy.uint64(storages[a].data_ptr())
-                             for a in step.args)
-                plan.append(("kernel", self.functions[step.name], step.grid,
-                             step.block, args))
+                pointers = [storages[a].data_ptr() for a in step.args]
+                plan.append(("kernel", self.kernels[step.name], step.grid,
+                             pointers))
             elif step.dst not in self.aliases:
                 src = storages[step.src][:step.elements]
                 dst = storages[step.dst][:step.elements]
@@ -75,19 +73,12 @@ class Program:
 
         def run():
             stream = torch.cuda.current_stream().cuda_stream
-            with _external_stream(stream):
-                for entry in plan:
-                    if entry[0] == "kernel":
-                        _, fn, grid, block, args = entry
-                        fn(grid, block, args)
-                    else:
-                        entry[2].copy_(entry[1])
+            for entry in plan:
+                if entry[0] == "kernel":
+                    _, kernel, grid, pointers = entry
+                    kernel.launch(grid, pointers, stream)
+                else:
+                    entry[2].copy_(entry[1])
         # The kernels hold raw pointers: keep the storages alive with them.
         run.storages = storages
         return run
-
-
-def _external_stream(handle):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return cupy.cuda.ExternalStream(handle)

@@ -6,8 +6,8 @@ import os
 
 import torch
 
-from . import manifest as manifest_lib
-from .runner import Program
+from .. import manifest as manifest_lib
+from .program import Program
 
 RAND_SEED = 78187493520  # bench/semantics/rand.mlir
 RAND_STRIDE = 3

@@ -1,6 +1,6 @@
 """Checks and times scheduler-opt's kernels for corpus workloads on a GPU.
 
-    python3 -m fusion_gpu.run_workloads --bundle DIR --corpus corpus/inductor
+    python3 -m scheduler_opt.harness.run_workloads --bundle DIR --corpus corpus/inductor
 
 DIR holds one folder per variant of <graph>.{ptx,json}, written by
 `scheduler-opt --fusion-to-ptx="output-dir=..."` (bench/build_gpu_bundle.sh:
@@ -24,10 +24,10 @@ import time
 
 import torch
 
-from . import manifest as manifest_lib
+from .. import manifest as manifest_lib
 from . import semantics
-from .fx_graph import find_fx_graph, load_forward
-from .runner import Program
+from ..fx_graph import find_fx_graph, load_forward
+from .program import Program
 
 WORKLOADS = ("add_sum", "softmax", "layernorm_gelu", "rmsnorm_silu",
              "cross_entropy")

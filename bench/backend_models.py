@@ -1,0 +1,549 @@
+"""The dev-corpus models through torch.compile(backend="scheduler_opt").
+
+    PYTHONPATH=python SCHEDULER_OPT_BIN=DIR python3 bench/backend_models.py \
+        --out "$OUT" [--models gpt2,resnet18]
+
+For each model (small equivalents of corpus/inductor's workloads, rebuilt
+here: the corpus README and each fx_graph_readable.py say what they are):
+
+- correctness: outputs (and, for training models, the loss and every
+  parameter's gradient; for the optimizer step, the updated parameters and
+  state) against eager under torch.testing.assert_close's default
+  tolerances; when those fail, the smallest of a ladder of tolerances that
+  passes, for us and for torch.compile's default (Inductor), whose own
+  rounding differs from eager's the same way;
+- GPU time of one model step (CUDA events around 10 steps, median of 7
+  repeats, after warm-up) for us, Inductor and eager, in the same process;
+- compile time: the first call's wall time for us and for Inductor (their
+  caches off or empty), and ours split into Inductor's front half (inside
+  compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
+  (import, schedule and PTX), and loading the module.
+
+Then a graph our lowering refuses (a concatenation): the exception names the
+op and the reason, options={"fallback": True} compiles it with Inductor and
+warns, and the compile cache holds no half-written entry.
+
+Writes backend_models.json and backend_models.md under --out.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+import scheduler_opt  # noqa: E402  (registers the backend)
+from scheduler_opt import backend as so_backend  # noqa: E402
+
+DEVICE = "cuda"
+TOLERANCES = [None, (1e-5, 1e-5), (1e-4, 1e-4), (1e-3, 1e-3), (1e-2, 1e-2)]
+
+
+def rnd(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device=DEVICE, dtype=dtype)
+
+
+# --- models ------------------------------------------------------------------
+# Each returns a Case: the callable to compile, its inputs, the parameters
+# whose gradients are checked (training), and what the step returns.
+
+class Case:
+    def __init__(self, fn, inputs, params=(), train=False, state=None):
+        self.fn, self.inputs, self.params = fn, inputs, list(params)
+        self.train, self.state = train, state or (lambda: [])
+
+
+def add_sum():
+    return Case(lambda a, b: (a + b).sum(1), [rnd(64, 4096), rnd(64, 4096)])
+
+
+def softmax():
+    return Case(lambda x: torch.softmax(x, -1), [rnd(4096, 1024)])
+
+
+def layernorm_gelu():
+    ln = nn.LayerNorm(1024).to(DEVICE)
+    return Case(lambda x: F.gelu(ln(x)).mean(), [rnd(4096, 1024)],
+                ln.parameters(), train=True)
+
+
+def rmsnorm_silu():
+    w = rnd(1024)
+
+    def f(x, w):
+        return F.silu(x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
+                      * w)
+    return Case(f, [rnd(4096, 1024), w])
+
+
+def cross_entropy():
+    target = torch.randint(0, 32000, (4096,), device=DEVICE)
+    target[torch.rand(4096, device=DEVICE) < 0.05] = -100
+    return Case(lambda x, t: F.cross_entropy(x, t, ignore_index=-100),
+                [rnd(4096, 32000), target])
+
+
+class MLP(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(d, h), nn.Linear(h, d)
+        self.ln = nn.LayerNorm(d)
+
+    def forward(self, x):
+        return self.ln(self.fc2(F.gelu(self.fc1(x))))
+
+
+def mlp():
+    m = MLP(1024, 4096).to(DEVICE)
+    return Case(m, [rnd(2048, 1024)])
+
+
+def mlp_train():
+    m = MLP(512, 2048).to(DEVICE)
+    return Case(lambda x: m(x).mean(), [rnd(1024, 512)], m.parameters(),
+                train=True)
+
+
+class Attention(nn.Module):
+    def __init__(self, d=512, h=8):
+        super().__init__()
+        self.h, self.ln = h, nn.LayerNorm(d)
+        self.qkv, self.o = nn.Linear(d, 3 * d), nn.Linear(d, d)
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = self.qkv(self.ln(x)).split(D, -1)
+        q, k, v = (t.view(B, T, self.h, D // self.h).transpose(1, 2)
+                   for t in (q, k, v))
+        a = torch.softmax(q @ k.transpose(-1, -2) / (D // self.h) ** 0.5,
+                          -1) @ v
+        return x + self.o(a.transpose(1, 2).reshape(B, T, D))
+
+
+def attention():
+    return Case(Attention().to(DEVICE), [rnd(8, 256, 512)])
+
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.h = h
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.fc, self.out = nn.Linear(d, 4 * d), nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(D, -1)
+        q, k, v = (t.view(B, T, self.h, D // self.h).transpose(1, 2)
+                   for t in (q, k, v))
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(a.transpose(1, 2).reshape(B, T, D))
+        return x + self.out(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class GPT2(nn.Module):
+    """GPT-2's structure at the corpus's size: vocabulary 8192, width 256,
+    4 heads, 2 blocks, 128 positions, tied embedding."""
+
+    def __init__(self, vocab=8192, d=256, h=4, layers=2, positions=128):
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(positions, d)
+        self.blocks = nn.ModuleList(Block(d, h) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+
+    def forward(self, ids):
+        x = self.wte(ids) + self.wpe(torch.arange(ids.shape[1],
+                                                  device=ids.device))
+        for b in self.blocks:
+            x = b(x)
+        return self.ln(x) @ self.wte.weight.t()
+
+
+def gpt2():
+    return Case(GPT2().to(DEVICE),
+                [torch.randint(0, 8192, (4, 128), device=DEVICE)])
+
+
+def gpt2_train():
+    m = GPT2().to(DEVICE)
+
+    def f(ids):
+        logits = m(ids)
+        return F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]),
+                               ids[:, 1:].reshape(-1))
+    return Case(f, [torch.randint(0, 8192, (4, 128), device=DEVICE)],
+                m.parameters(), train=True)
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.c1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(cout)
+        self.c2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride,
+                                                bias=False),
+                                      nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        y = self.b2(self.c2(y))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class ResNet18(nn.Module):
+    def __init__(self, classes=1000):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False),
+                                  nn.BatchNorm2d(64), nn.ReLU(),
+                                  nn.MaxPool2d(3, 2, 1))
+        layers, cin = [], 64
+        for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+            layers += [BasicBlock(cin, cout, stride),
+                       BasicBlock(cout, cout, 1)]
+            cin = cout
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(512, classes)
+
+    def forward(self, x):
+        x = self.layers(self.stem(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+def resnet18():
+    """A training-mode forward, as the corpus graph: batch statistics, and
+    the running statistics updated in place (buffers mutated)."""
+    m = ResNet18().to(DEVICE).train()
+    buffers = [b for n, b in m.named_buffers() if "running" in n]
+    return Case(m, [rnd(8, 3, 224, 224)], state=lambda: buffers)
+
+
+def adam_step():
+    params = []
+    for _ in range(8):
+        params += [nn.Parameter(rnd(256, 256)), nn.Parameter(rnd(256))]
+    for p in params:
+        p.grad = rnd(*p.shape)
+    opt = torch.optim.Adam(params, lr=1e-3, foreach=True, capturable=True)
+
+    def step():
+        opt.step()
+    state = lambda: params + [t for s in opt.state.values()  # noqa: E731
+                              for t in s.values()]
+    return Case(step, [], state=state)
+
+
+def chain(n):
+    def make():
+        def f(a, b):
+            for i in range(n):
+                k = i % 4
+                if k == 0:
+                    v = a + b * 0.5
+                elif k == 1:
+                    v = a * torch.sigmoid(b)
+                elif k == 2:
+                    v = torch.tanh(a) - b
+                else:
+                    v = torch.relu(a) + 0.5
+                a, b = v, a
+            return a
+        return Case(f, [rnd(256, 512), rnd(256, 512)])
+    return make
+
+
+MODELS = {
+    "add_sum": add_sum, "softmax": softmax, "layernorm_gelu": layernorm_gelu,
+    "rmsnorm_silu": rmsnorm_silu, "cross_entropy": cross_entropy, "mlp": mlp,
+    "mlp_train": mlp_train, "attention": attention, "gpt2": gpt2,
+    "gpt2_train": gpt2_train, "resnet18": resnet18, "adam_step": adam_step,
+    "chain200": chain(200), "chain800": chain(800),
+}
+
+
+# --- running -----------------------------------------------------------------
+
+def flat(x):
+    if isinstance(x, torch.Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)):
+        return [t for v in x for t in flat(v)]
+    return []
+
+
+def step_fn(case, fn):
+    """One model step: outputs (and gradients, state) as a list of
+    tensors."""
+    def run():
+        if case.train:
+            for p in case.params:
+                p.grad = None
+            out = fn(*case.inputs)
+            out.backward()
+            return [out.detach()] + [p.grad for p in case.params] + \
+                [t.detach().clone() for t in case.state()]
+        with torch.no_grad():
+            out = fn(*case.inputs)
+        # State (optimizer, batch-norm statistics) changes on later steps.
+        return [t.detach() for t in flat(out)] + \
+            [t.detach().clone() for t in case.state()]
+    return run
+
+
+def compare(ours, ref):
+    """(max abs error, max rel error, the first tolerance of the ladder
+    under which assert_close passes or None)."""
+    if len(ours) != len(ref):
+        return math.inf, math.inf, "outputs: %d, expected %d" % (
+            len(ours), len(ref))
+    worst_abs = worst_rel = 0.0
+    for a, b in zip(ours, ref):
+        if a.shape != b.shape:
+            return math.inf, math.inf, "shape %s, expected %s" % (
+                tuple(a.shape), tuple(b.shape))
+        if a.is_floating_point():
+            d = (a.double() - b.double()).abs()
+            worst_abs = max(worst_abs, d.max().item() if d.numel() else 0.0)
+            scale = b.double().abs().max().item() if b.numel() else 0.0
+            worst_rel = max(worst_rel, (d.max().item() / scale)
+                            if d.numel() and scale else 0.0)
+    for tol in TOLERANCES:
+        try:
+            for a, b in zip(ours, ref):
+                if tol is None:
+                    torch.testing.assert_close(a, b)
+                else:
+                    torch.testing.assert_close(a, b, rtol=tol[0], atol=tol[1])
+            return worst_abs, worst_rel, "default" if tol is None else \
+                "rtol=atol=%g" % tol[0]
+        except AssertionError:
+            continue
+    return worst_abs, worst_rel, None
+
+
+def gpu_time_ms(run, reps=7, per=10):
+    for _ in range(3):
+        run()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(per):
+            run()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / per)
+    return statistics.median(times)
+
+
+def first_call(case, fn):
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    out = step_fn(case, fn)()
+    torch.cuda.synchronize()
+    return out, time.perf_counter() - t0
+
+
+def error_text(e):
+    """The line of an exception that says what failed: ours when Dynamo
+    wraps it (BackendCompilerFailed), else the first."""
+    lines = [l for l in ("%s: %s" % (type(e).__name__, e)).splitlines()
+             if l.strip()]
+    for line in lines:
+        if "scheduler_opt cannot compile" in line:
+            return line.strip()[:500]
+    return lines[0][:500] if lines else type(e).__name__
+
+
+def run_model(name, make, args):
+    result = {"model": name}
+    torch.manual_seed(0)
+    eager_case = make()
+
+    def fresh():
+        """The same model and inputs again (seeded), for a compiler that
+        mutates state (optimizer steps, batch-norm statistics)."""
+        torch.manual_seed(0)
+        return make()
+
+    ref = step_fn(eager_case, eager_case.fn)()
+    torch.cuda.synchronize()
+    result["eager_ms"] = gpu_time_ms(step_fn(eager_case, eager_case.fn))
+    del eager_case
+
+    for label, backend, options in (("ours", "scheduler_opt",
+                                     {"fallback": False}),
+                                    ("inductor", "inductor", None)):
+        torch._dynamo.reset()
+        c = fresh()
+        before = len(so_backend.STATS)
+        try:
+            compiled = torch.compile(c.fn, backend=backend, options=options)
+            out, wall = first_call(c, compiled)
+            result[label + "_compile_s"] = wall
+            ab, rel, tol = compare(out, ref)
+            result[label + "_max_abs"], result[label + "_max_rel"] = ab, rel
+            result[label + "_tolerance"] = tol
+            result[label + "_ms"] = gpu_time_ms(step_fn(c, compiled))
+            if label == "ours":
+                stats = so_backend.STATS[before:]
+                result["graphs"] = len(stats)
+                result["kernels"] = sum(s.get("kernels", 0) for s in stats)
+                result["externs"] = sum(s.get("externs", 0) for s in stats)
+                for k in ("front_half_s", "tools_s", "import_s",
+                          "pipeline_s", "load_s"):
+                    result["ours_" + k] = sum(s.get(k, 0.0) for s in stats)
+                result["fallbacks"] = [s["fallback"] for s in stats
+                                       if "fallback" in s]
+        except Exception as e:  # report and go on with the next model
+            result[label + "_error"] = error_text(e)
+            if args.verbose:
+                traceback.print_exc()
+        del c
+        torch.cuda.empty_cache()
+    if "ours_ms" in result and "inductor_ms" in result:
+        result["inductor_over_ours"] = result["inductor_ms"] / result["ours_ms"]
+    return result
+
+
+def bad_input(args):
+    """A cumulative sum (Inductor's ops.scan, which the importer does not
+    read): a clear exception, then the fallback; no half-written cache
+    entry."""
+    result = {}
+
+    def f(a, b):
+        return torch.cumsum(a.sin() + b, 1) * 2
+
+    a, b = rnd(64, 128), rnd(64, 128)
+    torch._dynamo.reset()
+    try:
+        torch.compile(f, backend="scheduler_opt")(a, b)
+        result["strict"] = "no error (the lowering handled it)"
+    except Exception as e:
+        result["strict"] = error_text(e)
+    torch._dynamo.reset()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = torch.compile(f, backend="scheduler_opt",
+                            options={"fallback": True})(a, b)
+    result["fallback_matches_eager"] = bool(torch.allclose(
+        out, f(a, b), rtol=1e-4, atol=1e-4))
+    result["fallback_warnings"] = [str(w.message)[:300] for w in caught
+                                   if "scheduler_opt" in str(w.message)]
+    cache = os.environ["SCHEDULER_OPT_CACHE_DIR"]
+    leftovers = [os.path.join(d, n) for d, dirs, files in os.walk(cache)
+                 for n in dirs if n.startswith(".tmp-")]
+    result["half_written_cache_entries"] = leftovers
+    return result
+
+
+def cache_hit(args):
+    """Compiling the same graph again in a fresh Dynamo skips our tools."""
+    torch._dynamo.reset()
+    x = rnd(4096, 1024)
+    f = lambda x: torch.softmax(x, -1)  # noqa: E731
+    before = len(so_backend.STATS)
+    torch.compile(f, backend="scheduler_opt")(x)
+    torch._dynamo.reset()
+    torch.compile(f, backend="scheduler_opt")(x)
+    stats = so_backend.STATS[before:]
+    return [{"cache_hit": s.get("cache_hit"), "tools_s": s.get("tools_s")}
+            for s in stats]
+
+
+def table(results):
+    lines = [
+        "| model | graphs | kernels | externs | ours vs eager | Inductor vs "
+        "eager | ours (ms) | Inductor (ms) | eager (ms) | Inductor / ours | "
+        "compile ours (s) | front half / tools / load (s) | compile Inductor "
+        "(s) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
+        "--- | --- |"]
+    for r in results:
+        if "ours_error" in r and "ours_ms" not in r:
+            lines.append("| %s | | | | **fails**: %s | %s | | %s | %s | | | "
+                         "| %s |" % (
+                             r["model"], r["ours_error"].replace("|", "/"),
+                             r.get("inductor_tolerance", ""),
+                             "%.3f" % r["inductor_ms"] if "inductor_ms" in r
+                             else "", "%.3f" % r.get("eager_ms", math.nan),
+                             "%.1f" % r["inductor_compile_s"]
+                             if "inductor_compile_s" in r else ""))
+            continue
+        lines.append(
+            "| %s | %d | %d | %d | %s (%.1e) | %s (%.1e) | %.3f | %.3f | %.3f "
+            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f |" % (
+                r["model"], r.get("graphs", 0), r.get("kernels", 0),
+                r.get("externs", 0), r.get("ours_tolerance") or "FAILS",
+                r.get("ours_max_rel", math.nan),
+                r.get("inductor_tolerance") or "FAILS",
+                r.get("inductor_max_rel", math.nan), r["ours_ms"],
+                r.get("inductor_ms", math.nan), r["eager_ms"],
+                r.get("inductor_over_ours", math.nan), r["ours_compile_s"],
+                r.get("ours_front_half_s", 0), r.get("ours_tools_s", 0),
+                r.get("ours_load_s", 0), r.get("inductor_compile_s",
+                                               math.nan)))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--skip-extras", action="store_true")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    os.environ.setdefault("SCHEDULER_OPT_CACHE_DIR",
+                          tempfile.mkdtemp(prefix="scheduler_opt_cache-"))
+    # Inductor's own caches off: its compile time is a full compile.
+    torch._inductor.config.fx_graph_cache = False
+    torch._functorch.config.enable_autograd_cache = False
+    report = {"device": torch.cuda.get_device_name(),
+              "torch": torch.__version__, "models": []}
+    path = os.path.join(args.out, "backend_models.json")
+    for name in args.models.split(","):
+        t0 = time.time()
+        try:
+            r = run_model(name, MODELS[name], args)
+        except Exception as e:
+            r = {"model": name, "ours_error": "eager run: " + error_text(e)}
+        r["wall_s"] = time.time() - t0
+        report["models"].append(r)
+        print(json.dumps(r), flush=True)
+        with open(path, "w") as f:
+            json.dump(report, f, indent=1)
+    if not args.skip_extras:
+        for label, fn in (("bad_input", bad_input), ("cache", cache_hit)):
+            try:
+                report[label] = fn(args)
+            except Exception as e:
+                report[label] = {"error": error_text(e)}
+            print(label, json.dumps(report[label]), flush=True)
+    with open(path, "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(args.out, "backend_models.md"), "w") as f:
+        f.write("%s, PyTorch %s\n\n" % (report["device"], report["torch"]))
+        f.write(table([r for r in report["models"]]))
+    print(table(report["models"]))
+
+
+if __name__ == "__main__":
+    main()

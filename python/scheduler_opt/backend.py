@@ -1,0 +1,315 @@
+"""`torch.compile(model, backend="scheduler_opt")`.
+
+Inductor's front half runs unchanged: `torch._inductor.compile_fx.compile_fx`
+does pre-grad passes, AOT autograd with Inductor's decompositions and
+partitioner, and calls `inner_compile` on each forward, backward or
+inference graph; our `inner_compile` runs Inductor's own `compile_fx_inner`
+(post-grad passes, lowering to Inductor's IR, the scheduler's dependence
+analysis) up to the point where Inductor logs its pre-fusion scheduler
+nodes. There we take the nodes: the dump Inductor would write
+(`ir_pre_fusion.txt`) and what it lacks (`dump.py`'s sidecars) go through
+scheduler-translate and `scheduler-opt --fusion-to-ptx` (compile cache
+first), and Inductor's compile stops (its fusion and Triton codegen do
+not run). The result is a `runtime.CompiledGraph`.
+
+Options (`torch.compile(..., options={...})`):
+- `fallback` (False): a graph the pipeline cannot compile goes on through
+  Inductor, with a warning, instead of raising `CompileError`;
+- `chip` ("sm_90"): the PTX target;
+- `cache_dir`: the compile cache (default `~/.cache/scheduler_opt`, or
+  `SCHEDULER_OPT_CACHE_DIR`); `cache` (True) turns it off when False;
+- `keep_dir`: also copy each graph's dump and artifacts there.
+"""
+import contextlib
+import dataclasses
+import functools
+import os
+import shutil
+import threading
+import time
+import warnings
+from typing import Any, Dict, List, Optional
+
+import torch
+
+from . import cache as cache_lib
+from . import dump, manifest as manifest_lib, plan as plan_lib, tools
+from .runtime import CompiledGraph, RuntimeError_
+
+
+class CompileError(RuntimeError):
+    """scheduler_opt cannot compile a graph; the message names the op and
+    the reason."""
+
+
+@dataclasses.dataclass
+class Options:
+    fallback: bool = False
+    chip: str = "sm_90"
+    cache: bool = True
+    cache_dir: Optional[str] = None
+    keep_dir: Optional[str] = None
+
+    @classmethod
+    def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":
+        options = dict(options or {})
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise CompileError("unknown scheduler_opt options %s (known: %s)"
+                               % (unknown, sorted(known)))
+        return cls(**options)
+
+
+# Compile-time breakdown of every graph compiled in this process, in order.
+STATS: List[Dict[str, Any]] = []
+
+
+class _Captured(Exception):
+    """Stops Inductor once the graph is compiled by scheduler-opt."""
+
+
+_state = threading.local()
+
+
+def _graph_signature(graph) -> dict:
+    inputs = []
+    for name in graph.graph_input_names:
+        value = graph.graph_inputs.get(name)
+        if value is not None and hasattr(value, "get_layout"):
+            inputs.append({"name": name,
+                           "dtype": dump.dtype_name(value.get_dtype())})
+        elif value is not None and getattr(value, "is_Symbol", False):
+            inputs.append({"name": name, "symbol": str(value)})
+        else:
+            inputs.append({"name": name, "ignored": True})
+    constants = sorted(graph.constants)
+    for name in constants:
+        inputs.append({"name": name, "constant": True,
+                       "dtype": dump.dtype_name(graph.constants[name].dtype)})
+    outputs = [dump.describe_output(o, "graph output %d" % k)
+               for k, o in enumerate(graph.graph_outputs)]
+    return {"inputs": inputs, "outputs": outputs}
+
+
+def _record(nodes) -> Dict[str, Any]:
+    """The dump of Inductor's pre-fusion scheduler nodes and its sidecars."""
+    from torch._inductor.scheduler import ExternKernelSchedulerNode
+    from torch._inductor.virtualized import V
+
+    # What DebugFormatter._write_ir writes into ir_pre_fusion.txt.
+    text = "".join(node.debug_str() + "\n\n\n" for node in nodes)
+    calls, owner = {}, {}
+    for node in nodes:
+        for buf in node.get_outputs():
+            owner[buf.get_name()] = node.get_name()
+        if isinstance(node, ExternKernelSchedulerNode):
+            calls[node.get_name()] = dump.describe_extern(
+                node.get_name(), node.node,
+                [b.node for b in node.get_outputs()])
+    dump.link_elements(calls, owner)
+    graph = V.graph
+    lists = {str(k): [str(n) for n in v] for k, v in graph.lists.items()}
+    var_to_val = getattr(graph.sizevars, "var_to_val", {}) or {}
+    hints = {str(k): int(v) for k, v in var_to_val.items()
+             if getattr(v, "is_number", True)}
+    return {"dump_text": text, "extern_calls": calls, "foreach_lists": lists,
+            "size_hints": hints, "signature": _graph_signature(graph),
+            "constants": [graph.constants[n] for n in
+                          sorted(graph.constants)],
+            "num_nodes": len(nodes)}
+
+
+def _compile_recorded(rec: Dict[str, Any], opts: Options,
+                      stats: Dict[str, Any]) -> CompiledGraph:
+    """Runs scheduler-opt (through the cache) on a recorded graph."""
+    signature = rec["signature"]
+    if rec["num_nodes"] == 0:
+        m = plan_lib.empty_manifest("graph")
+        return CompiledGraph(m, plan_lib.plan(m, signature),
+                             constants=rec["constants"])
+    contents = dict(dump_text=rec["dump_text"],
+                    extern_calls=rec["extern_calls"],
+                    foreach_lists=rec["foreach_lists"],
+                    size_hints=rec["size_hints"], signature=signature,
+                    fx_graph=rec["fx_graph"])
+    files = dump.files(**contents)
+    pipeline = tools.Pipeline.find(opts.chip)
+    key = cache_lib.key(files, {"chip": opts.chip,
+                                "features": pipeline.features},
+                        cache_lib.tool_identity([pipeline.translate,
+                                                 pipeline.opt]))
+
+    def build(directory):
+        dump_dir = os.path.join(directory, "dump")
+        os.makedirs(dump_dir)
+        dump.write(dump_dir, **contents)
+        stats.update(pipeline.compile(dump_dir, directory))
+
+    t0 = time.perf_counter()
+    if opts.cache:
+        store = cache_lib.Cache(opts.cache_dir)
+        entry = store.lookup(key)
+        stats["cache_hit"] = entry is not None
+        if entry is None:
+            entry = store.insert(key, build)
+    else:
+        import tempfile
+        entry = tempfile.mkdtemp(prefix="scheduler_opt-")
+        build(entry)
+        stats["cache_hit"] = False
+    stats["tools_s"] = time.perf_counter() - t0
+    stats["cache_entry"] = entry
+    if opts.keep_dir:
+        target = os.path.join(opts.keep_dir, key[:16])
+        if not os.path.exists(target):
+            shutil.copytree(entry, target)
+    t1 = time.perf_counter()
+    m = manifest_lib.load(os.path.join(entry, "graph.json"))
+    run_plan = plan_lib.plan(m, signature)
+    image = None
+    if m.kernels():
+        cubin = os.path.join(entry, "graph.cubin")
+        path = cubin if os.path.exists(cubin) else m.binary_path()
+        with open(path, "rb") as f:
+            image = f.read()
+    compiled = CompiledGraph(m, run_plan, image, constants=rec["constants"])
+    stats["load_s"] = time.perf_counter() - t1
+    stats["kernels"] = len(m.kernels())
+    stats["externs"] = len(m.externs())
+    return compiled
+
+
+_ERRORS = (tools.PipelineError, dump.UnsupportedCall, plan_lib.PlanError,
+           manifest_lib.ManifestError, RuntimeError_)
+
+
+def _pre_fusion_pass(nodes):
+    """Inductor's `_pre_fusion_custom_pass`: called with the scheduler nodes
+    right after the pre-fusion dump (and foreach grouping)."""
+    job = getattr(_state, "job", None)
+    if job is None:
+        return nodes  # not our compile
+    if job["nodes"] is None:
+        # The dump hook did not fire: take the nodes here, foreach groups
+        # taken apart again (their lists are in V.graph.lists).
+        flat = []
+        for node in nodes:
+            flat.extend(getattr(node, "snodes", None) or [node]
+                        if type(node).__name__ == "ForeachKernelSchedulerNode"
+                        else [node])
+        job["nodes"] = flat
+        job["record"] = _record(flat)
+        job["record"]["fx_graph"] = job["fx_graph"]
+    opts, stats = job["opts"], job["stats"]
+    stats["front_half_s"] = time.perf_counter() - job["start"]
+    try:
+        job["result"] = _compile_recorded(job["record"], opts, stats)
+    except _ERRORS as e:
+        message = "scheduler_opt cannot compile graph %d: %s" % (
+            len(STATS), e)
+        if not opts.fallback:
+            job["error"] = CompileError(message)
+            raise _Captured()
+        warnings.warn(message + "; Inductor compiles it instead "
+                      "(options={'fallback': True})")
+        stats["fallback"] = str(e)
+        return nodes
+    raise _Captured()
+
+
+def _log_pre_fusion(original, nodes):
+    """Wraps torch._inductor.debug.log_ir_pre_fusion: records the nodes as
+    Inductor dumps them, before foreach grouping changes the list."""
+    job = getattr(_state, "job", None)
+    if job is not None:
+        job["nodes"] = list(nodes)
+        job["record"] = _record(nodes)
+        job["record"]["fx_graph"] = job["fx_graph"]
+    return original(nodes)
+
+
+def _find(exc, kind):
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, kind):
+            return exc
+        inner = getattr(exc, "inner_exception", None)
+        exc = inner if inner is not None else (exc.__cause__ or
+                                               exc.__context__)
+    return None
+
+
+@contextlib.contextmanager
+def _no_caches():
+    """Inductor's and AOT autograd's caches would hand back Inductor's own
+    compiled code without running the scheduler."""
+    from torch._functorch import config as functorch_config
+    from torch._inductor import config as inductor_config
+    with inductor_config.patch(fx_graph_cache=False,
+                               fx_graph_remote_cache=False), \
+            functorch_config.patch(enable_autograd_cache=False):
+        yield
+
+
+def _inner_compile(gm, example_inputs, *, opts: Options, **kwargs):
+    from torch._inductor import config as inductor_config
+    from torch._inductor import debug as inductor_debug
+    from torch._inductor.compile_fx import compile_fx_inner
+
+    stats = {"graph": len(STATS),
+             "kind": "backward" if kwargs.get("is_backward") else
+             ("inference" if kwargs.get("is_inference") else "forward")}
+    job = {"opts": opts, "stats": stats, "start": time.perf_counter(),
+           "nodes": None,
+           # As Inductor's debug dump writes it, before post-grad passes.
+           "fx_graph": gm.print_readable(print_output=False)}
+    original = inductor_debug.log_ir_pre_fusion
+    previous = getattr(_state, "job", None)
+    _state.job = job
+    inductor_debug.log_ir_pre_fusion = functools.partial(_log_pre_fusion,
+                                                         original)
+    try:
+        with _no_caches(), inductor_config.patch(
+                _pre_fusion_custom_pass=_pre_fusion_pass):
+            result = compile_fx_inner(gm, example_inputs, **kwargs)
+    except BaseException as e:
+        if _find(e, _Captured) is None:
+            raise
+        result = None
+    finally:
+        inductor_debug.log_ir_pre_fusion = original
+        _state.job = previous
+    stats["compile_s"] = time.perf_counter() - job["start"]
+    STATS.append(stats)
+    if job.get("error") is not None:
+        raise job["error"]
+    if result is not None:
+        if job["nodes"] is not None and "fallback" not in stats:
+            raise CompileError("Inductor compiled graph %d itself although "
+                               "scheduler_opt saw its scheduler nodes"
+                               % stats["graph"])
+        # A graph without operations (Inductor returns its FX code) or a
+        # fallback to Inductor.
+        stats.setdefault("inductor", True)
+        return result
+    return job["result"]
+
+
+def backend(gm: torch.fx.GraphModule, example_inputs, options=None,
+            mode=None):
+    """The TorchDynamo backend `"scheduler_opt"`."""
+    from torch._inductor.compile_fx import compile_fx
+    opts = Options.from_dict(options)
+    if mode not in (None, "default"):
+        warnings.warn("scheduler_opt ignores mode=%r" % mode)
+    inner = functools.partial(_inner_compile, opts=opts)
+    with _no_caches():
+        return compile_fx(gm, example_inputs, inner_compile=inner)
+
+
+def register():
+    from torch._dynamo import list_backends, register_backend
+    if "scheduler_opt" not in list_backends(exclude_tags=()):
+        register_backend(name="scheduler_opt")(backend)

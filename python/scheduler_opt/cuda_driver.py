@@ -1,0 +1,100 @@
+"""The few CUDA driver calls the runtime needs, through ctypes on libcuda.
+
+Modules are loaded into the current context (PyTorch's primary context
+once PyTorch has initialized CUDA); kernels take bare device pointers
+(the lowering's bare-pointer calling convention), so a launch passes one
+64-bit value per storage. Each `Kernel` keeps its parameter array, so a
+launch only writes the pointers and calls cuLaunchKernel.
+"""
+import ctypes
+import ctypes.util
+from typing import Sequence, Tuple
+
+_lib = None
+
+
+class CudaError(RuntimeError):
+    pass
+
+
+def _driver():
+    global _lib
+    if _lib is None:
+        name = ctypes.util.find_library("cuda") or "libcuda.so.1"
+        _lib = ctypes.CDLL(name)
+        _lib.cuGetErrorString.argtypes = [ctypes.c_int,
+                                          ctypes.POINTER(ctypes.c_char_p)]
+        _lib.cuModuleLoadDataEx.argtypes = [
+            ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_uint,
+            ctypes.c_void_p, ctypes.c_void_p]
+        _lib.cuModuleGetFunction.argtypes = [
+            ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_char_p]
+        _lib.cuLaunchKernel.argtypes = [
+            ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+            ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        _lib.cuCtxGetCurrent.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    return _lib
+
+
+def check(status: int, what: str):
+    if status != 0:
+        text = ctypes.c_char_p()
+        _driver().cuGetErrorString(status, ctypes.byref(text))
+        raise CudaError("%s failed: %s (%d)" % (
+            what, (text.value or b"unknown error").decode(), status))
+
+
+def current_context() -> int:
+    ctx = ctypes.c_void_p()
+    check(_driver().cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+    return ctx.value or 0
+
+
+class Module:
+    """A loaded PTX or cubin image."""
+
+    def __init__(self, image: bytes):
+        if image and not image.endswith(b"\0") and image.lstrip()[:1] in \
+                (b".", b"/"):
+            image += b"\0"  # PTX text is loaded as a C string
+        self.handle = ctypes.c_void_p()
+        check(_driver().cuModuleLoadDataEx(ctypes.byref(self.handle), image,
+                                           0, None, None),
+              "cuModuleLoadDataEx")
+
+    def function(self, name: str) -> ctypes.c_void_p:
+        fn = ctypes.c_void_p()
+        check(_driver().cuModuleGetFunction(ctypes.byref(fn), self.handle,
+                                            name.encode()),
+              "cuModuleGetFunction(%s)" % name)
+        return fn
+
+
+class Kernel:
+    """A kernel of a module with its launch shape and parameter array."""
+
+    def __init__(self, module: Module, name: str, block: Tuple[int, int, int],
+                 num_args: int):
+        # The kernels' shared memory is static (declared in the PTX): no
+        # dynamic shared memory at launch.
+        self.name = name
+        self.function = module.function(name)
+        self.block = block
+        self._values = (ctypes.c_uint64 * max(num_args, 1))()
+        base = ctypes.addressof(self._values)
+        self._params = (ctypes.c_void_p * max(num_args, 1))(
+            *[base + 8 * i for i in range(max(num_args, 1))])
+        self._launch = _driver().cuLaunchKernel
+
+    def launch(self, grid: Sequence[int], pointers: Sequence[int],
+               stream: int):
+        values = self._values
+        for i, p in enumerate(pointers):
+            values[i] = p
+        bx, by, bz = self.block
+        status = self._launch(self.function, grid[0], grid[1], grid[2],
+                              bx, by, bz, 0, stream, self._params,
+                              None)
+        if status:
+            check(status, "cuLaunchKernel(%s)" % self.name)

@@ -1,0 +1,247 @@
+"""Writes what scheduler-opt reads of an Inductor graph.
+
+Inductor's pre-fusion dump (`ir_pre_fusion.txt`, the text
+`torch._inductor.debug.DebugFormatter._write_ir` writes) lacks what a
+runtime needs to call externs, so sidecar files travel beside it, in
+the formats of the corpus (corpus/inductor/README.md, docs/Runtime.md):
+
+- `extern_calls.json`: per extern scheduler node (by node name, `op12`),
+  its full call: kernel, Inductor's IR class, positional and keyword
+  arguments in call order, the `out=` view for out-variant kernels, and
+  the buffers it writes (with their tuple positions for kernels returning
+  several tensors);
+- `foreach_lists.json`: `V.graph.lists` (foreach node lists), `{}` if none;
+- `size_hints.json`: the hint of every size symbol (only when there are
+  symbols);
+- `fx_graph_readable.py`: the FX graph as Inductor's debug dump writes it
+  (`gm.print_readable()`), which gives the importer the shapes of inputs
+  that only externs read;
+- `signature.json`: the graph's inputs in call order and its outputs (each
+  a view of a buffer, a size expression, or None), which the runtime binds
+  to the manifest's storages by buffer name.
+
+Values in calls are JSON: numbers, booleans, null and strings as such;
+tensors as `{"buffer": name, "size": [...], "stride": [...], "offset": n,
+"dtype": "f32"}` (a view of the buffer's storage, sizes as integers or size
+expressions); lists and tuples as arrays; `{"dtype": "float32"}`,
+`{"device": "cuda:0"}`, `{"layout": "strided"}`, `{"memory_format":
+"contiguous_format"}`, `{"float": "inf"}` and `{"float": "1.0"}` for what JSON
+has no word for (integral floats would read back as integers).
+
+The functions that read Inductor's objects duck-type them (`get_name`,
+`get_layout`, ...), so this module imports without PyTorch.
+"""
+import json
+import math
+import os
+from typing import Any, Dict, List, Optional
+
+DUMP = "ir_pre_fusion.txt"
+EXTERN_CALLS = "extern_calls.json"
+FOREACH_LISTS = "foreach_lists.json"
+SIZE_HINTS = "size_hints.json"
+SIGNATURE = "signature.json"
+FX_GRAPH = "fx_graph_readable.py"
+
+# torch dtypes by their short manifest names.
+DTYPE_NAMES = {
+    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+    "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32",
+    "int64": "i64", "uint8": "u8",
+}
+
+
+class UnsupportedCall(ValueError):
+    """An extern argument the runtime could not rebuild; names the node."""
+
+
+def size_value(expr) -> Any:
+    """A size as JSON: an int, or the expression's text in size symbols."""
+    if isinstance(expr, bool):
+        raise UnsupportedCall("a boolean where a size was expected")
+    if isinstance(expr, int):
+        return expr
+    if getattr(expr, "is_Integer", False) or getattr(expr, "is_number", False):
+        return int(expr)
+    return str(expr).replace(" ", "")
+
+
+def dtype_name(dtype) -> str:
+    name = str(dtype).replace("torch.", "")
+    if name not in DTYPE_NAMES:
+        raise UnsupportedCall("dtype %s has no manifest name" % name)
+    return DTYPE_NAMES[name]
+
+
+def tensor_ref(node) -> Dict[str, Any]:
+    """A tensor argument: a view (size, stride, offset) of the named
+    buffer's storage."""
+    layout = node.get_layout()
+    return {"buffer": node.get_name(),
+            "size": [size_value(s) for s in layout.size],
+            "stride": [size_value(s) for s in layout.stride],
+            "offset": size_value(layout.offset),
+            "dtype": dtype_name(layout.dtype)}
+
+
+def _torch_enum(value) -> Optional[Dict[str, str]]:
+    kind = type(value).__name__
+    if type(value).__module__ != "torch":
+        return None
+    text = str(value).replace("torch.", "")
+    if kind == "dtype":
+        return {"dtype": text}
+    if kind == "device":
+        return {"device": text}
+    if kind == "layout":
+        return {"layout": text}
+    if kind == "memory_format":
+        return {"memory_format": text}
+    return None
+
+
+def value(x, where: str) -> Any:
+    """A call argument as JSON (see the module's docstring)."""
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, int):
+        return x
+    if isinstance(x, float):
+        # Integral floats would read back as integers (JSON has one number
+        # type), which changes the dtype of what some ops create.
+        return x if math.isfinite(x) and not x.is_integer() else \
+            {"float": repr(x)}
+    if isinstance(x, (list, tuple)):
+        return [value(v, where) for v in x]
+    if hasattr(x, "get_name") and hasattr(x, "get_layout"):
+        return tensor_ref(x)
+    enum = _torch_enum(x)
+    if enum is not None:
+        return enum
+    if hasattr(x, "free_symbols") or getattr(x, "is_number", False):
+        return {"size": size_value(x)}
+    raise UnsupportedCall("%s: argument %r of type %s cannot be passed"
+                          % (where, x, type(x).__name__))
+
+
+def kernel_name(kernel) -> str:
+    name = getattr(kernel, "python_kernel_name", None)
+    if name:
+        return name
+    op = getattr(kernel, "op_overload", None)
+    if op is not None:
+        return "torch.ops." + str(op)
+    return type(kernel).__name__
+
+
+def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
+    """The call of one extern scheduler node: `kernel` is its IR node
+    (`ir.ExternKernel`), `outputs` the IR buffers it writes."""
+    where = "%s (%s)" % (node_name, kernel_name(kernel))
+    cls = type(kernel).__name__
+    call = {"kernel": kernel_name(kernel), "class": cls}
+    if cls == "MultiOutput":
+        # An element of another extern's tuple: its path in the tuple.
+        call["source"] = kernel.inputs[0].get_name()
+        call["indices"] = [int(i) for _, i in kernel.indices]
+    else:
+        if hasattr(kernel, "unflatten_args"):
+            # FallbackKernel: the op's own argument order and defaults.
+            args, kwargs = kernel.unflatten_args(kernel.inputs,
+                                                 kernel.constant_args)
+        else:
+            args = [*kernel.inputs, *kernel.constant_args]
+            kwargs = dict(getattr(kernel, "kwargs", {}) or {})
+        call["args"] = value(list(args), where)
+        call["kwargs"] = {str(k): value(v, where)
+                          for k, v in sorted(kwargs.items())}
+        if cls == "ExternKernelOut":
+            view = getattr(kernel, "output_view", None)
+            call["out"] = tensor_ref(view if view is not None else kernel)
+    call["outputs"] = [tensor_ref(b) for b in outputs
+                       if _has_fixed_layout(b)]
+    return call
+
+
+def link_elements(calls: Dict[str, dict], owner: Dict[str, str]) -> None:
+    """Gives each tuple-returning extern's call the elements its
+    MultiOutput nodes extract: `elements[buffer] = {"indices": path,
+    "layout": view}`; `owner` maps buffer names to node names."""
+    for name in sorted(calls):
+        call = calls[name]
+        if call.get("class") != "MultiOutput":
+            continue
+        source = owner.get(call["source"])
+        if source not in calls:
+            raise UnsupportedCall("%s extracts an element of %s, which no "
+                                  "extern produces" % (name, call["source"]))
+        element = {"indices": call["indices"]}
+        if call["outputs"]:
+            element["layout"] = call["outputs"][0]
+            buffer = call["outputs"][0]["buffer"]
+            calls[source].setdefault("elements", {})[buffer] = element
+
+
+def _has_fixed_layout(buffer) -> bool:
+    # Inductor's get_layout raises on tuples (MultiOutputLayout).
+    layout = getattr(buffer, "layout", None)
+    if layout is None:
+        layout = buffer.get_layout()
+    return hasattr(layout, "stride") and hasattr(layout, "size") and \
+        type(layout).__name__ not in ("MultiOutputLayout", "NoneLayout")
+
+
+def describe_output(node, where: str) -> Any:
+    """A graph output: a view of a buffer, a size, or None."""
+    if node is None or type(node).__name__ == "NoneAsConstantBuffer":
+        return None
+    if hasattr(node, "get_name") and hasattr(node, "get_layout"):
+        try:
+            return tensor_ref(node)
+        except (AttributeError, NotImplementedError):
+            pass
+    expr = getattr(node, "expr", None)  # ShapeAsConstantBuffer
+    if expr is not None:
+        return {"size": size_value(expr)}
+    raise UnsupportedCall("%s: graph output %r of type %s"
+                          % (where, node, type(node).__name__))
+
+
+def _json(data) -> str:
+    return json.dumps(data, indent=1)  # as the corpus: no final newline
+
+
+def files(*, dump_text: str, extern_calls: Dict[str, dict],
+          foreach_lists: Dict[str, List[str]], size_hints: Dict[str, int],
+          signature: dict, fx_graph: str = "") -> Dict[str, str]:
+    """The dump and its sidecars: file name -> contents."""
+    result = {
+        DUMP: dump_text,
+        EXTERN_CALLS: _json(extern_calls),
+        FOREACH_LISTS: _json(foreach_lists),
+        SIGNATURE: _json(signature),
+    }
+    if size_hints:
+        result[SIZE_HINTS] = _json(dict(sorted(size_hints.items())))
+    if fx_graph:
+        result[FX_GRAPH] = fx_graph
+    return result
+
+
+def write(directory: str, **contents) -> Dict[str, str]:
+    """Writes the dump and its sidecars (`files`'s arguments) into
+    `directory` (which exists); returns what it wrote."""
+    written = files(**contents)
+    for name, text in written.items():
+        with open(os.path.join(directory, name), "w") as f:
+            f.write(text)
+    return written
+
+
+def read_sidecars(directory: str) -> Dict[str, Any]:
+    """The sidecars of a dump directory, by file name ({} when absent)."""
+    result = {}
+    for name in (EXTERN_CALLS, FOREACH_LISTS, SIZE_HINTS, SIGNATURE):
+        path = os.path.join(directory, name)
+        result[name] = json.load(open(path)) if os.path.exists(path) else {}
+    return result

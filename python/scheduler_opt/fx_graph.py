@@ -1,0 +1,82 @@
+"""The FX graphs Inductor dumps (`fx_graph_readable.py`): a
+`class <lambda>(torch.nn.Module)` whose `forward` takes the graph inputs by
+their Inductor names, annotated with dtype and shape (`"f32[s77, s27]"`,
+`"Sym(s77)"`).
+
+`read_signature` is the one reader of that signature (pure Python);
+`load_forward` runs the module with PyTorch.
+"""
+import ast
+import dataclasses
+import math
+import os
+import re
+from typing import List, Optional, Tuple
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """A graph input: a tensor (dtype such as "f32", shape entries as ints
+    or size-symbol strings) or a size (`symbol`)."""
+    name: str
+    dtype: str = ""
+    shape: Tuple = ()
+    symbol: str = ""
+
+
+_TENSOR = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\]$")
+_SYM = re.compile(r"^Sym\((?P<expr>.*)\)$")
+
+
+def _param(name: str, annotation: Optional[str]) -> Param:
+    if annotation is None:
+        return Param(name)
+    m = _SYM.match(annotation)
+    if m:
+        return Param(name, symbol=m.group("expr"))
+    m = _TENSOR.match(annotation)
+    if not m:
+        return Param(name)
+    shape = tuple(int(d) if d.strip().lstrip("-").isdigit() else d.strip()
+                  for d in m.group("shape").split(",") if d.strip())
+    return Param(name, dtype=m.group("dtype"), shape=shape)
+
+
+def _source(path: str) -> str:
+    """The dump's source with its class named (`<lambda>` is no name)."""
+    return re.sub(r"^class [^(]+\(", "class Graph(", open(path).read(),
+                  count=1, flags=re.M)
+
+
+def read_signature(path: str) -> List[Param]:
+    """The inputs of the dumped module's forward, in order."""
+    tree = ast.parse(_source(path), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "forward":
+            params = []
+            for arg in node.args.args[1:]:
+                ann = arg.annotation
+                text = ann.value if isinstance(ann, ast.Constant) else None
+                params.append(_param(arg.arg, text))
+            return params
+    raise ValueError("%s has no forward" % path)
+
+
+def find_fx_graph(corpus: str, workload: str) -> str:
+    root = os.path.join(corpus, workload)
+    for sub in sorted(os.listdir(root)):
+        path = os.path.join(root, sub, "fx_graph_readable.py")
+        if os.path.exists(path):
+            return path
+    raise FileNotFoundError("no fx_graph_readable.py under %s" % root)
+
+
+def load_forward(path: str):
+    """Returns (forward, input names) of the dumped module."""
+    import torch
+    source = _source(path)
+    scope = {"torch": torch, "device": torch.device, "inf": math.inf,
+             "nan": math.nan}
+    exec(compile(source, path, "exec"), scope)
+    module = scope["Graph"]()
+    return module.forward, [p.name for p in read_signature(path)]

@@ -1,0 +1,193 @@
+"""What the runtime does on each call of a compiled graph, decided once.
+
+From the launch manifest and the graph's signature (`signature.json`,
+dump.py), `plan` decides:
+
+- how each call argument binds: a tensor input's storage is the caller's
+  tensor (so in-place updates land in the caller's storage), a size
+  argument binds a size symbol;
+- which storages each call allocates (outputs and temporaries) and after
+  which step each temporary is last used (freed there, so that PyTorch's
+  caching allocator reuses it, as Inductor's wrapper does with `del`);
+- the steps: kernels and externs; copies into output storages become
+  aliases (the output is a view of the copied storage, as Inductor returns
+  inputs and views without copying);
+- where each output comes from: a view of a storage (by the buffer it names,
+  in the manifest or among the inputs), a size, or None.
+
+Pure Python: no GPU, no PyTorch.
+"""
+import dataclasses
+from typing import Dict, List, Optional, Tuple, Union
+
+from . import sizes
+from .manifest import Manifest, Step
+
+
+class PlanError(ValueError):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class View:
+    """A strided view of a storage (sizes may be size expressions)."""
+    storage: str
+    size: Tuple[sizes.Size, ...]
+    stride: Tuple[sizes.Size, ...]
+    offset: sizes.Size
+
+
+@dataclasses.dataclass(frozen=True)
+class InputBinding:
+    """Call argument `position`: a tensor whose storage is `storage` (its
+    element 0 lies `offset` elements before the tensor's first element),
+    or a size whose value binds `symbol`."""
+    position: int
+    storage: str = ""
+    offset: sizes.Size = 0
+    shape: Tuple[sizes.Size, ...] = ()
+    strides: Tuple[sizes.Size, ...] = ()
+    symbol: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Output:
+    """A graph output: a view, a size, or None (neither)."""
+    view: Optional[View] = None
+    size: Optional[sizes.Size] = None
+
+
+@dataclasses.dataclass(frozen=True)
+class RunStep:
+    step: Step
+    # Temporaries whose last use is this step.
+    free_after: Tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    graph: str
+    inputs: Tuple[InputBinding, ...]
+    # Storage name -> (dtype, elements), allocated on each call.
+    allocations: Tuple[Tuple[str, str, sizes.Size], ...]
+    steps: Tuple[RunStep, ...]
+    # Output storage -> the storage it aliases instead of being copied.
+    aliases: Tuple[Tuple[str, str], ...]
+    outputs: Tuple[Output, ...]
+    dtypes: Tuple[Tuple[str, str], ...]
+
+    def dtype(self, storage: str) -> str:
+        return dict(self.dtypes)[storage]
+
+
+def _resolve(aliases: Dict[str, str], storage: str) -> str:
+    seen = set()
+    while storage in aliases:
+        if storage in seen:
+            raise PlanError("copies form a cycle through %r" % storage)
+        seen.add(storage)
+        storage = aliases[storage]
+    return storage
+
+
+def _view(entry: dict, storage: str) -> View:
+    return View(storage=storage,
+                size=tuple(sizes.parse(v) for v in entry["size"]),
+                stride=tuple(sizes.parse(v) for v in entry["stride"]),
+                offset=sizes.parse(entry["offset"]))
+
+
+def plan(manifest: Manifest, signature: dict) -> Plan:
+    """The run plan of `manifest` for calls with `signature`'s arguments."""
+    by_name = {t.name: t for t in manifest.inputs}
+    inputs: List[InputBinding] = []
+    arg_storage: Dict[str, str] = {}
+    bound_storages = set()
+    for position, entry in enumerate(signature.get("inputs", ())):
+        name = entry["name"]
+        if entry.get("ignored"):
+            continue  # neither a tensor nor a size symbol: unused
+        if entry.get("symbol"):
+            inputs.append(InputBinding(position, symbol=entry["symbol"]))
+            continue
+        t = by_name.get(name)
+        if t is None:
+            # Read by no kernel (returned, or unused): no storage of its own.
+            storage = "arg:" + name
+            inputs.append(InputBinding(position, storage=storage))
+        else:
+            storage = t.storage
+            if storage in bound_storages:
+                raise PlanError("inputs share storage %r" % storage)
+            inputs.append(InputBinding(position, storage=storage,
+                                       offset=t.offset, shape=t.shape,
+                                       strides=t.strides))
+        bound_storages.add(storage)
+        arg_storage[name] = storage
+    missing = [t.name for t in manifest.inputs if t.name not in arg_storage]
+    if missing:
+        raise PlanError("graph %s reads inputs %s that the call does not "
+                        "pass" % (manifest.graph, ", ".join(missing)))
+
+    aliases = {s.dst: s.src for s in manifest.steps if s.kind == "copy"}
+    roles = {s.name: s.role for s in manifest.storages}
+    # Last step using each temporary.
+    last_use: Dict[str, int] = {}
+    run = [s for s in manifest.steps if s.kind != "copy"]
+    for i, step in enumerate(run):
+        used = list(step.args) + list(step.inputs) + \
+            [o.storage for o in step.outputs]
+        for name in used:
+            if roles.get(name) == "temp":
+                last_use[name] = i
+    # Temporaries an output aliases live as long as the outputs.
+    for dst, src in aliases.items():
+        last_use.pop(_resolve(aliases, src), None)
+    frees: Dict[int, List[str]] = {}
+    for name, i in last_use.items():
+        frees.setdefault(i, []).append(name)
+    steps = tuple(RunStep(step, tuple(sorted(frees.get(i, ()))))
+                  for i, step in enumerate(run))
+
+    allocations = tuple((s.name, s.dtype, s.elements)
+                        for s in manifest.storages
+                        if s.role == "temp" or
+                        (s.role == "output" and s.name not in aliases))
+
+    buffer_storage = {t.name: _resolve(aliases, t.storage)
+                      for t in manifest.outputs}
+    buffer_storage.update({t.name: t.storage for t in manifest.inputs})
+    for name, storage in arg_storage.items():
+        buffer_storage.setdefault(name, storage)
+    outputs = []
+    for k, entry in enumerate(signature.get("outputs", ())):
+        if entry is None:
+            outputs.append(Output())
+        elif "buffer" in entry:
+            storage = buffer_storage.get(entry["buffer"])
+            if storage is None:
+                raise PlanError("output %d names buffer %r, which graph %s "
+                                "neither reads nor writes"
+                                % (k, entry["buffer"], manifest.graph))
+            outputs.append(Output(view=_view(entry, storage)))
+        elif "size" in entry:
+            outputs.append(Output(size=sizes.parse(entry["size"])))
+        else:
+            raise PlanError("output %d: unknown kind %r" % (k, entry))
+
+    dtypes = {s.name: s.dtype for s in manifest.storages}
+    for t in signature.get("inputs", ()):
+        if t.get("dtype") and arg_storage.get(t["name"], "").startswith("arg:"):
+            dtypes[arg_storage[t["name"]]] = t["dtype"]
+    return Plan(graph=manifest.graph, inputs=tuple(inputs),
+                allocations=allocations, steps=steps,
+                aliases=tuple(sorted((dst, _resolve(aliases, src))
+                                     for dst, src in aliases.items())),
+                outputs=tuple(outputs), dtypes=tuple(sorted(dtypes.items())))
+
+
+def empty_manifest(graph: str) -> Manifest:
+    """The manifest of a graph without scheduler nodes (its outputs are
+    inputs, views of them, or sizes)."""
+    return Manifest(graph=graph, module="", binary="", format="ptx",
+                    storages=(), inputs=(), outputs=(), steps=())

@@ -1,0 +1,346 @@
+"""Runs a compiled graph: kernels from PTX, externs through PyTorch.
+
+A `CompiledGraph` loads its module once (the cubin when ptxas made one,
+else the PTX, which the driver compiles) and, on each call, follows its
+`plan.Plan`: binds the caller's tensors as input storages, allocates output
+and temporary storages through PyTorch's caching allocator when first
+written (so they are freed and reused as Inductor's wrapper frees them),
+launches kernels on PyTorch's current stream, calls externs as Inductor's
+wrapper does (`extern_kernels.mm(..., out=buf)`, `torch.ops.aten.*`), and
+returns the outputs as views of their storages.
+"""
+import functools
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import torch
+
+from . import cuda_driver, sizes
+from .manifest import Manifest, Step
+from .plan import Plan, View
+
+TORCH_DTYPES = {
+    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+    "f64": torch.float64, "i1": torch.bool, "i8": torch.int8,
+    "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
+    "u8": torch.uint8,
+}
+
+
+class RuntimeError_(RuntimeError):
+    pass
+
+
+class Storage:
+    """A storage at run time: element k is element `base + k` of `tensor`'s
+    untyped storage."""
+    __slots__ = ("tensor", "base", "itemsize")
+
+    def __init__(self, tensor: torch.Tensor, base: int):
+        self.tensor = tensor
+        self.base = base
+        self.itemsize = tensor.element_size()
+
+    def pointer(self) -> int:
+        t = self.tensor
+        return t.data_ptr() + (self.base - t.storage_offset()) * self.itemsize
+
+    def view(self, size, stride, offset) -> torch.Tensor:
+        return self.tensor.as_strided(size, stride, self.base + offset)
+
+
+def resolve_kernel(name: str) -> Callable:
+    """The Python callable Inductor's wrapper calls for an extern."""
+    if name.startswith("extern_kernels."):
+        from torch._inductor.select_algorithm import extern_kernels
+        return getattr(extern_kernels, name[len("extern_kernels."):])
+    parts = name.split(".")
+    if parts[0] == "aten":
+        parts = ["torch", "ops"] + parts
+    obj: Any = torch
+    for part in parts[1:] if parts[0] == "torch" else parts:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _eval(size, symbols):
+    return size if isinstance(size, int) else size.evaluate(symbols)
+
+
+def _tuple(values, symbols):
+    return tuple(v if isinstance(v, int) else v.evaluate(symbols)
+                 for v in values)
+
+
+class _Hole:
+    """A tensor argument: a view of a storage, built on each call."""
+    __slots__ = ("storage", "size", "stride", "offset", "static")
+
+    def __init__(self, storage, size, stride, offset):
+        self.storage = storage
+        self.size = tuple(sizes.parse(v) for v in size)
+        self.stride = tuple(sizes.parse(v) for v in stride)
+        self.offset = sizes.parse(offset)
+        self.static = all(isinstance(v, int) for v in
+                          self.size + self.stride + (self.offset,))
+
+    def get(self, storages, symbols):
+        s = storages[self.storage]
+        if self.static:
+            return s.view(self.size, self.stride, self.offset)
+        return s.view(_tuple(self.size, symbols), _tuple(self.stride, symbols),
+                      _eval(self.offset, symbols))
+
+
+def _decode(value, buffers: Dict[str, str], where: str):
+    """A JSON call argument as a constant or a template with _Holes."""
+    if isinstance(value, list):
+        return [_decode(v, buffers, where) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "buffer" in value:
+        storage = buffers.get(value["buffer"])
+        if storage is None:
+            raise RuntimeError_("%s passes buffer %r, which its manifest step "
+                                "does not map to a storage"
+                                % (where, value["buffer"]))
+        return _Hole(storage, value["size"], value["stride"], value["offset"])
+    if "dtype" in value:
+        return getattr(torch, value["dtype"])
+    if "device" in value:
+        return torch.device(value["device"])
+    if "layout" in value:
+        return getattr(torch, value["layout"])
+    if "memory_format" in value:
+        return getattr(torch, value["memory_format"])
+    if "float" in value:
+        return float(value["float"])
+    if "size" in value:
+        return sizes.parse(value["size"])
+    raise RuntimeError_("%s: cannot decode argument %r" % (where, value))
+
+
+def _has_holes(template) -> bool:
+    if isinstance(template, _Hole):
+        return True
+    if isinstance(template, list):
+        return any(_has_holes(v) for v in template)
+    return isinstance(template, sizes.Expr)
+
+
+def _fill(template, storages, symbols):
+    if isinstance(template, _Hole):
+        return template.get(storages, symbols)
+    if isinstance(template, list):
+        return [_fill(v, storages, symbols) for v in template]
+    if isinstance(template, sizes.Expr):
+        return template.evaluate(symbols)
+    return template
+
+
+class _Extern:
+    """One extern step, decoded once."""
+
+    def __init__(self, step: Step):
+        call = step.call
+        where = "extern %s (%s)" % (step.node, step.name)
+        if call is None:
+            raise RuntimeError_("%s has no recorded call in its manifest; "
+                                "graphs with externs run only when compiled "
+                                "from a dump with extern_calls.json" % where)
+        self.where = where
+        self.fn = resolve_kernel(call["kernel"])
+        buffers = step.buffer_storages()
+        self.args = _decode(call.get("args", []), buffers, where)
+        self.kwargs = {k: _decode(v, buffers, where)
+                       for k, v in call.get("kwargs", {}).items()}
+        self.dynamic = _has_holes(self.args) or any(
+            _has_holes(v) for v in self.kwargs.values())
+        self.out = (_decode(call["out"], buffers, where)
+                    if "out" in call else None)
+        layouts = {o["buffer"]: o for o in call.get("outputs", [])}
+        elements = call.get("elements", {})
+        # (storage, path in the result, layout view or None)
+        self.outputs = []
+        for out in step.outputs:
+            element = elements.get(out.buffer)
+            if element is not None:
+                path = element["indices"]
+                layout = element.get("layout")
+            else:
+                path = [] if out.index < 0 else [out.index]
+                layout = layouts.get(out.buffer)
+            hole = (_Hole(out.storage, layout["size"], layout["stride"],
+                          layout["offset"]) if layout else None)
+            self.outputs.append((out.storage, path, hole))
+
+    def run(self, storages, symbols, allocate):
+        args = _fill(self.args, storages, symbols)
+        kwargs = {k: _fill(v, storages, symbols)
+                  for k, v in self.kwargs.items()}
+        if self.out is not None:
+            for storage, _, _ in self.outputs:
+                if storage not in storages:
+                    allocate(storage)
+            self.fn(*args, **kwargs, out=self.out.get(storages, symbols))
+            return
+        result = self.fn(*args, **kwargs)
+        for storage, path, hole in self.outputs:
+            value = result
+            for i in path:
+                value = value[i]
+            self._place(value, storage, hole, storages, symbols, allocate)
+
+    def _place(self, value, storage, hole, storages, symbols, allocate):
+        if not isinstance(value, torch.Tensor):
+            raise RuntimeError_("%s returned %r where a tensor was expected"
+                                % (self.where, type(value).__name__))
+        if hole is None:
+            if storage in storages:
+                return  # an in-place update of the storage it writes
+            storages[storage] = Storage(value, value.storage_offset())
+            return
+        size = _tuple(hole.size, symbols)
+        stride = _tuple(hole.stride, symbols)
+        offset = _eval(hole.offset, symbols)
+        if storage not in storages and tuple(value.shape) == size and \
+                (math.prod(size) <= 1 or _same_strides(value, size, stride)):
+            # Adopt the result's memory, as Inductor's wrapper does.
+            storages[storage] = Storage(value, value.storage_offset() - offset)
+            return
+        if storage not in storages:
+            allocate(storage)
+        target = storages[storage].view(size, stride, offset)
+        if target.data_ptr() != value.data_ptr():
+            target.copy_(value)
+
+
+def _same_strides(value, size, stride) -> bool:
+    return all(n == 1 or a == b
+               for n, a, b in zip(size, value.stride(), stride))
+
+
+class CompiledGraph:
+    """A graph compiled by scheduler-opt, called with Inductor's boxed
+    calling convention (one list of arguments, cleared by the call)."""
+
+    def __init__(self, manifest: Manifest, plan: Plan,
+                 image: Optional[bytes] = None,
+                 constants: Sequence[torch.Tensor] = (),
+                 device: Optional[torch.device] = None):
+        # In the instance's __dict__: AOT autograd's wrappers copy it with
+        # functools.wraps, which ignores class attributes.
+        self._boxed_call = True
+        self.manifest = manifest
+        self.plan = plan
+        self.device = device or torch.device("cuda",
+                                             torch.cuda.current_device())
+        # Appended to each call's arguments (signature.json lists them
+        # last, as constants).
+        self.constants = list(constants)
+        self.dynamic = any(not sizes.is_static(d) for b in plan.inputs
+                           for d in b.shape + b.strides + (b.offset,)) or \
+            any(b.symbol for b in plan.inputs)
+        kernels = {}
+        if manifest.kernels():
+            if image is None:
+                raise RuntimeError_("graph %s has kernels but no binary"
+                                    % manifest.graph)
+            with torch.cuda.device(self.device):
+                torch.zeros(1, device=self.device)  # the context is current
+                self.module = cuda_driver.Module(image)
+                for step in manifest.kernels():
+                    if step.name not in kernels:
+                        kernels[step.name] = cuda_driver.Kernel(
+                            self.module, step.name, step.block, len(step.args))
+        externs = {id(s): _Extern(s) for s in manifest.externs()}
+        self._allocations = {name: (TORCH_DTYPES[dtype], elements)
+                             for name, dtype, elements in plan.allocations}
+        # The call sequence: ("kernel", kernel, grid, args, frees) or
+        # ("extern", _Extern, frees).
+        self._program = []
+        for run in plan.steps:
+            step = run.step
+            if step.kind == "kernel":
+                static = all(isinstance(g, int) for g in step.grid)
+                self._program.append(("kernel", kernels[step.name],
+                                      step.grid if static else None,
+                                      step.grid, step.args, run.free_after))
+            else:
+                self._program.append(("extern", externs[id(step)],
+                                      run.free_after))
+        self._aliases = plan.aliases
+
+    def _bind(self, args: Sequence[Any], symbols: Dict[str, int]):
+        storages = {}
+        n = len(args)
+        for binding in self.plan.inputs:
+            p = binding.position
+            arg = args[p] if p < n else self.constants[p - n]
+            if binding.symbol:
+                symbols[binding.symbol] = int(arg)
+                continue
+            if not isinstance(arg, torch.Tensor):
+                raise RuntimeError_("graph %s: argument %d is %s, expected a "
+                                    "tensor" % (self.plan.graph,
+                                                binding.position,
+                                                type(arg).__name__))
+            if self.dynamic and binding.shape:
+                sizes.bind(binding.shape, tuple(arg.shape), symbols,
+                           "argument %d" % binding.position)
+            offset = _eval(binding.offset, symbols) if self.dynamic else \
+                binding.offset
+            storages[binding.storage] = Storage(arg,
+                                                arg.storage_offset() - offset)
+        return storages
+
+    def __call__(self, args: List[Any]):
+        symbols: Dict[str, int] = {}
+        storages = self._bind(args, symbols)
+        args.clear()  # the boxed convention: let inputs die early
+        device = self.device
+        allocations = self._allocations
+
+        def allocate(name):
+            dtype, elements = allocations[name]
+            n = elements if isinstance(elements, int) else \
+                elements.evaluate(symbols)
+            storages[name] = Storage(torch.empty(n, dtype=dtype,
+                                                 device=device), 0)
+
+        stream = torch.cuda.current_stream(device).cuda_stream
+        for entry in self._program:
+            if entry[0] == "kernel":
+                _, kernel, grid, sym_grid, names, frees = entry
+                pointers = []
+                for name in names:
+                    s = storages.get(name)
+                    if s is None:
+                        allocate(name)
+                        s = storages[name]
+                    pointers.append(s.pointer())
+                kernel.launch(grid or _tuple(sym_grid, symbols), pointers,
+                              stream)
+            else:
+                _, extern, frees = entry
+                extern.run(storages, symbols, allocate)
+            for name in frees:
+                del storages[name]
+        for dst, src in self._aliases:
+            storages[dst] = storages[src]
+        outputs = []
+        for out in self.plan.outputs:
+            if out.view is not None:
+                v = out.view
+                s = storages.get(v.storage)
+                if s is None:  # written by no step: it has no elements
+                    allocate(v.storage)
+                    s = storages[v.storage]
+                outputs.append(s.view(_tuple(v.size, symbols),
+                                      _tuple(v.stride, symbols),
+                                      _eval(v.offset, symbols)))
+            elif out.size is not None:
+                outputs.append(_eval(out.size, symbols))
+            else:
+                outputs.append(None)
+        return outputs

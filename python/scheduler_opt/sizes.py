@@ -1,0 +1,145 @@
+"""Sizes in manifests: integers, or expressions in size symbols.
+
+A graph compiled for dynamic shapes (`torch.compile(dynamic=True)`) has
+sizes that are expressions in Inductor's size symbols (`s27`, `s27*s77`,
+`((s0 + 3)//4)`). A manifest field that holds a size (elements, shape,
+strides, offset, grid) holds either an integer or such an expression as a
+string; `evaluate` computes it once the symbols are bound from the actual
+input shapes. Expressions use integers, symbols, `+ - * // %`, parentheses
+and `min`/`max`, with Python's (floor) semantics, which are sympy's and
+Inductor's for non-negative sizes.
+
+Pure Python: no PyTorch needed.
+"""
+import ast
+import functools
+from typing import Dict, Mapping, Tuple, Union
+
+Size = Union[int, "Expr"]
+
+
+class SizeError(ValueError):
+    pass
+
+
+_BINARY = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+    ast.Mod: lambda a, b: a % b,
+}
+_CALLS = {"min": min, "max": max}
+
+
+class Expr:
+    """A size expression over symbols, checked when parsed."""
+
+    def __init__(self, text: str):
+        self.text = text
+        try:
+            self._tree = ast.parse(text, mode="eval").body
+        except SyntaxError as e:
+            raise SizeError("bad size expression %r: %s" % (text, e.msg))
+        self.symbols = frozenset(self._check(self._tree))
+
+    def _check(self, node):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return set()
+        if isinstance(node, ast.Name):
+            return {node.id}
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            return self._check(node.left) | self._check(node.right)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return self._check(node.operand)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _CALLS and node.args and not node.keywords):
+            return set().union(*(self._check(a) for a in node.args))
+        raise SizeError("bad size expression %r: %s is not allowed"
+                        % (self.text, ast.dump(node)))
+
+    def evaluate(self, symbols: Mapping[str, int]) -> int:
+        return self._eval(self._tree, symbols)
+
+    def _eval(self, node, symbols):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in symbols:
+                raise SizeError("size symbol %r of %r is not bound"
+                                % (node.id, self.text))
+            return int(symbols[node.id])
+        if isinstance(node, ast.BinOp):
+            return _BINARY[type(node.op)](self._eval(node.left, symbols),
+                                          self._eval(node.right, symbols))
+        if isinstance(node, ast.UnaryOp):
+            return -self._eval(node.operand, symbols)
+        return _CALLS[node.func.id](*(self._eval(a, symbols)
+                                      for a in node.args))
+
+    def __eq__(self, other):
+        return isinstance(other, Expr) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)
+
+    def __repr__(self):
+        return "Expr(%r)" % self.text
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> Size:
+    stripped = text.strip()
+    if stripped.lstrip("-").isdigit():
+        return int(stripped)
+    return Expr(stripped)
+
+
+def parse(value) -> Size:
+    """An integer, or an expression from its string."""
+    if isinstance(value, bool):
+        raise SizeError("a size is an integer or an expression, not %r"
+                        % (value,))
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return _parse_text(value)
+    raise SizeError("a size is an integer or an expression, not %r"
+                    % (value,))
+
+
+def evaluate(size: Size, symbols: Mapping[str, int]) -> int:
+    return size if isinstance(size, int) else size.evaluate(symbols)
+
+
+def is_static(size: Size) -> bool:
+    return isinstance(size, int)
+
+
+def bind(pattern: Tuple[Size, ...], actual: Tuple[int, ...],
+         symbols: Dict[str, int], what: str) -> None:
+    """Binds the symbols that `pattern` (a shape or strides) uses alone
+    (`s27`) to the values of `actual`, and checks every other entry
+    against the symbols bound so far; entries that still use unbound
+    symbols are left for a later pattern."""
+    if len(pattern) != len(actual):
+        raise SizeError("%s has %d dimensions, expected %d"
+                        % (what, len(actual), len(pattern)))
+    pending = []
+    for k, (p, a) in enumerate(zip(pattern, actual)):
+        if isinstance(p, Expr) and len(p.symbols) == 1 and \
+                p.text == next(iter(p.symbols)):
+            name = p.text
+            if name in symbols and symbols[name] != a:
+                raise SizeError("%s: dimension %d is %d but %s = %d"
+                                % (what, k, a, name, symbols[name]))
+            symbols[name] = int(a)
+        else:
+            pending.append((k, p, a))
+    for k, p, a in pending:
+        if isinstance(p, Expr) and not p.symbols <= symbols.keys():
+            continue
+        if evaluate(p, symbols) != a:
+            raise SizeError("%s: dimension %d is %d, expected %s = %d"
+                            % (what, k, a, p if isinstance(p, int) else
+                               p.text, evaluate(p, symbols)))

@@ -1,0 +1,160 @@
+"""The dump writer, on calls recorded from Inductor's own output
+(corpus/inductor/gpt2's output_code.py) and the corpus sidecars."""
+import json
+import math
+import os
+
+import pytest
+
+from scheduler_opt import dump
+
+CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "corpus", "inductor")
+
+
+class Layout:
+    def __init__(self, size, stride, offset=0, dtype="torch.float32"):
+        self.size, self.stride, self.offset, self.dtype = \
+            size, stride, offset, dtype
+
+
+class MultiOutputLayout:
+    dtype = "torch.float32"
+
+
+class Buffer:
+    def __init__(self, name, layout):
+        self.name, self.layout = name, layout
+
+    def get_name(self):
+        return self.name
+
+    def get_layout(self):
+        return self.layout
+
+
+class ExternKernelOut(Buffer):
+    def __init__(self, name, layout, kernel, inputs, kwargs):
+        super().__init__(name, layout)
+        self.python_kernel_name = kernel
+        self.inputs, self.constant_args, self.kwargs = inputs, (), kwargs
+        self.output_view = None
+
+
+class FallbackKernel(Buffer):
+    """Inductor's FallbackKernel rebuilds the op's arguments from its
+    tensor inputs and constants in schema order."""
+
+    def __init__(self, name, kernel, inputs, constants, kwargs):
+        super().__init__(name, MultiOutputLayout())
+        self.python_kernel_name = kernel
+        self.inputs, self.constant_args = inputs, constants
+        self._kwargs = kwargs
+
+    def unflatten_args(self, inputs, constants):
+        return [*inputs, *constants], dict(self._kwargs)
+
+
+class MultiOutput(Buffer):
+    def __init__(self, name, layout, source, index):
+        super().__init__(name, layout)
+        self.inputs = [source]
+        self.indices = [(tuple, index)]
+
+
+def view(name, size, stride, offset=0):
+    return Buffer(name, Layout(size, stride, offset))
+
+
+# gpt2's forward, output_code.py:
+#   extern_kernels.addmm(primals_6, reinterpret_tensor(buf7, (512, 256),
+#       (256, 1), 0), primals_7, alpha=1, beta=1, out=buf8)
+#   buf12 = torch.ops.aten._scaled_dot_product_efficient_attention.default(
+#       reinterpret_tensor(buf8, (4, 4, 128, 64), (98304, 64, 768, 1), 0),
+#       buf9, buf10, reinterpret_tensor(buf11, (4, 4, 128, 128),
+#       (16384, 0, 128, 1), 0), True, scale=0.125)
+#   buf13 = buf12[0]; buf14 = buf12[1]
+def test_out_variant_call():
+    buf8 = ExternKernelOut(
+        "buf8", Layout([512, 768], [768, 1]), "extern_kernels.addmm",
+        [view("primals_6", [768], [1]), view("buf7", [512, 256], [256, 1]),
+         view("primals_7", [256, 768], [768, 1])], {"alpha": 1, "beta": 1})
+    call = dump.describe_extern("op8", buf8, [buf8])
+    assert call["kernel"] == "extern_kernels.addmm"
+    assert call["class"] == "ExternKernelOut"
+    assert [a["buffer"] for a in call["args"]] == ["primals_6", "buf7",
+                                                  "primals_7"]
+    assert call["args"][1] == {"buffer": "buf7", "size": [512, 256],
+                               "stride": [256, 1], "offset": 0,
+                               "dtype": "f32"}
+    assert call["kwargs"] == {"alpha": 1, "beta": 1}
+    assert call["out"]["buffer"] == "buf8"
+    assert call["outputs"] == [call["out"]]
+
+
+def test_tuple_call_and_elements():
+    sdpa = FallbackKernel(
+        "buf12", "torch.ops.aten._scaled_dot_product_efficient_attention."
+        "default",
+        [view("buf8", [4, 4, 128, 64], [98304, 64, 768, 1]),
+         view("buf9", [4, 4, 128, 64], [32768, 64, 256, 1]),
+         view("buf10", [4, 4, 128, 64], [32768, 64, 256, 1]),
+         view("buf11", [4, 4, 128, 128], [16384, 0, 128, 1])],
+        (True,), {"scale": 0.125})
+    out0 = MultiOutput("buf13", Layout([4, 4, 128, 64], [32768, 64, 256, 1]),
+                       sdpa, 0)
+    out1 = MultiOutput("buf14", Layout([4, 4, 128], [512, 128, 1]), sdpa, 1)
+    calls = {"op12": dump.describe_extern("op12", sdpa, [sdpa]),
+             "op13": dump.describe_extern("op13", out0, [out0]),
+             "op14": dump.describe_extern("op14", out1, [out1])}
+    assert calls["op12"]["args"][3]["stride"] == [16384, 0, 128, 1]
+    assert calls["op12"]["args"][4] is True
+    assert calls["op12"]["kwargs"] == {"scale": 0.125}
+    assert calls["op12"]["outputs"] == []  # a tuple has no layout
+    dump.link_elements(calls, {"buf12": "op12", "buf13": "op13",
+                               "buf14": "op14"})
+    elements = calls["op12"]["elements"]
+    assert elements["buf13"]["indices"] == [0]
+    assert elements["buf14"]["indices"] == [1]
+    assert elements["buf14"]["layout"]["size"] == [4, 4, 128]
+    with pytest.raises(dump.UnsupportedCall, match="op13 extracts"):
+        dump.link_elements({"op13": calls["op13"]}, {"buf12": "op12"})
+
+
+def test_values():
+    assert dump.value([1, 2.5, None, "tanh"], "x") == [1, 2.5, None, "tanh"]
+    assert dump.value(math.inf, "x") == {"float": "inf"}
+    assert dump.value(-math.inf, "x") == {"float": "-inf"}
+    assert dump.value(1.0, "x") == {"float": "1.0"}
+    with pytest.raises(dump.UnsupportedCall, match="op3: argument"):
+        dump.value(object(), "op3")
+
+
+def test_symbolic_layout():
+    class Sym:
+        free_symbols = {"s0"}
+
+        def __str__(self):
+            return "64*s0"
+    ref = dump.tensor_ref(Buffer("buf0", Layout([Sym(), 64], [64, 1])))
+    assert ref["size"] == ["64*s0", 64]
+
+
+def test_write_matches_corpus_sidecars(tmp_path):
+    """foreach_lists.json and size_hints.json in the corpus's format, byte
+    for byte."""
+    adam = os.path.join(CORPUS, "adam_step", "model__0_inference_0.0")
+    softmax = os.path.join(CORPUS, "softmax_dynamic",
+                           "model__0_inference_0.0")
+    lists = json.load(open(os.path.join(adam, "foreach_lists.json")))
+    hints = json.load(open(os.path.join(softmax, "size_hints.json")))
+    dump.write(str(tmp_path), dump_text="op0: ...\n", extern_calls={},
+               foreach_lists=lists, size_hints=dict(reversed(hints.items())),
+               signature={"inputs": [], "outputs": []})
+    for name, source in (("foreach_lists.json", adam),
+                         ("size_hints.json", softmax)):
+        assert (tmp_path / name).read_text() == \
+            open(os.path.join(source, name)).read()
+    sidecars = dump.read_sidecars(str(tmp_path))
+    assert sidecars["extern_calls.json"] == {}
+    assert sidecars["signature.json"] == {"inputs": [], "outputs": []}

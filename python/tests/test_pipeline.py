@@ -1,0 +1,61 @@
+"""The tools of this build on corpus dumps, then runtime planning on the
+manifests they write: every input bound, every output found, no temporary
+freed before a later step uses it. Skipped without the tools
+(SCHEDULER_OPT_BIN)."""
+import os
+import shutil
+
+import pytest
+
+from scheduler_opt import fx_graph, manifest, plan, tools
+
+CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "corpus", "inductor")
+
+
+def pipeline():
+    try:
+        p = tools.Pipeline.find()
+    except tools.ToolNotFound as e:
+        pytest.skip(str(e))
+    return p
+
+
+@pytest.mark.parametrize("graph", [
+    "softmax/model__0_inference_0.0",
+    "gpt2/model__0_forward_1.0",
+    "resnet18/model__0_forward_1.0",
+])
+def test_corpus_graph(graph, tmp_path):
+    p = pipeline()
+    source = os.path.join(CORPUS, graph)
+    if not os.path.isdir(source):
+        pytest.skip("no corpus graph %s" % graph)
+    dump_dir = tmp_path / "dump"
+    dump_dir.mkdir()
+    for name in ("ir_pre_fusion.txt", "fx_graph_readable.py"):
+        shutil.copy(os.path.join(source, name), dump_dir)
+    p.toolkit = {}  # PTX only: no ptxas needed
+    p.compile(str(dump_dir), str(tmp_path))
+    m = manifest.load(str(tmp_path / "graph.json"))
+    params = fx_graph.read_signature(os.path.join(source,
+                                                  "fx_graph_readable.py"))
+    signature = {
+        "inputs": [{"name": q.name, "dtype": q.dtype} for q in params],
+        "outputs": [{"buffer": t.name, "size": list(t.shape),
+                     "stride": list(t.strides), "offset": t.offset}
+                    for t in m.outputs]}
+    run = plan.plan(m, signature)
+    assert len(run.outputs) == len(m.outputs)
+    freed = set()
+    for r in run.steps:
+        used = set(r.step.args) | set(r.step.inputs) | \
+            {o.storage for o in r.step.outputs}
+        assert not used & freed, r.step
+        freed |= set(r.free_after)
+    temps = {s.name for s in m.storages if s.role == "temp"}
+    assert freed <= temps
+    if "gpt2" in graph:
+        # The attention's four results come back from one extern step.
+        sdpa = [s for s in m.externs() if "attention" in s.name]
+        assert sdpa and [o.index for o in sdpa[0].outputs] == [0, 1, 2, 3]

@@ -1,0 +1,51 @@
+"""Size expressions of manifests for symbolic shapes."""
+import pytest
+
+from scheduler_opt import sizes
+
+
+def test_parse_and_evaluate():
+    assert sizes.parse(12) == 12
+    assert sizes.parse("12") == 12
+    e = sizes.parse("s27*s77")
+    assert e.symbols == {"s27", "s77"}
+    assert e.evaluate({"s27": 1024, "s77": 4096}) == 1024 * 4096
+    # Floor division and modulo as sympy's FloorDiv and ModularIndexing.
+    assert sizes.parse("((s0 + 3)//4)").evaluate({"s0": 5}) == 2
+    assert sizes.parse("s0 % 3").evaluate({"s0": 7}) == 1
+    assert sizes.parse("max(s0, 2*s1) - 1").evaluate({"s0": 3, "s1": 4}) == 7
+
+
+@pytest.mark.parametrize("text", ["s0 +", "s0 / 2", "s0 ** 2", "f(s0)",
+                                  "s0.real", "'a'"])
+def test_rejects(text):
+    with pytest.raises(sizes.SizeError):
+        sizes.parse(text)
+
+
+def test_rejects_non_sizes():
+    with pytest.raises(sizes.SizeError):
+        sizes.parse(True)
+    with pytest.raises(sizes.SizeError):
+        sizes.parse(1.5)
+
+
+def test_unbound_symbol():
+    with pytest.raises(sizes.SizeError, match="'s1' of 's0\\*s1' is not bound"):
+        sizes.parse("s0*s1").evaluate({"s0": 2})
+
+
+def test_bind():
+    symbols = {}
+    shape = tuple(sizes.parse(v) for v in ["s77", "s27"])
+    sizes.bind(shape, (4096, 1024), symbols, "x")
+    assert symbols == {"s77": 4096, "s27": 1024}
+    # Strides in the same symbols are checked, not bound.
+    strides = tuple(sizes.parse(v) for v in ["s27", 1])
+    sizes.bind(strides, (1024, 1), symbols, "x strides")
+    with pytest.raises(sizes.SizeError, match="dimension 0 is 1000"):
+        sizes.bind(strides, (1000, 1), symbols, "x strides")
+    with pytest.raises(sizes.SizeError, match="s77 = 4096"):
+        sizes.bind(shape, (8, 1024), symbols, "y")
+    with pytest.raises(sizes.SizeError, match="1 dimensions, expected 2"):
+        sizes.bind(shape, (8,), symbols, "z")
