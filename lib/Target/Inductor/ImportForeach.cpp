@@ -12,8 +12,6 @@
 #include "ImportInductorImpl.h"
 
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -67,27 +65,14 @@ LogicalResult mlir::fusion::inductor::loadForeachLists(
     SmallVectorImpl<ForeachList> &lists) {
   if (options.noForeachLists)
     return success();
-  std::string path = options.foreachListsPath;
-  if (path.empty()) {
-    StringRef dumpPath = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                             ->getBufferIdentifier();
-    if (dumpPath.empty() || dumpPath == "<stdin>")
-      return success();
-    SmallString<256> candidate(llvm::sys::path::parent_path(dumpPath));
-    llvm::sys::path::append(candidate, "foreach_lists.json");
-    auto file = llvm::MemoryBuffer::getFile(candidate, /*IsText=*/true);
-    if (!file)
-      return success(); // Absent: the graph has no foreach lists.
-    unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
-    return readLists(id, locator, arena, lists);
-  }
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file)
-    return emitError(UnknownLoc::get(locator.getContext()))
-           << "cannot open the foreach lists '" << path
-           << "': " << file.getError().message();
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
-  return readLists(id, locator, arena, lists);
+  FailureOr<std::optional<unsigned>> id = addCompanionFile(
+      sourceMgr, locator.getContext(), options.foreachListsPath,
+      "foreach_lists.json", /*lookup=*/true, "foreach lists");
+  if (failed(id))
+    return failure();
+  if (!*id)
+    return success(); // Absent: the graph has no foreach lists.
+  return readLists(**id, locator, arena, lists);
 }
 
 /// The buffers a top-level node writes (its members' for a container).

@@ -23,34 +23,47 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
+FailureOr<std::optional<unsigned>> mlir::fusion::inductor::addCompanionFile(
+    llvm::SourceMgr &sourceMgr, MLIRContext *context, StringRef path,
+    StringRef siblingName, bool lookup, StringRef what) {
+  std::string found = path.str();
+  if (found.empty()) {
+    if (!lookup)
+      return std::optional<unsigned>();
+    StringRef dumpPath = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                             ->getBufferIdentifier();
+    if (dumpPath.empty() || dumpPath == "<stdin>")
+      return std::optional<unsigned>();
+    SmallString<256> candidate(llvm::sys::path::parent_path(dumpPath));
+    llvm::sys::path::append(candidate, siblingName);
+    auto file = llvm::MemoryBuffer::getFile(candidate, /*IsText=*/true);
+    if (!file)
+      return std::optional<unsigned>(); // Optional next to the dump.
+    return std::optional<unsigned>(
+        sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc()));
+  }
+  auto file = llvm::MemoryBuffer::getFile(found, /*IsText=*/true);
+  if (!file)
+    return emitError(UnknownLoc::get(context))
+           << "cannot open the " << what << " '" << found
+           << "': " << file.getError().message();
+  return std::optional<unsigned>(
+      sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc()));
+}
+
 /// Loads the FX graph given in the options, or the one next to the dump.
 static LogicalResult loadFxGraph(llvm::SourceMgr &sourceMgr,
                                  const DumpLocator &locator,
                                  const InductorImportOptions &options,
                                  llvm::StringMap<FxPlaceholder> &fx) {
-  std::string path = options.fxGraphPath;
-  if (path.empty()) {
-    if (options.noFxGraphLookup)
-      return success();
-    StringRef dumpPath = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
-                             ->getBufferIdentifier();
-    if (dumpPath.empty() || dumpPath == "<stdin>")
-      return success();
-    SmallString<256> candidate(llvm::sys::path::parent_path(dumpPath));
-    llvm::sys::path::append(candidate, "fx_graph_readable.py");
-    auto file = llvm::MemoryBuffer::getFile(candidate, /*IsText=*/true);
-    if (!file)
-      return success(); // Optional: only needed for some inputs.
-    unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
-    return readFxPlaceholders(id, locator, fx);
-  }
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!file)
-    return emitError(UnknownLoc::get(locator.getContext()))
-           << "cannot open the FX graph '" << path
-           << "': " << file.getError().message();
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
-  return readFxPlaceholders(id, locator, fx);
+  FailureOr<std::optional<unsigned>> id = addCompanionFile(
+      sourceMgr, locator.getContext(), options.fxGraphPath,
+      "fx_graph_readable.py", !options.noFxGraphLookup, "FX graph");
+  if (failed(id))
+    return failure();
+  if (!*id)
+    return success(); // Optional: only needed for some inputs.
+  return readFxPlaceholders(**id, locator, fx);
 }
 
 /// Attaches the extern calls given in the options, or those next to the

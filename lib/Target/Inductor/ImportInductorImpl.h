@@ -51,6 +51,15 @@ OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        const DumpLocator &locator,
                                        const InductorImportOptions &options);
 
+/// Adds a file that comes with the dump to `sourceMgr` and returns its
+/// buffer: `path` when given (an error naming the `what` when it cannot be
+/// opened), else, with `lookup`, the file named `siblingName` next to the
+/// dump when there is one (none otherwise).
+FailureOr<std::optional<unsigned>>
+addCompanionFile(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                 StringRef path, StringRef siblingName, bool lookup,
+                 StringRef what);
+
 /// One list of `foreach_lists.json`: its name and the node names, each with
 /// its location in the file.
 struct ForeachList {
