@@ -198,14 +198,7 @@ unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
         partOf[unit] = p1;
       }
     }
-    Group &dead = groups[g2];
-    dead.alive = false;
-    dead.parts.clear();
-    dead.units.clear();
-    dead.leaves.clear();
-    dead.reads.clear();
-    dead.writes.clear();
-    dead.unmet.clear();
+    groups[g2].kill();
     refreshForeach(g1, /*rebuildReadIndex=*/true);
     return g1;
   }

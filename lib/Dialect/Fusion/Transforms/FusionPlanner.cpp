@@ -1134,14 +1134,7 @@ void Planner::absorb(unsigned into, unsigned from, bool prepend) {
   dst.minOrder = std::min(dst.minOrder, src.minOrder);
   dst.maxOrder = std::max(dst.maxOrder, src.maxOrder);
   dst.isReduction |= src.isReduction;
-  // `from` is dead; its id stays the id of one of its units, so candidate
-  // pairs recorded by group id map to groups through groupOf.
-  src.alive = false;
-  src.units.clear();
-  src.leaves.clear();
-  src.reads.clear();
-  src.writes.clear();
-  src.unmet.clear();
+  src.kill();
   recomputeGroupDeps(dst);
 }
 

@@ -85,6 +85,18 @@ struct Group {
            (kind == GroupKind::Foreach && !parts.empty());
   }
   bool isForeach() const { return kind == GroupKind::Foreach; }
+  /// Ends a group that fused into another. Its id stays the id of one of
+  /// its units, so candidate pairs recorded by group id map to groups
+  /// through groupOf.
+  void kill() {
+    alive = false;
+    parts.clear();
+    units.clear();
+    leaves.clear();
+    reads.clear();
+    writes.clear();
+    unmet.clear();
+  }
   std::string getName() const;
 };
 
