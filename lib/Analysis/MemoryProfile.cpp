@@ -7,7 +7,7 @@ using namespace mlir::fusion;
 
 bool mlir::fusion::isKernelInternal(const DependenceGraph &deps, Value buffer,
                                     unsigned node) {
-  if (!isa<FusedOp>(deps.getNode(node).getOperation()))
+  if (!isa<FusedOp, ForeachOp>(deps.getNode(node).getOperation()))
     return false;
   if (deps.getMutation(buffer))
     return false;

@@ -13,7 +13,10 @@
 //   planner reports: the live bytes the planner keeps per schedule step
 //   as it fuses are those of the schedule it emits;
 // - the same input gives byte-identical output, and fusing the kernels
-//   again keeps all of the above.
+//   again keeps all of the above;
+// - with combo kernels, and fusing foreach kernels again (their parts then
+//   fuse by ForeachKernelSchedulerNode's rules), the same holds, and no
+//   part of a foreach kernel depends on another part of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,10 +73,12 @@ protected:
     return module;
   }
 
-  LogicalResult fuse(ModuleOp module, const Policy &policy) {
+  LogicalResult fuse(ModuleOp module, const Policy &policy,
+                     bool comboKernels = false) {
     FuseNodesPassOptions options;
     options.peakMemory = policy.peakMemory;
     options.reorderLoops = policy.reorderLoops;
+    options.comboKernels = comboKernels;
     PassManager pm(&ctx);
     pm.addNestedPass<GraphOp>(createFuseNodesPass(options));
     return pm.run(module);
@@ -100,6 +105,46 @@ protected:
         names.insert(leaf.getNodeName());
     }
     return names;
+  }
+
+  /// The number of foreach kernels of `module`'s graph whose parts do not
+  /// depend on each other; a failure for each that has parts that do.
+  static unsigned checkForeachParts(ModuleOp module) {
+    // On a copy whose foreach members are top-level nodes again, no member
+    // may depend on another member of the same foreach.
+    OwningOpRef<ModuleOp> copy = cast<ModuleOp>(module->clone());
+    GraphOp graph = graphOf(*copy);
+    DenseMap<Operation *, unsigned> foreachOf;
+    unsigned numForeach = 0;
+    for (Operation &op : llvm::make_early_inc_range(
+             graph.getBodyBlock().without_terminator())) {
+      auto foreach = dyn_cast<ForeachOp>(op);
+      if (!foreach)
+        continue;
+      for (Operation &member :
+           llvm::make_early_inc_range(foreach.getMembers())) {
+        member.moveBefore(foreach);
+        foreachOf[&member] = numForeach;
+      }
+      auto yield = cast<YieldOp>(foreach.getBodyBlock().getTerminator());
+      foreach->replaceAllUsesWith(yield.getValues());
+      foreach.erase();
+      ++numForeach;
+    }
+    DependenceGraph deps(graph);
+    EXPECT_FALSE(deps.hasCycle());
+    for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n) {
+      auto it = foreachOf.find(deps.getNode(n).getOperation());
+      if (it == foreachOf.end())
+        continue;
+      for (unsigned pred : deps.getPredecessors(n)) {
+        auto other = foreachOf.find(deps.getNode(pred).getOperation());
+        EXPECT_FALSE(other != foreachOf.end() && other->second == it->second)
+            << deps.getNode(n).getNodeName() << " depends on "
+            << deps.getNode(pred).getNodeName() << " of the same foreach";
+      }
+    }
+    return numForeach;
   }
 
   MLIRContext ctx;
@@ -188,6 +233,54 @@ TEST_F(FuseNodesTest, InvariantsOnGeneratedGraphs) {
       }
     }
   }
+}
+
+TEST_F(FuseNodesTest, ForeachAndComboKernelsOnGeneratedGraphs) {
+  unsigned numForeach = 0;
+  for (bool shuffle : {false, true}) {
+    for (unsigned numNodes : {60u, 400u}) {
+      for (uint64_t seed = 0; seed < 4; ++seed) {
+        for (const Policy &policy : {kPolicies[0], kPolicies[2]}) {
+          SCOPED_TRACE(testing::Message()
+                       << "nodes " << numNodes << " seed " << seed
+                       << (shuffle ? " shuffled" : "") << " peak-memory "
+                       << policy.peakMemory);
+          OwningOpRef<ModuleOp> module = prepare(numNodes, seed, shuffle);
+          GraphOp graph = graphOf(*module);
+          std::multiset<std::string> before = leafNames(graph);
+          int64_t peakBefore = MemoryProfile(DependenceGraph(graph))
+                                   .getPeakBytes();
+          bool neverRaise = StringRef(policy.peakMemory) == "never-raise";
+
+          ASSERT_TRUE(succeeded(fuse(*module, policy, /*comboKernels=*/true)));
+          ASSERT_TRUE(succeeded(verify(*module)));
+          EXPECT_EQ(leafNames(graph), before);
+          numForeach += checkForeachParts(*module);
+          int64_t peakAfter =
+              MemoryProfile(DependenceGraph(graph)).getPeakBytes();
+          if (neverRaise) {
+            EXPECT_LE(peakAfter, peakBefore);
+          }
+          std::string first = print(*module);
+          OwningOpRef<ModuleOp> again = prepare(numNodes, seed, shuffle);
+          ASSERT_TRUE(succeeded(fuse(*again, policy, /*comboKernels=*/true)));
+          EXPECT_EQ(print(*again), first);
+
+          // The foreach kernels as input: their parts fuse with other nodes
+          // and with each other by the foreach rules.
+          ASSERT_TRUE(succeeded(fuse(*module, policy)));
+          ASSERT_TRUE(succeeded(verify(*module)));
+          EXPECT_EQ(leafNames(graph), before);
+          checkForeachParts(*module);
+          if (neverRaise) {
+            EXPECT_LE(MemoryProfile(DependenceGraph(graph)).getPeakBytes(),
+                      peakBefore);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(numForeach, 0u) << "no combo kernels: the test shows nothing";
 }
 
 /// Inductor's rules raise the peak on some generated graphs; there the

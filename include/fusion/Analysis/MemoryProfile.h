@@ -31,7 +31,8 @@ struct BufferLifetime {
 
 /// Returns true when `buffer`, a result of a member of the top-level node
 /// `node`, is read only inside that node: a fused kernel keeps it in
-/// registers.
+/// registers, and so does a foreach kernel (in the fused part that makes
+/// it: its parts do not read each other's results).
 bool isKernelInternal(const DependenceGraph &deps, Value buffer,
                       unsigned node);
 
