@@ -661,6 +661,25 @@ fusion.graph @foreach_extern(%a: !fusion.buffer<4xf32>) attributes {device = "cu
 
 // -----
 
+fusion.graph @foreach_dependent(%a: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+    // expected-note @below {{written here}}
+    %x = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %y = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["buf1"]} {
+      // expected-error @below {{'fusion.load' op reads the result of 'op0', another member of the same fusion.foreach; its members run at the same time}}
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    fusion.yield %x, %y : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }
+  fusion.output %buf1 : !fusion.buffer<4xf32>
+}
+
+// -----
+
 fusion.graph @nested_group(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.group -> !fusion.buffer<4xf32> {
     // expected-error @below {{'fusion.group' op cannot be a member of fusion.group; members are scheduler nodes other than fusion.group}}

@@ -1166,9 +1166,31 @@ LogicalResult FusedOp::verify() {
 }
 
 LogicalResult ForeachOp::verify() {
-  return verifyContainer(
-      *this, 1, [](Operation *op) { return isa<NodeOp, FusedOp>(op); },
-      "fusion.node and fusion.fused");
+  if (failed(verifyContainer(
+          *this, 1, [](Operation *op) { return isa<NodeOp, FusedOp>(op); },
+          "fusion.node and fusion.fused")))
+    return failure();
+  // The members run at the same time (one combo kernel): none reads what
+  // another writes.
+  for (Operation &member : getMembers()) {
+    WalkResult result = member.walk([&](LoadOp load) {
+      Operation *producer = load.getBuffer().getDefiningOp();
+      while (producer && producer->getParentOp() != getOperation())
+        producer = producer->getParentOp();
+      if (!producer || producer == &member)
+        return WalkResult::advance();
+      InFlightDiagnostic diag =
+          load.emitOpError("reads the result of '")
+          << cast<SchedulerNodeOpInterface>(producer).getNodeName()
+          << "', another member of the same fusion.foreach; its members run "
+             "at the same time";
+      diag.attachNote(producer->getLoc()) << "written here";
+      return WalkResult::interrupt();
+    });
+    if (result.wasInterrupted())
+      return failure();
+  }
+  return success();
 }
 
 LogicalResult GroupOp::verify() {
