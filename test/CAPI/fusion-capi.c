@@ -191,6 +191,46 @@ static int testImportFileAndPipeline(const char *corpus) {
 // CHECK-NOT: fusion.node
 // CHECK: fusion.output
 
+static void countForeach(MlirStringRef text, void *userData) {
+  // Printed in pieces: an op name is one piece.
+  if (text.length == strlen("fusion.foreach") &&
+      !strncmp(text.data, "fusion.foreach", text.length))
+    ++*(int *)userData;
+}
+
+/// The number of fusion.foreach ops `module` prints.
+static int foreachCount(MlirModule module) {
+  int count = 0;
+  mlirOperationPrint(mlirModuleGetOperation(module), countForeach, &count);
+  return count;
+}
+
+// adam_step's foreach_lists.json, next to its dump, makes four foreach
+// nodes; noForeachLists makes none.
+static int testForeachLists(const char *corpus) {
+  printf("@testForeachLists\n");
+  char path[4096];
+  snprintf(path, sizeof(path),
+           "%s/adam_step/model__0_inference_0.0/ir_pre_fusion.txt", corpus);
+  MlirContext ctx = createContext();
+  MlirFusionInductorImportOptions options =
+      mlirFusionInductorImportOptionsGetDefault();
+  for (int noLists = 0; noLists < 2; ++noLists) {
+    options.noForeachLists = noLists;
+    MlirModule module = mlirFusionImportInductorDumpFile(
+        ctx, mlirStringRefCreateFromCString(path), options);
+    if (mlirModuleIsNull(module))
+      return 1;
+    printf("noForeachLists=%d: %d foreach\n", noLists, foreachCount(module));
+    mlirModuleDestroy(module);
+  }
+  mlirContextDestroy(ctx);
+  return 0;
+}
+// CHECK-LABEL: @testForeachLists
+// CHECK: noForeachLists=0: 4 foreach
+// CHECK: noForeachLists=1: 0 foreach
+
 // Bad input: a null module and located errors through the handler.
 static int testErrors(void) {
   printf("@testErrors\n");
@@ -221,7 +261,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (testDialectHandle() || testImportStringAndCreatedPasses(argv[1]) ||
-      testImportFileAndPipeline(argv[1]) || testErrors()) {
+      testImportFileAndPipeline(argv[1]) || testForeachLists(argv[1]) ||
+      testErrors()) {
     printf("FAILED\n");
     return 1;
   }

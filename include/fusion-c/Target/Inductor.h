@@ -33,6 +33,12 @@ typedef struct MlirFusionInductorImportOptions {
   MlirStringRef fxGraphPath;
   /// Never look for fx_graph_readable.py next to the dump.
   bool noFxGraphLookup;
+  /// foreach_lists.json of the same graph (V.graph.lists), whose lists
+  /// become fusion.foreach nodes. Empty (the default): the
+  /// foreach_lists.json next to the dump, if any.
+  MlirStringRef foreachListsPath;
+  /// Make no fusion.foreach nodes from foreach lists.
+  bool noForeachLists;
 } MlirFusionInductorImportOptions;
 
 /// Returns the default options.

@@ -21,6 +21,8 @@ unwrapOptions(const MlirFusionInductorImportOptions &options) {
     result.graphName = unwrap(options.graphName).str();
   result.fxGraphPath = unwrap(options.fxGraphPath).str();
   result.noFxGraphLookup = options.noFxGraphLookup;
+  result.foreachListsPath = unwrap(options.foreachListsPath).str();
+  result.noForeachLists = options.noForeachLists;
   return result;
 }
 
@@ -38,7 +40,9 @@ static MlirModule importBuffer(MlirContext context,
 MlirFusionInductorImportOptions mlirFusionInductorImportOptionsGetDefault(void) {
   return MlirFusionInductorImportOptions{mlirStringRefCreate(nullptr, 0),
                                          mlirStringRefCreate(nullptr, 0),
-                                         /*noFxGraphLookup=*/false};
+                                         /*noFxGraphLookup=*/false,
+                                         mlirStringRefCreate(nullptr, 0),
+                                         /*noForeachLists=*/false};
 }
 
 MlirModule mlirFusionImportInductorDump(MlirContext context, MlirStringRef dump,
