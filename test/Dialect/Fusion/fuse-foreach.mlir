@@ -365,3 +365,4 @@ fusion.graph @combo(%x: !fusion.buffer<64xf32>, %y: !fusion.buffer<32xf32>) -> (
   }
   fusion.output %buf0, %buf1, %buf2 : !fusion.buffer<64xf32>, !fusion.buffer<32xf32>, !fusion.buffer<32xf32>
 }
+
