@@ -264,6 +264,13 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
       if (isa<LoadOp, StoreOp, IndexExprOp>(op))
         accesses.push_back(op);
     });
+    // An opaque operation (bucketize's boundaries) reads whole buffers.
+    node.getBodyBlock().walk([&](OpaqueOp opaque) {
+      for (Value operand : opaque.getOperands())
+        if (isa<BufferType>(operand.getType()))
+          addRead(StarDepAttr::get(ctx, getBufferName(operand), nullptr),
+                  operand);
+    });
     DepIndexer indexer(node, accesses, cache);
     for (Operation *op : accesses) {
       if (auto load = dyn_cast<LoadOp>(op)) {

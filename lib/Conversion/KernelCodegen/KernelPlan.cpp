@@ -128,6 +128,12 @@ static LogicalResult checkBodyOps(NodeOp node) {
                WalkResult::interrupt();
       return WalkResult::advance();
     }
+    if (auto opaque = dyn_cast<OpaqueOp>(op))
+      return opaque.emitOpError("'")
+                 << opaque.getOpName()
+                 << "' (Inductor's ops." << opaque.getOpName()
+                 << ") has no lowering",
+             WalkResult::interrupt();
     Dialect *dialect = op->getDialect(); // null for unregistered ops
     if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
         op->getNumRegions() == 0)

@@ -241,12 +241,20 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
     layout.device = *dev;
     return layout;
   }
-  if (v->str != "FixedLayout" && v->str != "FlexibleLayout" &&
-      v->str != "MutationLayoutSHOULDREMOVE")
+  // Every subclass of ir.Layout prints Layout.__str__: device, dtype, size,
+  // stride and offset. NonOwningLayout is a view into another buffer's
+  // storage and CommBufferLayout a communication buffer: both are storage
+  // with a fixed layout to the scheduler.
+  if (!llvm::is_contained(
+          {StringRef("FixedLayout"), StringRef("FlexibleLayout"),
+           StringRef("NonOwningLayout"), StringRef("CommBufferLayout"),
+           StringRef("MutationLayoutSHOULDREMOVE"), StringRef("Layout")},
+          v->str))
     return error(v) << "unsupported layout '" << v->str
                     << "' (expected FixedLayout, FlexibleLayout, "
-                       "MutationLayoutSHOULDREMOVE, MultiOutputLayout or "
-                       "NoneLayout)";
+                       "NonOwningLayout, CommBufferLayout, "
+                       "MutationLayoutSHOULDREMOVE, Layout, "
+                       "MultiOutputLayout or NoneLayout)";
   layout.kind = DumpLayout::Kind::Fixed;
   if (failed(checkArguments(v, 2, {"size", "stride", "offset"})))
     return failure();

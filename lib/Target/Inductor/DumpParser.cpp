@@ -262,6 +262,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
           .Case("ExternKernelSchedulerNode", DumpNode::Kind::Extern)
           .Case("NopKernelSchedulerNode", DumpNode::Kind::Nop)
           .Case("FusedSchedulerNode", DumpNode::Kind::Fused)
+          .Case("FusedMixOrderReductions", DumpNode::Kind::Fused)
           .Case("ForeachKernelSchedulerNode", DumpNode::Kind::Foreach)
           .Case("GroupedSchedulerNode", DumpNode::Kind::Grouped)
           .Default(std::nullopt);
@@ -270,7 +271,8 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
            << "unknown scheduler node kind '" << kindName
            << "' (expected SchedulerNode, ExternKernelSchedulerNode, "
               "NopKernelSchedulerNode, FusedSchedulerNode, "
-              "ForeachKernelSchedulerNode or GroupedSchedulerNode)";
+              "FusedMixOrderReductions, ForeachKernelSchedulerNode or "
+              "GroupedSchedulerNode)";
   out = std::make_unique<DumpNode>();
   DumpNode &node = *out;
   node.kind = *kind;

@@ -89,7 +89,10 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
   bool sideEffects = llvm::all_of(node.outputs, [](const DumpBuffer &b) {
     return llvm::all_of(b.users, [](const DumpUser &u) { return u.isWeak; });
   });
-  StringRef kernel = node.kernel;
+  // A template SchedulerNode names no kernel: its buffer class does.
+  StringRef kernel = node.kind == DumpNode::Kind::Scheduler
+                         ? node.innerClasses
+                         : node.kernel;
   std::optional<int64_t> index;
   if (node.innerClasses == "MultiOutput") {
     if (inputs.size() != 1 || !isa<MultiOutputType>(inputs[0].getType()))

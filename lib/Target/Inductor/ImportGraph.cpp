@@ -144,6 +144,11 @@ LogicalResult GraphImporter::buildNode(const DumpNode &node) {
                               << "', which no node of the dump writes";
   switch (node.kind) {
   case DumpNode::Kind::Scheduler:
+    // A template (TritonTemplateBuffer, CUDATemplateBuffer, ...) has no
+    // loop body: its kernel is generated from a template. It is scheduled
+    // as an extern that reads and writes whole buffers.
+    if (!node.body && node.innerClasses != "ComputedBuffer")
+      return buildExternOrNop(node);
     return buildSchedulerNode(node);
   case DumpNode::Kind::Extern:
   case DumpNode::Kind::Nop:

@@ -23,6 +23,7 @@
 #ifndef FUSION_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
 #define FUSION_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
 
+#include "IndexExpr.h"
 #include "InductorDump.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
@@ -216,7 +217,6 @@ public:
   LogicalResult translateConstant(const OpCall &c, const OpDef &def);
   LogicalResult translateToDtype(const OpCall &c, const OpDef &def);
   LogicalResult translateIdentity(const OpCall &c, const OpDef &def);
-  LogicalResult translateCheckBounds(const OpCall &c, const OpDef &def);
   LogicalResult translateWhere(const OpCall &c, const OpDef &def);
   LogicalResult translateRand(const OpCall &c, const OpDef &def);
   LogicalResult translateReduction(const OpCall &c, const OpDef &def);
@@ -228,6 +228,25 @@ public:
   LogicalResult translateCompare(const OpCall &c, const OpDef &def);
   LogicalResult translateBitwise(const OpCall &c, const OpDef &def);
   LogicalResult translateLogical(const OpCall &c, const OpDef &def);
+  LogicalResult translateFma(const OpCall &c, const OpDef &def);
+  LogicalResult translateFloatBinary(const OpCall &c, const OpDef &def);
+  LogicalResult translateSign(const OpCall &c, const OpDef &def);
+  LogicalResult translateSignbit(const OpCall &c, const OpDef &def);
+  LogicalResult translateFloatClass(const OpCall &c, const OpDef &def);
+  LogicalResult translateShift(const OpCall &c, const OpDef &def);
+  LogicalResult translateToInt(const OpCall &c, const OpDef &def);
+  LogicalResult translateBitcast(const OpCall &c, const OpDef &def);
+  LogicalResult translateLdexp(const OpCall &c, const OpDef &def);
+  LogicalResult translateSpecial(const OpCall &c, const OpDef &def);
+  LogicalResult translateFrexp(const OpCall &c, const OpDef &def);
+  LogicalResult translateRandom(const OpCall &c, const OpDef &def);
+  LogicalResult translateDot(const OpCall &c, const OpDef &def);
+  LogicalResult translateSort(const OpCall &c, const OpDef &def);
+  LogicalResult translateBucketize(const OpCall &c, const OpDef &def);
+  LogicalResult translateCheckBounds(const OpCall &c, const OpDef &def);
+  LogicalResult translateDeviceAssert(const OpCall &c, const OpDef &def);
+  LogicalResult translateInlineAsm(const OpCall &c, const OpDef &def);
+  LogicalResult translateHalideClamp(const OpCall &c, const OpDef &def);
 
 private:
   InFlightDiagnostic error(const char *at);
@@ -244,6 +263,11 @@ private:
   LogicalResult translateMasked(const DumpStmt &stmt, const DumpBlock &block,
                                 const PyValue &call, BodyEnv &env,
                                 BodyValue &result);
+  /// `self.scan<k>(dtypes, values)`: a scan whose combine function the dump
+  /// does not print.
+  LogicalResult translateScan(const DumpStmt &stmt, StringRef module,
+                              const PyValue &call, BodyEnv &env,
+                              BodyValue &result);
   /// Looks `ops.<name>` up in the operation table and translates it.
   LogicalResult translateOp(const DumpStmt &stmt, StringRef name,
                             const PyValue &call, BodyEnv &env,
@@ -257,6 +281,25 @@ private:
   FailureOr<std::pair<Value, Value>> binaryOperands(const OpCall &c);
   FailureOr<unsigned> indexRef(const PyValue *arg, BodyEnv &env);
   FailureOr<StringRef> stringArg(const PyValue *arg, StringRef what);
+  FailureOr<bool> boolArg(const PyValue *arg);
+  FailureOr<SmallVector<Type>> dtypeTuple(const PyValue *arg);
+  FailureOr<SmallVector<Value>> valueTuple(const PyValue *arg, BodyEnv &env,
+                                           TypeRange types, Location l);
+  /// The buffer named by `arg` (after renaming), which the node's
+  /// dependences must mention.
+  FailureOr<Value> readBuffer(const PyValue *arg, StringRef opName);
+  /// `('buf0', get_index_1, ...)`: the buffer and the index values.
+  LogicalResult bufferAndIndices(const PyValue *arg, BodyEnv &env,
+                                 unsigned numIndices,
+                                 SmallVectorImpl<Value> &out);
+  /// Index `index` as a value of `type` (fusion.index_expr).
+  FailureOr<Value> indexValue(unsigned index, const char *at, Type type,
+                              Location l);
+  /// A fusion.opaque named after the call, bound to `c.result`.
+  OpaqueOp createOpaque(const OpCall &c, ValueRange operands, TypeRange results,
+                        ArrayRef<NamedAttribute> attrs = {});
+  /// Binds `values` to `result`: one value, or a tuple indexed by `x[i]`.
+  void setResults(BodyValue &result, ValueRange values, bool tuple = false);
   FailureOr<Type> dtypeArg(const PyValue *arg);
   LogicalResult expectArgs(const PyValue &call, unsigned min, unsigned max,
                            ArrayRef<StringRef> keywords = {});
@@ -271,6 +314,17 @@ private:
   /// The affine map and operands for index `index`.
   LogicalResult buildIndex(unsigned index, const char *at, AffineMap &map,
                            SmallVectorImpl<Value> &operands);
+  /// The map and operands of `expr`, whose term symbols stand for `terms`.
+  LogicalResult buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
+                         const char *at, AffineMap &map,
+                         SmallVectorImpl<Value> &operands);
+
+  // ImportIndexTerms.cpp: the non-affine parts of indices, computed in the
+  // body (`index` for integer terms, f64 for float ones).
+  FailureOr<Value> termValue(ArrayRef<IndexTerm> terms, unsigned t);
+  FailureOr<Value> termOperand(ArrayRef<IndexTerm> terms,
+                               const IndexOperand &operand, bool asFloat,
+                               const char *at);
 
   GraphImporter &graph;
   const DumpNode &node;
@@ -283,6 +337,8 @@ private:
   llvm::StringSet<> activeBlocks;
   static constexpr unsigned kMaxBlockNesting = 64;
   SmallVector<AffineExpr> indices;
+  /// The index terms of each index.
+  SmallVector<SmallVector<IndexTerm, 1>> indexTerms;
   llvm::StringMap<unsigned> indexNames;
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;
@@ -304,7 +360,13 @@ struct OpDef {
   /// (null where the row does not take that kind).
   OpBuilderFn buildFloat = nullptr;
   OpBuilderFn buildInt = nullptr;
+  /// For rows kept by name (fusion.opaque): the number of value operands.
+  unsigned arity = 0;
 };
+
+/// Python's modulus (the remainder takes the divisor's sign) of integers or
+/// floats.
+Value buildPythonMod(OpBuilder &b, Location l, Value a, Value d);
 
 /// The operation table, sorted by name.
 ArrayRef<OpDef> getOpTable();

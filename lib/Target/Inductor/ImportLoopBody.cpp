@@ -70,14 +70,15 @@ LogicalResult BodyImporter::parseIndices() {
       }
       return AffineExpr();
     };
-    FailureOr<AffineExpr> expr = parseIndexExpr(
+    FailureOr<ParsedIndex> parsed = parseIndex(
         text, ctx, resolve,
         [&](const char *at) -> InFlightDiagnostic { return error(at); });
-    if (failed(expr))
+    if (failed(parsed))
       return failure();
     if (!indexNames.try_emplace(name, indices.size()).second)
       return error(name.data()) << "index '" << name << "' is defined twice";
-    indices.push_back(*expr);
+    indices.push_back(parsed->expr);
+    indexTerms.push_back(std::move(parsed->terms));
   }
   indirect.assign(numIndirect, Value());
   return success();
@@ -304,7 +305,12 @@ Type BodyImporter::floatTypeFor(Type t) {
 LogicalResult BodyImporter::buildIndex(unsigned index, const char *at,
                                        AffineMap &map,
                                        SmallVectorImpl<Value> &operands) {
-  AffineExpr expr = indices[index];
+  return buildMap(indices[index], indexTerms[index], at, map, operands);
+}
+
+LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
+                                     const char *at, AffineMap &map,
+                                     SmallVectorImpl<Value> &operands) {
   MLIRContext *ctx = op.getContext();
   unsigned numLoops = op.getNumLoops();
   SmallVector<AffineExpr> dimRepl, symRepl;
@@ -329,6 +335,22 @@ LogicalResult BodyImporter::buildIndex(unsigned index, const char *at,
     }
   }
   AffineExpr result = expr.replaceDimsAndSymbols(dimRepl, symRepl);
+  // Index terms (symbols from kIndexTermSymbolBase on) are computed here
+  // and bound like indirect indices.
+  if (!terms.empty()) {
+    DenseMap<AffineExpr, AffineExpr> termRepl;
+    for (unsigned t = 0, e = terms.size(); t < e; ++t) {
+      AffineExpr symbol = getAffineSymbolExpr(kIndexTermSymbolBase + t, ctx);
+      if (!result.isFunctionOfSymbol(kIndexTermSymbolBase + t))
+        continue;
+      FailureOr<Value> value = termValue(terms, t);
+      if (failed(value))
+        return failure();
+      termRepl[symbol] = getAffineSymbolExpr(symOperands.size(), ctx);
+      symOperands.push_back(*value);
+    }
+    result = result.replace(termRepl);
+  }
   map = AffineMap::get(dimOperands.size(), symOperands.size(), result);
   operands.append(dimOperands);
   operands.append(symOperands);
@@ -375,6 +397,8 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
   }
   if (callee.consume_front("self.")) {
     const DumpBlock *block = blocks.lookup(callee);
+    if (!block && callee.starts_with("scan"))
+      return translateScan(stmt, callee, call, env, result);
     if (!block || callee == "body")
       return error(call.loc())
              << "unknown loop body method 'self." << callee << "'";
@@ -385,7 +409,7 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
   return error(call.loc())
          << "unknown call '" << call.str
          << "' (expected ops.*, self.get_index, "
-            "self.set_indirect<k> or self.masked_subblock<k>)";
+            "self.set_indirect<k>, self.masked_subblock<k> or self.scan<k>)";
 }
 
 LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,

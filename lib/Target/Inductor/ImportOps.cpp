@@ -83,6 +83,38 @@ static Value floorDivFloat(OpBuilder &b, Location l, ValueRange v) {
   return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, v[0], v[1]));
 }
 
+/// C's truncating division of floats: trunc(a / b).
+static Value truncDivFloat(OpBuilder &b, Location l, ValueRange v) {
+  return math::TruncOp::create(b, l, arith::DivFOp::create(b, l, v[0], v[1]));
+}
+
+Value mlir::fusion::inductor::buildPythonMod(OpBuilder &b, Location l, Value a,
+                                             Value d) {
+  bool isFloat = isa<FloatType>(a.getType());
+  Value r = isFloat ? Value(arith::RemFOp::create(b, l, a, d))
+                    : Value(arith::RemSIOp::create(b, l, a, d));
+  Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(a.getType()));
+  Value nonZero, rNeg, dNeg;
+  if (isFloat) {
+    nonZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, r, zero);
+    rNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
+    dNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, d, zero);
+  } else {
+    nonZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
+    rNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero);
+    dNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, d, zero);
+  }
+  Value fix = arith::AndIOp::create(b, l, nonZero,
+                                    arith::XOrIOp::create(b, l, rNeg, dNeg));
+  Value adjusted = isFloat ? Value(arith::AddFOp::create(b, l, r, d))
+                           : Value(arith::AddIOp::create(b, l, r, d));
+  return arith::SelectOp::create(b, l, fix, adjusted, r);
+}
+
+static Value pythonMod(OpBuilder &b, Location l, ValueRange v) {
+  return buildPythonMod(b, l, v[0], v[1]);
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -91,39 +123,96 @@ using BI = BodyImporter;
 
 static const OpDef kOpTable[] = {
     {"abs", &BI::translateUnary, unary<math::AbsFOp>, unary<math::AbsIOp>},
+    {"acos", &BI::translateFloatUnary, unary<math::AcosOp>},
+    {"acosh", &BI::translateFloatUnary, unary<math::AcoshOp>},
     {"add", &BI::translateArithmetic, binary<arith::AddFOp>,
      binary<arith::AddIOp>},
+    {"airy_ai", &BI::translateSpecial, nullptr, nullptr, 1},
     {"and_", &BI::translateBitwise, nullptr, binary<arith::AndIOp>},
+    {"asin", &BI::translateFloatUnary, unary<math::AsinOp>},
+    {"asinh", &BI::translateFloatUnary, unary<math::AsinhOp>},
+    {"atan", &BI::translateFloatUnary, unary<math::AtanOp>},
+    {"atan2", &BI::translateFloatBinary, binary<math::Atan2Op>},
+    {"atanh", &BI::translateFloatUnary, unary<math::AtanhOp>},
+    {"bessel_j0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"bessel_j1", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"bessel_y0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"bessel_y1", &BI::translateSpecial, nullptr, nullptr, 1},
     {"bitwise_and", &BI::translateBitwise, nullptr, binary<arith::AndIOp>},
+    {"bitwise_left_shift", &BI::translateShift},
     {"bitwise_not", &BI::translateBitwiseNot},
     {"bitwise_or", &BI::translateBitwise, nullptr, binary<arith::OrIOp>},
+    {"bitwise_right_shift", &BI::translateShift},
     {"bitwise_xor", &BI::translateBitwise, nullptr, binary<arith::XOrIOp>},
+    {"bucketize", &BI::translateBucketize},
     {"ceil", &BI::translateFloatUnary, unary<math::CeilOp>},
+    {"ceil_to_int", &BI::translateToInt, unary<math::CeilOp>},
+    {"chebyshev_polynomial_t", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"chebyshev_polynomial_u", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"chebyshev_polynomial_v", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"chebyshev_polynomial_w", &BI::translateSpecial, nullptr, nullptr, 2},
     {"check_bounds", &BI::translateCheckBounds},
     {"constant", &BI::translateConstant},
+    {"copysign", &BI::translateFloatBinary, binary<math::CopySignOp>},
     {"cos", &BI::translateFloatUnary, unary<math::CosOp>},
+    {"cosh", &BI::translateFloatUnary, unary<math::CoshOp>},
+    {"device_assert_async", &BI::translateDeviceAssert},
+    {"digamma", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"div_rn", &BI::translateArithmetic, binary<arith::DivFOp>},
+    {"dot", &BI::translateDot},
     {"eq", &BI::translateCompare},
     {"erf", &BI::translateFloatUnary, unary<math::ErfOp>},
+    {"erfc", &BI::translateFloatUnary, unary<math::ErfcOp>},
+    {"erfcx", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"erfinv", &BI::translateSpecial, nullptr, nullptr, 1},
     {"exp", &BI::translateFloatUnary, unary<math::ExpOp>},
     {"exp2", &BI::translateFloatUnary, unary<math::Exp2Op>},
     {"expm1", &BI::translateFloatUnary, unary<math::ExpM1Op>},
     {"floor", &BI::translateFloatUnary, unary<math::FloorOp>},
+    {"floor_to_int", &BI::translateToInt, unary<math::FloorOp>},
     {"floordiv", &BI::translateArithmetic, floorDivFloat,
      binary<arith::FloorDivSIOp>},
+    {"fma", &BI::translateFma},
+    {"fmod", &BI::translateArithmetic, binary<arith::RemFOp>,
+     binary<arith::RemSIOp>},
+    {"frexp", &BI::translateFrexp},
+    {"gammainc", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"gammaincc", &BI::translateSpecial, nullptr, nullptr, 2},
     {"ge", &BI::translateCompare},
     {"gt", &BI::translateCompare},
+    {"halide_clamp", &BI::translateHalideClamp},
+    {"hermite_polynomial_h", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"hermite_polynomial_he", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"hypot", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"i0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"i0e", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"i1", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"i1e", &BI::translateSpecial, nullptr, nullptr, 1},
     {"identity", &BI::translateIdentity},
+    {"igamma", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"igammac", &BI::translateSpecial, nullptr, nullptr, 2},
     {"index_expr", &BI::translateIndexExpr},
+    {"inline_asm_elementwise", &BI::translateInlineAsm},
+    {"int_truediv", &BI::translateArithmetic, binary<arith::DivFOp>},
+    {"isinf", &BI::translateFloatClass, unary<math::IsInfOp>},
+    {"isnan", &BI::translateFloatClass, unary<math::IsNaNOp>},
+    {"laguerre_polynomial_l", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"ldexp", &BI::translateLdexp},
     {"le", &BI::translateCompare},
+    {"legendre_polynomial_p", &BI::translateSpecial, nullptr, nullptr, 2},
+    {"lgamma", &BI::translateSpecial, nullptr, nullptr, 1},
     {"load", &BI::translateLoad},
     {"load_seed", &BI::translateLoad},
     {"log", &BI::translateFloatUnary, unary<math::LogOp>},
+    {"log10", &BI::translateFloatUnary, unary<math::Log10Op>},
     {"log1p", &BI::translateFloatUnary, unary<math::Log1pOp>},
     {"log2", &BI::translateFloatUnary, unary<math::Log2Op>},
+    {"log_ndtr", &BI::translateSpecial, nullptr, nullptr, 1},
     {"logical_and", &BI::translateLogical, nullptr, binary<arith::AndIOp>},
     {"logical_not", &BI::translateLogicalNot},
     {"logical_or", &BI::translateLogical, nullptr, binary<arith::OrIOp>},
     {"logical_xor", &BI::translateLogical, nullptr, binary<arith::XOrIOp>},
+    {"lshift", &BI::translateShift},
     {"lt", &BI::translateCompare},
     {"maximum", &BI::translateArithmetic, binary<arith::MaximumFOp>,
      binary<arith::MaxSIOp>},
@@ -131,32 +220,70 @@ static const OpDef kOpTable[] = {
      binary<arith::MinSIOp>},
     {"mod", &BI::translateArithmetic, binary<arith::RemFOp>,
      binary<arith::RemSIOp>},
+    {"modified_bessel_i0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"modified_bessel_i1", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"modified_bessel_k0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"modified_bessel_k1", &BI::translateSpecial, nullptr, nullptr, 1},
     {"mul", &BI::translateArithmetic, binary<arith::MulFOp>,
      binary<arith::MulIOp>},
+    {"mul_rn", &BI::translateArithmetic, binary<arith::MulFOp>,
+     binary<arith::MulIOp>},
+    {"ndtr", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"ndtri", &BI::translateSpecial, nullptr, nullptr, 1},
     {"ne", &BI::translateCompare},
     {"neg", &BI::translateUnary, unary<arith::NegFOp>, negInt},
+    {"nextafter", &BI::translateSpecial, nullptr, nullptr, 2},
     {"or_", &BI::translateBitwise, nullptr, binary<arith::OrIOp>},
+    {"polygamma", &BI::translateSpecial, nullptr, nullptr, 2},
     {"pow", &BI::translateArithmetic, binary<math::PowFOp>,
      binary<math::IPowIOp>},
     {"rand", &BI::translateRand},
+    {"rand_eager", &BI::translateRandom},
+    {"randint64", &BI::translateRandom},
+    {"randn", &BI::translateRandom},
     {"reciprocal", &BI::translateFloatUnary, reciprocal},
     {"reduction", &BI::translateReduction},
     {"relu", &BI::translateUnary, reluFloat, reluInt},
+    {"remainder", &BI::translateArithmetic, pythonMod, pythonMod},
+    {"round", &BI::translateFloatUnary, unary<math::RoundEvenOp>},
+    {"round_to_int", &BI::translateToInt, unary<math::RoundEvenOp>},
+    {"rshift", &BI::translateShift},
     {"rsqrt", &BI::translateFloatUnary, unary<math::RsqrtOp>},
+    {"scaled_modified_bessel_k0", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"scaled_modified_bessel_k1", &BI::translateSpecial, nullptr, nullptr, 1},
+    {"shifted_chebyshev_polynomial_t", &BI::translateSpecial, nullptr, nullptr,
+     2},
+    {"shifted_chebyshev_polynomial_u", &BI::translateSpecial, nullptr, nullptr,
+     2},
+    {"shifted_chebyshev_polynomial_v", &BI::translateSpecial, nullptr, nullptr,
+     2},
+    {"shifted_chebyshev_polynomial_w", &BI::translateSpecial, nullptr, nullptr,
+     2},
     {"sigmoid", &BI::translateFloatUnary, sigmoid},
+    {"sign", &BI::translateSign},
+    {"signbit", &BI::translateSignbit},
     {"sin", &BI::translateFloatUnary, unary<math::SinOp>},
+    {"sinh", &BI::translateFloatUnary, unary<math::SinhOp>},
+    {"sort", &BI::translateSort},
+    {"spherical_bessel_j0", &BI::translateSpecial, nullptr, nullptr, 1},
     {"sqrt", &BI::translateFloatUnary, unary<math::SqrtOp>},
     {"square", &BI::translateUnary, squareFloat, squareInt},
     {"store", &BI::translateStore},
     {"store_reduction", &BI::translateStore},
     {"sub", &BI::translateArithmetic, binary<arith::SubFOp>,
      binary<arith::SubIOp>},
+    {"tan", &BI::translateFloatUnary, unary<math::TanOp>},
     {"tanh", &BI::translateFloatUnary, unary<math::TanhOp>},
     {"to_dtype", &BI::translateToDtype},
+    {"to_dtype_bitcast", &BI::translateBitcast},
     {"truediv", &BI::translateArithmetic, binary<arith::DivFOp>},
     {"trunc", &BI::translateFloatUnary, unary<math::TruncOp>},
+    {"trunc_to_int", &BI::translateToInt, unary<math::TruncOp>},
+    {"truncdiv", &BI::translateArithmetic, truncDivFloat,
+     binary<arith::DivSIOp>},
     {"where", &BI::translateWhere},
     {"xor", &BI::translateBitwise, nullptr, binary<arith::XOrIOp>},
+    {"zeta", &BI::translateSpecial, nullptr, nullptr, 2},
 };
 
 ArrayRef<OpDef> mlir::fusion::inductor::getOpTable() { return kOpTable; }
@@ -175,33 +302,46 @@ const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
 // Translators
 //===----------------------------------------------------------------------===//
 
-LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
-  const PyValue &call = c.call;
-  BodyEnv &env = c.env;
-  BodyValue &result = c.result;
-  Location l = loc(c.stmt.loc);
-  if (failed(expectArgs(call, 2, 2)))
-    return failure();
-  FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
+FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
+                                          StringRef opName) {
+  FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
   if (failed(buf))
     return failure();
   StringRef renamed = graph.rename(*buf);
   if (!depNames.contains(renamed))
-    return error(call.elements[0]->loc())
-           << "'ops." << c.name << "' of '" << *buf << "' reads buffer '"
+    return error(arg->loc())
+           << "'ops." << opName << "' of '" << *buf << "' reads buffer '"
            << renamed << "', but the dependences of '" << node.name
            << "' do not mention '" << renamed << "'";
-  FailureOr<Value> buffer =
-      graph.lookupBuffer(renamed, call.elements[0]->loc());
+  FailureOr<Value> buffer = graph.lookupBuffer(renamed, arg->loc());
   if (failed(buffer))
     return failure();
   if (!isa<BufferType>(buffer->getType()))
-    return error(call.elements[0]->loc())
+    return error(arg->loc())
            << "cannot load from '" << renamed << "', a multi-output tuple";
+  return buffer;
+}
+
+FailureOr<Value> BodyImporter::indexValue(unsigned index, const char *at,
+                                          Type type, Location l) {
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (failed(buildIndex(index, at, map, operands)))
+    return failure();
+  return Value(IndexExprOp::create(builder, l, type, operands, map));
+}
+
+LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
+  const PyValue &call = c.call;
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<Value> buffer = readBuffer(call.elements[0], c.name);
+  if (failed(buffer))
+    return failure();
   AffineMap map;
   SmallVector<Value> operands;
   if (c.name == "load") {
-    FailureOr<unsigned> index = indexRef(call.elements[1], env);
+    FailureOr<unsigned> index = indexRef(call.elements[1], c.env);
     if (failed(index) ||
         failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
       return failure();
@@ -213,7 +353,8 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
     map = AffineMap::get(
         0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   }
-  result.value = LoadOp::create(builder, l, *buffer, operands, map);
+  c.result.value =
+      LoadOp::create(builder, loc(c.stmt.loc), *buffer, operands, map);
   return success();
 }
 
@@ -267,25 +408,23 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
 LogicalResult BodyImporter::translateIndexExpr(const OpCall &c,
                                                const OpDef &def) {
   const PyValue &call = c.call;
-  BodyEnv &env = c.env;
-  BodyValue &result = c.result;
-  Location l = loc(c.stmt.loc);
   if (failed(expectArgs(call, 2, 2)))
     return failure();
-  FailureOr<unsigned> index = indexRef(call.elements[0], env);
+  FailureOr<unsigned> index = indexRef(call.elements[0], c.env);
   if (failed(index))
     return failure();
   FailureOr<Type> type = dtypeArg(call.elements[1]);
   if (failed(type))
     return failure();
-  if (!type->isInteger(32) && !type->isInteger(64))
-    return error(call.elements[1]->loc())
-           << "ops.index_expr produces int32 or int64, not " << *type;
-  AffineMap map;
-  SmallVector<Value> operands;
-  if (failed(buildIndex(*index, call.elements[0]->loc(), map, operands)))
+  // fusion.index_expr computes in int32 or int64; other dtypes (float
+  // positions of rotary embeddings) convert the int64 value.
+  bool direct = type->isInteger(32) || type->isInteger(64);
+  FailureOr<Value> value =
+      indexValue(*index, call.elements[0]->loc(),
+                 direct ? *type : Type(builder.getI64Type()), loc(c.stmt.loc));
+  if (failed(value))
     return failure();
-  result.value = IndexExprOp::create(builder, l, *type, operands, map);
+  c.result.value = convert(*value, *type, loc(c.stmt.loc));
   return success();
 }
 
@@ -655,5 +794,510 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
            << "'ops." << c.name << "' on boolean operands is not supported";
   OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
   c.result.value = build(builder, l, {a, b});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Math with PyTorch's semantics
+//===----------------------------------------------------------------------===//
+
+LogicalResult BodyImporter::translateFma(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 3, 3)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  if (failed(args))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = promote(promote((*args)[0].getType(), (*args)[1].getType()),
+                      (*args)[2].getType());
+  if (type.isInteger(1))
+    return error(c.call.loc()) << "'ops.fma' on boolean operands is not "
+                                  "supported";
+  Value a = convert((*args)[0], type, l), b = convert((*args)[1], type, l),
+        x = convert((*args)[2], type, l);
+  if (isa<FloatType>(type))
+    c.result.value = math::FmaOp::create(builder, l, a, b, x);
+  else
+    c.result.value = arith::AddIOp::create(
+        builder, l, arith::MulIOp::create(builder, l, a, b), x);
+  return success();
+}
+
+LogicalResult BodyImporter::translateFloatBinary(const OpCall &c,
+                                                 const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = floatTypeFor(promote(xy->first.getType(), xy->second.getType()));
+  c.result.value = def.buildFloat(
+      builder, l, {convert(xy->first, type, l), convert(xy->second, type, l)});
+  return success();
+}
+
+LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Type type = x->getType();
+  if (type.isInteger(1)) {
+    c.result.value = *x;
+    return success();
+  }
+  // Inductor's sign: (0 < x) - (x < 0) in x's type (0 for NaN).
+  Location l = loc(c.stmt.loc);
+  Value zero = constant(type, 0, l);
+  Value pos, neg;
+  if (isa<FloatType>(type)) {
+    pos =
+        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, zero, *x);
+    neg =
+        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, *x, zero);
+  } else {
+    pos =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, zero, *x);
+    neg =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, *x, zero);
+  }
+  Type i8 = builder.getI8Type();
+  // Sequenced: the order of the ops must not depend on the compiler.
+  Value posI8 = convert(pos, i8, l);
+  Value negI8 = convert(neg, i8, l);
+  Value diff = arith::SubIOp::create(builder, l, posI8, negI8);
+  c.result.value = convert(diff, type, l);
+  return success();
+}
+
+LogicalResult BodyImporter::translateSignbit(const OpCall &c,
+                                             const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = x->getType();
+  if (type.isInteger(1)) {
+    c.result.value =
+        arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
+    return success();
+  }
+  Value bits = *x;
+  if (isa<FloatType>(type)) {
+    // The sign bit itself, so -0.0 and negative NaNs count.
+    bits = arith::BitcastOp::create(
+        builder, l, builder.getIntegerType(type.getIntOrFloatBitWidth()), *x);
+  }
+  c.result.value = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt,
+                                         bits, constant(bits.getType(), 0, l));
+  return success();
+}
+
+LogicalResult BodyImporter::translateFloatClass(const OpCall &c,
+                                                const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  if (!isa<FloatType>(x->getType())) {
+    // Integers are never NaN or infinite.
+    c.result.value =
+        arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
+    return success();
+  }
+  c.result.value = def.buildFloat(builder, l, *x);
+  return success();
+}
+
+LogicalResult BodyImporter::translateShift(const OpCall &c, const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = promote(xy->first.getType(), xy->second.getType());
+  if (!isa<IntegerType>(type) || type.isInteger(1))
+    return error(c.call.loc())
+           << "'ops." << c.name << "' needs integer operands, got " << type;
+  Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
+  // PyTorch: a shift by a negative amount or by the width or more gives 0
+  // (left) or the sign (right); arith's shifts are poison there.
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value inRange = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ult,
+                                        b, constant(type, width, l));
+  bool left = c.name == "lshift" || c.name == "bitwise_left_shift";
+  Value shifted, saturated;
+  if (left) {
+    shifted = arith::ShLIOp::create(builder, l, a, b);
+    saturated = constant(type, 0, l);
+  } else {
+    shifted = arith::ShRSIOp::create(builder, l, a, b);
+    saturated =
+        arith::ShRSIOp::create(builder, l, a, constant(type, width - 1, l));
+  }
+  c.result.value =
+      arith::SelectOp::create(builder, l, inRange, shifted, saturated);
+  return success();
+}
+
+LogicalResult BodyImporter::translateToInt(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 2, 2)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  FailureOr<Type> type = dtypeArg(c.call.elements[1]);
+  if (failed(type))
+    return failure();
+  if (!isa<IntegerType>(*type) || type->isInteger(1))
+    return error(c.call.elements[1]->loc())
+           << "'ops." << c.name << "' converts to an integer dtype, not "
+           << *type;
+  Location l = loc(c.stmt.loc);
+  Value v = *x;
+  if (isa<FloatType>(v.getType()))
+    v = def.buildFloat(builder, l, v); // Rounded: the cast is then exact.
+  c.result.value = convert(v, *type, l);
+  return success();
+}
+
+LogicalResult BodyImporter::translateBitcast(const OpCall &c,
+                                             const OpDef &def) {
+  if (failed(expectArgs(c.call, 3, 3)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  FailureOr<Type> type = dtypeArg(c.call.elements[1]);
+  if (failed(type))
+    return failure();
+  FailureOr<Type> src = dtypeArg(c.call.elements[2]);
+  if (failed(src))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Value v = convert(*x, *src, l);
+  if (src->getIntOrFloatBitWidth() != type->getIntOrFloatBitWidth() ||
+      src->isInteger(1) || type->isInteger(1))
+    return error(c.call.loc())
+           << "'ops.to_dtype_bitcast' reinterprets between types of one "
+              "width (not bool), got "
+           << *src << " to " << *type;
+  c.result.value =
+      *src == *type ? v : Value(arith::BitcastOp::create(builder, l, *type, v));
+  return success();
+}
+
+LogicalResult BodyImporter::translateLdexp(const OpCall &c, const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = floatTypeFor(xy->first.getType());
+  if (!isa<IntegerType>(xy->second.getType()))
+    return error(c.call.elements[1]->loc())
+           << "'ops.ldexp' needs an integer exponent, got "
+           << xy->second.getType();
+  // x * 2^n: exact while 2^n is a finite value of the type.
+  Value scale = math::Exp2Op::create(builder, l, convert(xy->second, type, l));
+  c.result.value =
+      arith::MulFOp::create(builder, l, convert(xy->first, type, l), scale);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Operations kept by name (fusion.opaque)
+//===----------------------------------------------------------------------===//
+
+void BodyImporter::setResults(BodyValue &result, ValueRange values,
+                              bool tuple) {
+  if (values.size() == 1 && !tuple) {
+    result.kind = BodyValue::Scalar;
+    result.value = values.front();
+    return;
+  }
+  result.kind = values.empty() ? BodyValue::Nothing : BodyValue::Tuple;
+  result.tuple.assign(values.begin(), values.end());
+}
+
+OpaqueOp BodyImporter::createOpaque(const OpCall &c, ValueRange operands,
+                                    TypeRange results,
+                                    ArrayRef<NamedAttribute> attrs) {
+  auto op = OpaqueOp::create(builder, loc(c.stmt.loc), results,
+                             builder.getStringAttr(c.name), operands);
+  for (NamedAttribute attr : attrs)
+    op->setAttr(attr.getName(), attr.getValue());
+  setResults(c.result, op.getResults());
+  return op;
+}
+
+FailureOr<bool> BodyImporter::boolArg(const PyValue *arg) {
+  if (arg->isName("True"))
+    return true;
+  if (arg->isName("False"))
+    return false;
+  return error(arg->loc()) << "expected True or False, found " << arg->text;
+}
+
+LogicalResult BodyImporter::translateSpecial(const OpCall &c,
+                                             const OpDef &def) {
+  unsigned arity = def.arity;
+  if (failed(expectArgs(c.call, arity, arity)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  if (failed(args))
+    return failure();
+  Type type = (*args)[0].getType();
+  for (Value v : *args)
+    type = promote(type, v.getType());
+  createOpaque(c, *args, floatTypeFor(type));
+  return success();
+}
+
+LogicalResult BodyImporter::translateFrexp(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  if (failed(x))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  Type type = floatTypeFor(x->getType());
+  createOpaque(c, convert(*x, type, l), {type, builder.getI32Type()});
+  return success();
+}
+
+LogicalResult BodyImporter::translateRandom(const OpCall &c, const OpDef &def) {
+  // randn(seed, offset), randint64(seed, offset, low, high),
+  // rand_eager(seed, base_offset, threads_per_round, tid, vec).
+  unsigned arity = c.name == "randn" ? 2 : c.name == "randint64" ? 4 : 5;
+  if (failed(expectArgs(c.call, arity, arity)))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  if (failed(args))
+    return failure();
+  Type result = c.name == "randint64" ? Type(builder.getI64Type())
+                                      : Type(builder.getF32Type());
+  createOpaque(c, *args, result);
+  return success();
+}
+
+LogicalResult BodyImporter::translateDot(const OpCall &c, const OpDef &def) {
+  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+  if (failed(xy))
+    return failure();
+  createOpaque(c, {xy->first, xy->second},
+               promote(xy->first.getType(), xy->second.getType()));
+  return success();
+}
+
+/// Reads `(torch.float32, torch.int64)` into types.
+FailureOr<SmallVector<Type>> BodyImporter::dtypeTuple(const PyValue *arg) {
+  if (arg->kind != PyValue::Kind::Tuple)
+    return error(arg->loc())
+           << "expected a tuple of dtypes, found " << arg->text;
+  SmallVector<Type> types;
+  for (const PyValue *e : arg->elements) {
+    FailureOr<Type> t = dtypeArg(e);
+    if (failed(t))
+      return failure();
+    types.push_back(*t);
+  }
+  return types;
+}
+
+/// Reads `(a, b)` into values converted to `types`.
+FailureOr<SmallVector<Value>> BodyImporter::valueTuple(const PyValue *arg,
+                                                       BodyEnv &env,
+                                                       TypeRange types,
+                                                       Location l) {
+  if (arg->kind != PyValue::Kind::Tuple || arg->elements.size() != types.size())
+    return error(arg->loc()) << "expected a tuple of " << types.size()
+                             << " values, found " << arg->text;
+  SmallVector<Value> values;
+  for (auto [e, type] : llvm::zip(arg->elements, types)) {
+    FailureOr<Value> v = scalar(e, env);
+    if (failed(v))
+      return failure();
+    values.push_back(convert(*v, type, l));
+  }
+  return values;
+}
+
+LogicalResult BodyImporter::translateScan(const DumpStmt &stmt,
+                                          StringRef module, const PyValue &call,
+                                          BodyEnv &env, BodyValue &result) {
+  if (failed(expectArgs(call, 2, 2)))
+    return failure();
+  FailureOr<SmallVector<Type>> types = dtypeTuple(call.elements[0]);
+  if (failed(types))
+    return failure();
+  Location l = loc(stmt.loc);
+  FailureOr<SmallVector<Value>> values =
+      valueTuple(call.elements[1], env, *types, l);
+  if (failed(values))
+    return failure();
+  // The combine function is Python code the dump does not print: only the
+  // submodule's name identifies it.
+  auto op = OpaqueOp::create(builder, l, *types, builder.getStringAttr("scan"),
+                             *values);
+  op->setAttr("combine", builder.getStringAttr(module));
+  setResults(result, op.getResults(), /*tuple=*/true);
+  return success();
+}
+
+LogicalResult BodyImporter::translateSort(const OpCall &c, const OpDef &def) {
+  if (failed(expectArgs(c.call, 4, 4)))
+    return failure();
+  FailureOr<SmallVector<Type>> types = dtypeTuple(c.call.elements[0]);
+  if (failed(types))
+    return failure();
+  Location l = loc(c.stmt.loc);
+  FailureOr<SmallVector<Value>> values =
+      valueTuple(c.call.elements[1], c.env, *types, l);
+  if (failed(values))
+    return failure();
+  FailureOr<bool> stable = boolArg(c.call.elements[2]);
+  if (failed(stable))
+    return failure();
+  FailureOr<bool> descending = boolArg(c.call.elements[3]);
+  if (failed(descending))
+    return failure();
+  OpaqueOp op = createOpaque(
+      c, *values, *types,
+      {builder.getNamedAttr("stable", builder.getBoolAttr(*stable)),
+       builder.getNamedAttr("descending", builder.getBoolAttr(*descending))});
+  setResults(c.result, op.getResults(), /*tuple=*/true);
+  return success();
+}
+
+/// `('buf0', get_index_1, ...)`: a buffer read whole and index values.
+LogicalResult BodyImporter::bufferAndIndices(const PyValue *arg, BodyEnv &env,
+                                             unsigned numIndices,
+                                             SmallVectorImpl<Value> &out) {
+  if (arg->kind != PyValue::Kind::Tuple ||
+      arg->elements.size() != numIndices + 1)
+    return error(arg->loc()) << "expected a tuple of a buffer name and "
+                             << numIndices << " indices, found " << arg->text;
+  FailureOr<Value> buffer = readBuffer(arg->elements[0], "bucketize");
+  if (failed(buffer))
+    return failure();
+  out.push_back(*buffer);
+  for (const PyValue *e : ArrayRef(arg->elements).drop_front()) {
+    FailureOr<unsigned> index = indexRef(e, env);
+    if (failed(index))
+      return failure();
+    FailureOr<Value> v =
+        indexValue(*index, e->loc(), builder.getIndexType(), loc(e->loc()));
+    if (failed(v))
+      return failure();
+    out.push_back(*v);
+  }
+  return success();
+}
+
+LogicalResult BodyImporter::translateBucketize(const OpCall &c,
+                                               const OpDef &def) {
+  // bucketize(values, (name, size, offset, stride), boundary_indices,
+  //           indexing_dtype, right, sorter=None, sorter_indices=None)
+  if (failed(expectArgs(c.call, 5, 7, {"sorter", "sorter_indices"})))
+    return failure();
+  SmallVector<const PyValue *, 7> args(c.call.elements.begin(),
+                                       c.call.elements.end());
+  args.resize(7, nullptr);
+  for (auto &[key, value] : c.call.keywords)
+    args[key == "sorter" ? 5 : 6] = value;
+  FailureOr<Value> values = scalar(args[0], c.env);
+  if (failed(values))
+    return failure();
+  SmallVector<Value> operands = {*values};
+  if (failed(bufferAndIndices(args[1], c.env, 3, operands)))
+    return failure();
+  FailureOr<Value> boundaryIndices = scalar(args[2], c.env);
+  if (failed(boundaryIndices))
+    return failure();
+  operands.push_back(*boundaryIndices);
+  FailureOr<Type> type = dtypeArg(args[3]);
+  if (failed(type))
+    return failure();
+  FailureOr<bool> right = boolArg(args[4]);
+  if (failed(right))
+    return failure();
+  bool sorter = args[5] && !args[5]->isNone();
+  if (sorter) {
+    if (failed(bufferAndIndices(args[5], c.env, 1, operands)))
+      return failure();
+    if (!args[6] || args[6]->isNone())
+      return error(args[5]->loc()) << "a sorter needs sorter_indices";
+    FailureOr<Value> sorterIndices = scalar(args[6], c.env);
+    if (failed(sorterIndices))
+      return failure();
+    operands.push_back(*sorterIndices);
+  }
+  createOpaque(c, operands, *type,
+               {builder.getNamedAttr("right", builder.getBoolAttr(*right)),
+                builder.getNamedAttr("sorter", builder.getBoolAttr(sorter))});
+  return success();
+}
+
+LogicalResult BodyImporter::translateDeviceAssert(const OpCall &c,
+                                                  const OpDef &def) {
+  if (failed(expectArgs(c.call, 2, 2)))
+    return failure();
+  FailureOr<Value> cond = scalar(c.call.elements[0], c.env);
+  if (failed(cond))
+    return failure();
+  FailureOr<StringRef> msg = stringArg(c.call.elements[1], "a message");
+  if (failed(msg))
+    return failure();
+  createOpaque(c, convert(*cond, builder.getI1Type(), loc(c.stmt.loc)), {},
+               {builder.getNamedAttr("msg", builder.getStringAttr(*msg))});
+  return success();
+}
+
+LogicalResult BodyImporter::translateInlineAsm(const OpCall &c,
+                                               const OpDef &def) {
+  if (failed(expectArgs(
+          c.call, 1, ~0u,
+          {"asm", "constraints", "dtype", "is_pure", "pack", "input_dtypes"})))
+    return failure();
+  FailureOr<SmallVector<Value, 3>> inputs = scalars(c.call, c.env);
+  if (failed(inputs))
+    return failure();
+  Type type = builder.getF32Type();
+  SmallVector<NamedAttribute> attrs;
+  for (auto &[key, value] : c.call.keywords) {
+    if (key == "dtype") {
+      FailureOr<Type> t = dtypeArg(value);
+      if (failed(t))
+        return failure();
+      type = *t;
+    } else if (value->kind == PyValue::Kind::String) {
+      attrs.push_back(
+          builder.getNamedAttr(key, builder.getStringAttr(value->str)));
+    } else {
+      attrs.push_back(
+          builder.getNamedAttr(key, builder.getStringAttr(value->text)));
+    }
+  }
+  createOpaque(c, *inputs, type, attrs);
+  return success();
+}
+
+LogicalResult BodyImporter::translateHalideClamp(const OpCall &c,
+                                                 const OpDef &def) {
+  if (failed(expectArgs(c.call, 3, 3)))
+    return failure();
+  FailureOr<Value> v = scalar(c.call.elements[0], c.env);
+  if (failed(v))
+    return failure();
+  FailureOr<bool> check = boolArg(c.call.elements[2]);
+  if (failed(check))
+    return failure();
+  createOpaque(c, *v, v->getType(),
+               {builder.getNamedAttr(
+                    "size", builder.getStringAttr(c.call.elements[1]->text)),
+                builder.getNamedAttr("check", builder.getBoolAttr(*check))});
   return success();
 }

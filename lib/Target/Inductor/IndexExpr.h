@@ -4,6 +4,12 @@
 // `ModularIndexing((p2 - 256), 1, 64)`, `129*((p0//128))`, `256*indirect0 +
 // p1`) into affine expressions.
 //
+// Parts that affine maps cannot say (`Abs(p0 - 4)`, `Min(p0, 7)`,
+// `Where(p0 < 5, p0, 4)`, `p0*p1`, `PowByNatural(p0, 2)`, ...) become
+// *index terms*: each is computed in the loop body and bound to a map
+// symbol, as indirect indices are. Analyses treat such a symbol as unknown,
+// so they stay exact on the affine rest and are conservative on the term.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSION_LIB_TARGET_INDUCTOR_INDEXEXPR_H
@@ -12,6 +18,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
@@ -26,14 +34,64 @@ using IndexVarResolver = function_ref<AffineExpr(StringRef name)>;
 /// Emits an error located at a character of the text being parsed.
 using ErrorEmitter = function_ref<InFlightDiagnostic(const char *at)>;
 
-/// Parses `text`, a sympy index expression over variables `resolve` knows.
-/// Supports integers, `+`, `-`, `*` by a constant, `//` and `%` by a positive
-/// constant, `FloorDiv(x, d)`, `CleanDiv(x, d)`, `ModularIndexing(x, d, m)`
-/// (`(x floordiv d) mod m`), `Mod(x, m)` and `PythonMod(x, m)`. Anything
-/// else (products of variables, `/`, other functions) is an error.
+/// One operand of an index term: an integer (affine, possibly using the
+/// symbols of other terms) or a float (another term or a literal).
+struct IndexOperand {
+  AffineExpr affine;
+  /// Float operands: the term computing it, or a literal.
+  int floatTerm = -1;
+  std::optional<double> floatLiteral;
+  bool isFloat() const { return !affine; }
+};
+
+/// A non-affine part of an index, computed in the loop body.
+struct IndexTerm {
+  /// A sympy function (`Abs`, `Min`, `Max`, `Where`, `PowByNatural`,
+  /// `TruncToInt`, `ToFloat`, `OpaqueUnaryFn_sqrt`, ...) or an operator
+  /// (`*`, `//`, `%`, `**`, `/`, `+`, `-`, `<`, `<=`, `>`, `>=`, `==`, `!=`).
+  StringRef fn;
+  SmallVector<IndexOperand, 3> args;
+  /// Float terms compute in f64; integer terms in `index` and are bound to
+  /// the map symbol `symbolBase + position in the term list`.
+  bool isFloat = false;
+  const char *loc = nullptr;
+};
+
+/// An index expression: the affine form and the terms its symbols at and
+/// above `kIndexTermSymbolBase` stand for.
+struct ParsedIndex {
+  AffineExpr expr;
+  SmallVector<IndexTerm, 1> terms;
+};
+
+/// Symbols of index terms start here; lower symbols are the resolver's
+/// (indirect indices).
+constexpr unsigned kIndexTermSymbolBase = 1u << 16;
+
+/// Parses `text`, a sympy index expression over variables `resolve` knows,
+/// into an affine expression. Supports integers, `+`, `-`, `*` by a
+/// constant, `//` and `%` by a positive constant, `FloorDiv(x, d)`,
+/// `CleanDiv(x, d)`, `ModularIndexing(x, d, m)` (`(x floordiv d) mod m`),
+/// `Mod(x, m)` and `PythonMod(x, m)`. Anything else is an error.
 FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
                                      ErrorEmitter emitError);
+
+/// Parses `text` as parseIndexExpr does, and also every function of
+/// torch/utils/_sympy/functions.py and sympy that Inductor prints in
+/// indices, turning non-affine parts into index terms.
+FailureOr<ParsedIndex> parseIndex(StringRef text, MLIRContext *context,
+                                  IndexVarResolver resolve,
+                                  ErrorEmitter emitError);
+
+/// The index functions parseIndex takes, with their arity (0: any number,
+/// at least one) and whether they compute a float.
+struct IndexFunctionInfo {
+  StringRef name;
+  unsigned arity;
+  bool isFloat;
+};
+ArrayRef<IndexFunctionInfo> getIndexFunctions();
 
 } // namespace inductor
 } // namespace fusion

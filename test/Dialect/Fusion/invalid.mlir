@@ -1081,3 +1081,27 @@ func.func @output_parent() {
   // expected-error @below {{'fusion.output' op expects parent op 'fusion.graph'}}
   "fusion.output"() : () -> ()
 }
+
+// -----
+
+fusion.graph @opaque_unnamed(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [16] writes(%out : !fusion.buffer<16xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
+    // expected-error @below {{'fusion.opaque' op needs the name of an Inductor operation}}
+    %1 = fusion.opaque ""(%0) : (f32) -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<16xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xf32>
+}
+
+// -----
+
+fusion.graph @opaque_buffer_result(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [16] writes(%out : !fusion.buffer<16xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
+    // expected-error @below {{'fusion.opaque' op results are values, not buffers}}
+    %1 = fusion.opaque "view"(%x) : (!fusion.buffer<16xf32>) -> !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<16xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xf32>
+}

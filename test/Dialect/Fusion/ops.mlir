@@ -230,3 +230,24 @@ fusion.graph @containers(%x: !fusion.buffer<32xf32>) -> (!fusion.buffer<32xf32>,
   }
   fusion.output %buf0, %buf2, %buf3, %buf5 : !fusion.buffer<32xf32>, !fusion.buffer<32xf32>, !fusion.buffer<32xf32>, !fusion.buffer<32xf32>
 }
+
+// -----
+
+// fusion.opaque keeps an Inductor operation by name: several results,
+// none, attributes, and a buffer it reads whole.
+// CHECK-LABEL: fusion.graph @opaque
+// CHECK: %{{.*}}:2 = fusion.opaque "frexp"(%{{.*}}) : (f32) -> (f32, i32)
+// CHECK: fusion.opaque "device_assert_async"(%{{.*}}) {msg = "out of bounds"} : (i1) -> ()
+// CHECK: fusion.opaque "bucketize"(%{{.*}}, %[[OFFSETS:.*]], %{{.*}}) {right = false} : (f32, !fusion.buffer<5xf32>, index) -> i64
+fusion.graph @opaque(%x: !fusion.buffer<16xf32>, %offsets: !fusion.buffer<5xf32>) -> (!fusion.buffer<16xi64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [16] writes(%out : !fusion.buffer<16xi64>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
+    %1:2 = fusion.opaque "frexp"(%0) : (f32) -> (f32, i32)
+    %true = arith.constant true
+    fusion.opaque "device_assert_async"(%true) {msg = "out of bounds"} : (i1) -> ()
+    %n = fusion.index_expr [5] : index
+    %2 = fusion.opaque "bucketize"(%1#0, %offsets, %n) {right = false} : (f32, !fusion.buffer<5xf32>, index) -> i64
+    fusion.store %2, %out[%p0] : !fusion.buffer<16xi64>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xi64>
+}

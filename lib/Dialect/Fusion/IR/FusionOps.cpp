@@ -715,6 +715,12 @@ enum class Phase { Pointwise, Reduction, Reduced };
 /// node stores reduced values at pointwise indices.
 static LogicalResult verifyReductionPhases(NodeOp node) {
   Block &body = node.getBodyBlock();
+  // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
+  // loops and stores every element it produces.
+  bool scans = false;
+  body.walk([&](OpaqueOp op) {
+    scans |= op.getOpName() == "scan" || op.getOpName() == "sort";
+  });
   unsigned numPointwise = node.getNumPointwiseLoops();
   DenseMap<Value, Phase> phases;
   for (BlockArgument arg : node.getLoopVars())
@@ -760,7 +766,7 @@ static LogicalResult verifyReductionPhases(NodeOp node) {
           llvm::any_of(op->getOperands(), [&](Value v) {
             return phaseOf(v) == Phase::Reduction;
           });
-      if (node.isReduction() && insideReduction)
+      if (node.isReduction() && insideReduction && !scans)
         return store.emitOpError(
             "in a reduction node must store a reduced value at an index of "
             "pointwise loop variables");
@@ -797,8 +803,9 @@ static LogicalResult verifyReductionPhases(NodeOp node) {
   });
   if (walk.wasInterrupted())
     return failure();
-  if (node.isReduction() && !sawReduce)
-    return node.emitOpError("has reduction ranges but no fusion.reduce");
+  if (node.isReduction() && !sawReduce && !scans)
+    return node.emitOpError("has reduction ranges but no fusion.reduce, scan or "
+                             "sort");
   return success();
 }
 

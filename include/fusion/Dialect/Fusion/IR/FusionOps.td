@@ -490,4 +490,36 @@ def Fusion_RandOp : Fusion_Op<"rand", [Pure]> {
   }];
 }
 
+
+def Fusion_OpaqueOp : Fusion_Op<"opaque", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+  ]> {
+  let summary = "An Inductor operation kept by name (ops.<name> without an op of its own)";
+  let description = [{
+    An operation of Inductor's `OpsHandler` that neither an upstream dialect
+    nor a dedicated fusion op expresses with PyTorch's semantics: special
+    functions (`lgamma`, `erfinv`, `bessel_j0`, ...), `frexp`, `nextafter`,
+    `hypot`, `randn`, `randint64`, `scan`, `sort`, `bucketize`,
+    `inline_asm_elementwise`, ... It keeps the operation's name, its value
+    operands, and its other arguments as attributes (the importer's table in
+    docs/Importer.md lists each one).
+
+    Analyses see it as opaque: it reads every buffer it takes as an operand
+    entirely (a dependence on the whole buffer) and writes nothing. A lowering
+    that does not know `name` reports the op at its location.
+
+    ```mlir
+    %m, %e = fusion.opaque "frexp"(%x) : (f32) -> (f32, i32)
+    %g = fusion.opaque "lgamma"(%x) : (f32) -> f32
+    %b = fusion.opaque "bucketize"(%v, %offsets, %n) {right = false} : (f32, !fusion.buffer<16xf32>, index) -> i64
+    ```
+  }];
+  let arguments = (ins StrAttr:$op_name, Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $op_name `(` $operands `)` attr-dict `:` functional-type($operands, $results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // FUSION_DIALECT_FUSION_IR_FUSIONOPS_TD

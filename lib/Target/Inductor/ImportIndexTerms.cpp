@@ -1,0 +1,297 @@
+//===- ImportIndexTerms.cpp - Non-affine parts of indices -----------------===//
+//
+// An index term (`Abs(p0 - 4)`, `Min(p0, 7)`, `p0*p1`, `TruncToInt(...)`)
+// is computed in the loop body where the index is used: integer terms in
+// `index`, float ones in f64 as sympy computes them, and bound to a map
+// symbol. Dependence analysis sees an unknown symbol there, as for an
+// indirect index: the access may touch any element of the buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImportInductorImpl.h"
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+FailureOr<Value> BodyImporter::termOperand(ArrayRef<IndexTerm> terms,
+                                           const IndexOperand &operand,
+                                           bool asFloat, const char *at) {
+  Location l = loc(at);
+  Type f64 = builder.getF64Type();
+  if (operand.floatLiteral)
+    return Value(arith::ConstantOp::create(
+        builder, l, builder.getFloatAttr(f64, *operand.floatLiteral)));
+  if (operand.isFloat())
+    return termValue(terms, operand.floatTerm);
+  Value v;
+  auto symbol = dyn_cast<AffineSymbolExpr>(operand.affine);
+  if (symbol && symbol.getPosition() >= kIndexTermSymbolBase) {
+    // Another term, used as it is.
+    FailureOr<Value> t =
+        termValue(terms, symbol.getPosition() - kIndexTermSymbolBase);
+    if (failed(t))
+      return failure();
+    v = *t;
+  } else {
+    AffineMap map;
+    SmallVector<Value> operands;
+    if (failed(buildMap(operand.affine, terms, at, map, operands)))
+      return failure();
+    v = IndexExprOp::create(builder, l, builder.getIndexType(), operands, map);
+  }
+  if (!asFloat)
+    return v;
+  Value wide = arith::IndexCastOp::create(builder, l, builder.getI64Type(), v);
+  return Value(arith::SIToFPOp::create(builder, l, f64, wide));
+}
+
+/// The math op of `OpaqueUnaryFn_<name>` on f64.
+static Value opaqueUnary(OpBuilder &b, Location l, StringRef name, Value x) {
+  name.consume_front("OpaqueUnaryFn_");
+  using Fn = Value (*)(OpBuilder &, Location, Value);
+  Fn fn = llvm::StringSwitch<Fn>(name)
+              .Case("sqrt",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::SqrtOp::create(b, l, x);
+                    })
+              .Case("cos",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::CosOp::create(b, l, x);
+                    })
+              .Case("cosh",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::CoshOp::create(b, l, x);
+                    })
+              .Case("sin",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::SinOp::create(b, l, x);
+                    })
+              .Case("sinh",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::SinhOp::create(b, l, x);
+                    })
+              .Case("tan",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::TanOp::create(b, l, x);
+                    })
+              .Case("tanh",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::TanhOp::create(b, l, x);
+                    })
+              .Case("asin",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::AsinOp::create(b, l, x);
+                    })
+              .Case("acos",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::AcosOp::create(b, l, x);
+                    })
+              .Case("atan",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::AtanOp::create(b, l, x);
+                    })
+              .Case("exp",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::ExpOp::create(b, l, x);
+                    })
+              .Case("log",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::LogOp::create(b, l, x);
+                    })
+              .Case("asinh",
+                    [](OpBuilder &b, Location l, Value x) -> Value {
+                      return math::AsinhOp::create(b, l, x);
+                    })
+              .Default([](OpBuilder &b, Location l, Value x) -> Value {
+                return math::Log2Op::create(b, l, x);
+              });
+  return fn(b, l, x);
+}
+
+FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
+                                         unsigned t) {
+  const IndexTerm &term = terms[t];
+  Location l = loc(term.loc);
+  StringRef fn = term.fn;
+  // Float-valued functions, and functions of float arguments (rounding to
+  // integers), take f64 operands.
+  bool floatArgs =
+      term.isFloat || llvm::any_of(term.args, [](const IndexOperand &o) {
+        return o.isFloat();
+      });
+  if (fn == "Where")
+    floatArgs = term.isFloat;
+  SmallVector<Value, 3> args;
+  for (auto [i, arg] : llvm::enumerate(term.args)) {
+    bool asFloat = floatArgs && !(fn == "Where" && i == 0) &&
+                   !(fn == "RoundDecimal" && i == 1);
+    FailureOr<Value> v = termOperand(terms, arg, asFloat, term.loc);
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  Type indexType = builder.getIndexType();
+  Type i64 = builder.getI64Type();
+  auto toIndex = [&](Value f) -> Value {
+    Value i = arith::FPToSIOp::create(builder, l, i64, f);
+    return arith::IndexCastOp::create(builder, l, indexType, i);
+  };
+  auto boolToIndex = [&](Value b) -> Value {
+    return arith::IndexCastUIOp::create(builder, l, indexType, b);
+  };
+  auto isTrue = [&](Value v) -> Value {
+    return arith::CmpIOp::create(
+        builder, l, arith::CmpIPredicate::ne, v,
+        arith::ConstantOp::create(builder, l, builder.getIndexAttr(0)));
+  };
+  auto fold = [&](auto create) {
+    Value acc = args[0];
+    for (Value v : ArrayRef(args).drop_front())
+      acc = create(acc, v);
+    return acc;
+  };
+
+  if (floatArgs) {
+    Value a = args[0], b = args.size() > 1 ? args[1] : Value();
+    if (fn == "+")
+      return Value(arith::AddFOp::create(builder, l, a, b));
+    if (fn == "-")
+      return Value(arith::SubFOp::create(builder, l, a, b));
+    if (fn == "*")
+      return Value(arith::MulFOp::create(builder, l, a, b));
+    if (fn == "/" || fn == "FloatTrueDiv" || fn == "IntTrueDiv")
+      return Value(arith::DivFOp::create(builder, l, a, b));
+    if (fn == "//")
+      return Value(math::FloorOp::create(
+          builder, l, arith::DivFOp::create(builder, l, a, b)));
+    if (fn == "%")
+      return buildPythonMod(builder, l, a, b);
+    if (fn == "FloatPow")
+      return Value(math::PowFOp::create(builder, l, a, b));
+    if (fn == "ToFloat")
+      return a;
+    if (fn == "TruncToFloat")
+      return Value(math::TruncOp::create(builder, l, a));
+    if (fn == "RoundDecimal") {
+      // round(x * 10^n) / 10^n, rounding half to even.
+      Value n = arith::SIToFPOp::create(
+          builder, l, builder.getF64Type(),
+          arith::IndexCastOp::create(builder, l, i64, b));
+      Value ten =
+          arith::ConstantOp::create(builder, l, builder.getF64FloatAttr(10.0));
+      Value scale = math::PowFOp::create(builder, l, ten, n);
+      Value r = math::RoundEvenOp::create(
+          builder, l, arith::MulFOp::create(builder, l, a, scale));
+      return Value(arith::DivFOp::create(builder, l, r, scale));
+    }
+    if (fn.starts_with("OpaqueUnaryFn_"))
+      return opaqueUnary(builder, l, fn, a);
+    if (fn == "Abs")
+      return Value(math::AbsFOp::create(builder, l, a));
+    if (fn == "Min")
+      return fold([&](Value x, Value y) -> Value {
+        return arith::MinimumFOp::create(builder, l, x, y);
+      });
+    if (fn == "Max")
+      return fold([&](Value x, Value y) -> Value {
+        return arith::MaximumFOp::create(builder, l, x, y);
+      });
+    if (fn == "Where")
+      return Value(
+          arith::SelectOp::create(builder, l, isTrue(a), args[1], args[2]));
+    if (fn == "TruncToInt")
+      return toIndex(math::TruncOp::create(builder, l, a));
+    if (fn == "FloorToInt" || fn == "floor")
+      return toIndex(math::FloorOp::create(builder, l, a));
+    if (fn == "CeilToInt" || fn == "ceiling")
+      return toIndex(math::CeilOp::create(builder, l, a));
+    if (fn == "RoundToInt")
+      return toIndex(math::RoundEvenOp::create(builder, l, a));
+    auto pred = llvm::StringSwitch<std::optional<arith::CmpFPredicate>>(fn)
+                    .Case("<", arith::CmpFPredicate::OLT)
+                    .Case("<=", arith::CmpFPredicate::OLE)
+                    .Case(">", arith::CmpFPredicate::OGT)
+                    .Case(">=", arith::CmpFPredicate::OGE)
+                    .Cases({"==", "Eq"}, arith::CmpFPredicate::OEQ)
+                    .Cases({"!=", "Ne"}, arith::CmpFPredicate::UNE)
+                    .Default(std::nullopt);
+    if (pred)
+      return boolToIndex(arith::CmpFOp::create(builder, l, *pred, a, b));
+    return error(term.loc) << "'" << fn
+                           << "' does not take float arguments in an index";
+  }
+
+  Value a = args[0], b = args.size() > 1 ? args[1] : Value();
+  if (fn == "*")
+    return Value(arith::MulIOp::create(builder, l, a, b));
+  if (fn == "//")
+    return Value(arith::FloorDivSIOp::create(builder, l, a, b));
+  if (fn == "%")
+    return buildPythonMod(builder, l, a, b);
+  if (fn == "CeilDiv")
+    return Value(arith::CeilDivSIOp::create(builder, l, a, b));
+  if (fn == "PowByNatural") {
+    Value base = arith::IndexCastOp::create(builder, l, i64, a);
+    Value exp = arith::IndexCastOp::create(builder, l, i64, b);
+    Value p = math::IPowIOp::create(builder, l, base, exp);
+    return Value(arith::IndexCastOp::create(builder, l, indexType, p));
+  }
+  if (fn == "Abs") {
+    Value zero = arith::ConstantOp::create(builder, l, builder.getIndexAttr(0));
+    Value neg =
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, a, zero);
+    return Value(arith::SelectOp::create(
+        builder, l, neg, arith::SubIOp::create(builder, l, zero, a), a));
+  }
+  if (fn == "Min")
+    return fold([&](Value x, Value y) -> Value {
+      return arith::MinSIOp::create(builder, l, x, y);
+    });
+  if (fn == "Max")
+    return fold([&](Value x, Value y) -> Value {
+      return arith::MaxSIOp::create(builder, l, x, y);
+    });
+  if (fn == "Where")
+    return Value(
+        arith::SelectOp::create(builder, l, isTrue(a), args[1], args[2]));
+  if (fn == "BitwiseFn_bitwise_and" || fn == "And")
+    return fold([&](Value x, Value y) -> Value {
+      return arith::AndIOp::create(builder, l, x, y);
+    });
+  if (fn == "BitwiseFn_bitwise_or" || fn == "Or")
+    return fold([&](Value x, Value y) -> Value {
+      return arith::OrIOp::create(builder, l, x, y);
+    });
+  if (fn == "Not") {
+    Value zero = arith::ConstantOp::create(builder, l, builder.getIndexAttr(0));
+    return boolToIndex(
+        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, a, zero));
+  }
+  if (fn == "LShift")
+    return Value(arith::ShLIOp::create(builder, l, a, b));
+  if (fn == "RShift")
+    return Value(arith::ShRSIOp::create(builder, l, a, b));
+  // Rounding an integer is the integer.
+  if (fn == "TruncToInt" || fn == "FloorToInt" || fn == "CeilToInt" ||
+      fn == "RoundToInt" || fn == "floor" || fn == "ceiling")
+    return a;
+  auto pred = llvm::StringSwitch<std::optional<arith::CmpIPredicate>>(fn)
+                  .Case("<", arith::CmpIPredicate::slt)
+                  .Case("<=", arith::CmpIPredicate::sle)
+                  .Case(">", arith::CmpIPredicate::sgt)
+                  .Case(">=", arith::CmpIPredicate::sge)
+                  .Cases({"==", "Eq"}, arith::CmpIPredicate::eq)
+                  .Cases({"!=", "Ne"}, arith::CmpIPredicate::ne)
+                  .Default(std::nullopt);
+  if (pred)
+    return boolToIndex(arith::CmpIOp::create(builder, l, *pred, a, b));
+  return error(term.loc) << "unsupported function '" << fn
+                         << "' in the index expression";
+}
