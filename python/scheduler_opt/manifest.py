@@ -103,6 +103,12 @@ class Manifest:
     outputs: Tuple[Tensor, ...]
     steps: Tuple[Step, ...]
     directory: str = ""
+    # Every buffer that reaches memory -> its storage (views and aliases
+    # share their base's).
+    buffers: Tuple[Tuple[str, str], ...] = ()
+
+    def buffer_storages(self) -> Dict[str, str]:
+        return dict(self.buffers)
 
     def storage(self, name: str) -> Storage:
         for s in self.storages:
@@ -259,7 +265,12 @@ def parse(data: dict, directory: str = "") -> Manifest:
                  "output %r lives in a %s storage"
                  % (t.name, storages[t.storage].role))
     steps = tuple(_step(e, storages) for e in data["steps"])
+    buffers = tuple(sorted(data.get("buffers", {}).items()))
+    for buffer, storage in buffers:
+        _require(storage in storages, "buffer %r lives in unknown storage %r"
+                 % (buffer, storage))
     return Manifest(graph=data["graph"], module=data["module"],
+                    buffers=buffers,
                     binary=data.get("binary", data["graph"] + ".ptx"),
                     format=data.get("format", "ptx"),
                     storages=tuple(storages.values()), inputs=inputs,

@@ -130,33 +130,19 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
                         "pass" % (manifest.graph, ", ".join(missing)))
 
     aliases = {s.dst: s.src for s in manifest.steps if s.kind == "copy"}
-    roles = {s.name: s.role for s in manifest.storages}
-    # Last step using each temporary.
-    last_use: Dict[str, int] = {}
-    run = [s for s in manifest.steps if s.kind != "copy"]
-    for i, step in enumerate(run):
-        used = list(step.args) + list(step.inputs) + \
-            [o.storage for o in step.outputs]
-        for name in used:
-            if roles.get(name) == "temp":
-                last_use[name] = i
-    # Temporaries an output aliases live as long as the outputs.
-    for dst, src in aliases.items():
-        last_use.pop(_resolve(aliases, src), None)
-    frees: Dict[int, List[str]] = {}
-    for name, i in last_use.items():
-        frees.setdefault(i, []).append(name)
-    steps = tuple(RunStep(step, tuple(sorted(frees.get(i, ()))))
-                  for i, step in enumerate(run))
-
-    allocations = tuple((s.name, s.dtype, s.elements)
-                        for s in manifest.storages
-                        if s.role == "temp" or
-                        (s.role == "output" and s.name not in aliases))
-
+    # Outputs name buffers: graph outputs and inputs of the manifest, then
+    # the manifest's buffer map, buffers externs name, storages (named after
+    # the buffer they hold), then inputs no kernel reads.
     buffer_storage = {t.name: _resolve(aliases, t.storage)
                       for t in manifest.outputs}
     buffer_storage.update({t.name: t.storage for t in manifest.inputs})
+    for buffer, storage in manifest.buffers:
+        buffer_storage.setdefault(buffer, _resolve(aliases, storage))
+    for step in manifest.externs():
+        for buffer, storage in step.buffers:
+            buffer_storage.setdefault(buffer, storage)
+    for s in manifest.storages:
+        buffer_storage.setdefault(s.name, s.name)
     for name, storage in arg_storage.items():
         buffer_storage.setdefault(name, storage)
     outputs = []
@@ -174,6 +160,33 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
             outputs.append(Output(size=sizes.parse(entry["size"])))
         else:
             raise PlanError("output %d: unknown kind %r" % (k, entry))
+
+    roles = {s.name: s.role for s in manifest.storages}
+    # Last step using each temporary.
+    last_use: Dict[str, int] = {}
+    run = [s for s in manifest.steps if s.kind != "copy"]
+    for i, step in enumerate(run):
+        used = list(step.args) + list(step.inputs) + \
+            [o.storage for o in step.outputs]
+        for name in used:
+            if roles.get(name) == "temp":
+                last_use[name] = i
+    # Temporaries an output aliases or views live as long as the outputs.
+    for dst, src in aliases.items():
+        last_use.pop(_resolve(aliases, src), None)
+    for out in outputs:
+        if out.view is not None:
+            last_use.pop(out.view.storage, None)
+    frees: Dict[int, List[str]] = {}
+    for name, i in last_use.items():
+        frees.setdefault(i, []).append(name)
+    steps = tuple(RunStep(step, tuple(sorted(frees.get(i, ()))))
+                  for i, step in enumerate(run))
+
+    allocations = tuple((s.name, s.dtype, s.elements)
+                        for s in manifest.storages
+                        if s.role == "temp" or
+                        (s.role == "output" and s.name not in aliases))
 
     dtypes = {s.name: s.dtype for s in manifest.storages}
     for t in signature.get("inputs", ()):

@@ -136,6 +136,16 @@ class ManifestTest(unittest.TestCase):
                                     "maps 'buf0' to unknown storage"):
             manifest.parse(bad)
 
+    def test_buffer_map(self):
+        data = copy.deepcopy(BASE)
+        data["buffers"] = {"x": "x", "buf2": "buf2", "buf1": "buf0"}
+        m = manifest.parse(data)
+        self.assertEqual(m.buffer_storages()["buf1"], "buf0")
+        data["buffers"]["buf9"] = "nope"
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "'buf9' lives in unknown storage"):
+            manifest.parse(data)
+
     def test_symbolic_sizes(self):
         data = copy.deepcopy(BASE)
         data["storages"][0]["elements"] = "s0*8"

@@ -98,6 +98,18 @@ def test_temp_aliased_by_output_lives():
     assert all("buf0" not in r.free_after for r in p.steps)
 
 
+def test_output_viewing_a_temporary():
+    """A graph output may be a view of a buffer the graph keeps in a
+    temporary storage (named after the buffer): found by its name, and not
+    freed."""
+    sig = copy.deepcopy(SIGNATURE)
+    sig["outputs"].append({"buffer": "buf3", "size": [32], "stride": [1],
+                           "offset": 0})
+    p = plan.plan(manifest.parse(DATA), sig)
+    assert p.outputs[-1].view.storage == "buf3"
+    assert all("buf3" not in r.free_after for r in p.steps)
+
+
 def test_errors():
     with pytest.raises(plan.PlanError, match="reads inputs x that the call "
                        "does not pass"):

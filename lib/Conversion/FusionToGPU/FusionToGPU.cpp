@@ -608,6 +608,22 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
         storage.storages[storage.outputs[j].storage].name,
         cast<BufferType>(value.getType())));
   }
+  // Every buffer that reaches memory, by name (the first value of a name, in
+  // graph order), for runtimes resolving buffers that calls or outputs
+  // name: views and aliases share their base's storage.
+  NamedAttrList buffers;
+  auto addBuffer = [&](Value value) {
+    StringAttr name = getBufferName(value);
+    std::optional<unsigned> s = storage.lookup(value);
+    if (name && s && !buffers.get(name))
+      buffers.append(name, b.getStringAttr(storage.storages[*s].name));
+  };
+  for (BlockArgument arg : graph.getBodyBlock().getArguments())
+    addBuffer(arg);
+  graph.getBodyBlock().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Value result : op->getResults())
+      addBuffer(result);
+  });
   // Kernels and externs, then the copies into output arguments.
   SmallVector<Attribute> steps(kernelSteps);
   for (const StoragePlan::Output &output : storage.outputs) {
@@ -629,6 +645,7 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
       b.getNamedAttr("storages", b.getArrayAttr(storages)),
       b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
       b.getNamedAttr("outputs", b.getArrayAttr(outputs)),
+      b.getNamedAttr("buffers", buffers.getDictionary(b.getContext())),
       b.getNamedAttr("steps", b.getArrayAttr(steps)),
   });
 }

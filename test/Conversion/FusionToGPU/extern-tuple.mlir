@@ -20,6 +20,14 @@
 // HOST-NOT: call @multi_output
 // HOST: call @{{.*}}kernel_op4(
 
+// The graph's buffers by name; the tuple has no storage.
+// MANIFEST: "buffers": {
+// MANIFEST-NEXT: "buf1": "buf1",
+// MANIFEST-NEXT: "buf2": "buf2",
+// MANIFEST-NEXT: "buf3": "buf3",
+// MANIFEST-NEXT: "k": "k",
+// MANIFEST-NEXT: "q": "q"
+// MANIFEST-NEXT: },
 // MANIFEST: "steps": [
 // MANIFEST-NEXT: {
 // MANIFEST-NEXT: "args": [
