@@ -141,7 +141,7 @@ def _fill(template, storages, symbols):
 class _Extern:
     """One extern step, decoded once."""
 
-    def __init__(self, step: Step):
+    def __init__(self, step: Step, graph_buffers: Dict[str, str]):
         call = step.call
         where = "extern %s (%s)" % (step.node, step.name)
         if call is None:
@@ -150,7 +150,9 @@ class _Extern:
                                 "from a dump with extern_calls.json" % where)
         self.where = where
         self.fn = resolve_kernel(call["kernel"])
-        buffers = step.buffer_storages()
+        # The step's own buffers first; views the call passes may name other
+        # buffers of the same storage (the graph's map).
+        buffers = {**graph_buffers, **step.buffer_storages()}
         self.args = _decode(call.get("args", []), buffers, where)
         self.kwargs = {k: _decode(v, buffers, where)
                        for k, v in call.get("kwargs", {}).items()}
@@ -159,6 +161,12 @@ class _Extern:
         self.out = (_decode(call["out"], buffers, where)
                     if "out" in call else None)
         layouts = {o["buffer"]: o for o in call.get("outputs", [])}
+        if self.out is None and _takes_out(self.fn) and \
+                "out" not in self.kwargs and len(layouts) == 1:
+            # An out= overload Inductor falls back to (aten.randint.low_out
+            # for random seeds): its output is passed as out=.
+            (layout,) = layouts.values()
+            self.out = _decode(layout, buffers, where)
         elements = call.get("elements", {})
         # (storage, path in the result, layout view or None)
         self.outputs = []
@@ -215,6 +223,12 @@ class _Extern:
             target.copy_(value)
 
 
+def _takes_out(fn) -> bool:
+    schema = getattr(fn, "_schema", None)
+    return schema is not None and any(
+        a.name == "out" and a.kwarg_only for a in schema.arguments)
+
+
 def _same_strides(value, size, stride) -> bool:
     return all(n == 1 or a == b
                for n, a, b in zip(size, value.stride(), stride))
@@ -253,7 +267,8 @@ class CompiledGraph:
                     if step.name not in kernels:
                         kernels[step.name] = cuda_driver.Kernel(
                             self.module, step.name, step.block, len(step.args))
-        externs = {id(s): _Extern(s) for s in manifest.externs()}
+        externs = {id(s): _Extern(s, manifest.buffer_storages())
+                   for s in manifest.externs()}
         self._allocations = {name: (TORCH_DTYPES[dtype], elements)
                              for name, dtype, elements in plan.allocations}
         # The call sequence: ("kernel", kernel, grid, args, frees) or
