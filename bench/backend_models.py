@@ -19,9 +19,11 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
   (import, schedule and PTX), and loading the module.
 
-Then a graph our lowering refuses (a concatenation): the exception names the
-op and the reason, options={"fallback": True} compiles it with Inductor and
-warns, and the compile cache holds no half-written entry.
+Then a graph we cannot compile (a cumulative sum, Inductor's ops.scan): the
+exception names the op and the reason, options={"fallback": True} compiles
+it with Inductor and warns, and the compile cache holds no half-written
+entry; a compile-cache hit; and dropout (random numbers), checked
+statistically.
 
 Writes backend_models.json and backend_models.md under --out.
 """
@@ -454,6 +456,23 @@ def bad_input(args):
     return result
 
 
+def dropout(args):
+    """Random numbers: Inductor's seeds come from an extern
+    (prims.inductor_seeds) and kernels draw from them (Philox, as
+    tl.rand). Eager draws differently, so the check is statistical: about
+    half the elements dropped, the others scaled by 2, and two calls
+    different."""
+    torch._dynamo.reset()
+    x = torch.ones(1 << 20, device=DEVICE)
+    f = torch.compile(lambda x: F.dropout(x, 0.5, training=True),
+                      backend="scheduler_opt")
+    a, b = f(x), f(x)
+    kept = (a != 0).float().mean().item()
+    return {"kept_fraction": kept,
+            "kept_values_are_2": bool(((a == 0) | (a == 2)).all()),
+            "calls_differ": bool((a != b).any())}
+
+
 def cache_hit(args):
     """Compiling the same graph again in a fresh Dynamo skips our tools."""
     torch._dynamo.reset()
@@ -531,7 +550,8 @@ def main():
         with open(path, "w") as f:
             json.dump(report, f, indent=1)
     if not args.skip_extras:
-        for label, fn in (("bad_input", bad_input), ("cache", cache_hit)):
+        for label, fn in (("bad_input", bad_input), ("cache", cache_hit),
+                          ("dropout", dropout)):
             try:
                 report[label] = fn(args)
             except Exception as e:
