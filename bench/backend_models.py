@@ -14,6 +14,8 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   rounding differs from eager's the same way;
 - GPU time of one model step (CUDA events around 10 steps, median of 7
   repeats, after warm-up) for us, Inductor and eager, in the same process;
+- peak memory: what one step allocates beyond what it holds before, for
+  us and Inductor;
 - compile time: the first call's wall time for us and for Inductor (their
   caches off or empty), and ours split into Inductor's front half (inside
   compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
@@ -354,6 +356,18 @@ def gpu_time_ms(run, reps=7, per=10):
     return statistics.median(times)
 
 
+def peak_mib(run):
+    """GPU memory one step allocates at its peak beyond what is held
+    before it (MiB)."""
+    run()
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    run()
+    torch.cuda.synchronize()
+    return (torch.cuda.max_memory_allocated() - base) / 2 ** 20
+
+
 def first_call(case, fn):
     torch.cuda.synchronize()
     t0 = time.perf_counter()
@@ -403,6 +417,7 @@ def run_model(name, make, args):
             result[label + "_max_abs"], result[label + "_max_rel"] = ab, rel
             result[label + "_tolerance"] = tol
             result[label + "_ms"] = gpu_time_ms(step_fn(c, compiled))
+            result[label + "_peak_mib"] = peak_mib(step_fn(c, compiled))
             if label == "ours":
                 stats = so_backend.STATS[before:]
                 result["graphs"] = len(stats)
@@ -492,9 +507,9 @@ def table(results):
         "| model | graphs | kernels | externs | ours vs eager | Inductor vs "
         "eager | ours (ms) | Inductor (ms) | eager (ms) | Inductor / ours | "
         "compile ours (s) | front half / tools / load (s) | compile Inductor "
-        "(s) |",
+        "(s) | peak MiB ours / Inductor |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
-        "--- | --- |"]
+        "--- | --- | --- |"]
     for r in results:
         if "ours_error" in r and "ours_ms" not in r:
             lines.append("| %s | | | | **fails**: %s | %s | | %s | %s | | | "
@@ -508,7 +523,7 @@ def table(results):
             continue
         lines.append(
             "| %s | %d | %d | %d | %s (%.1e) | %s (%.1e) | %.3f | %.3f | %.3f "
-            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f |" % (
+            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f | %.0f / %.0f |" % (
                 r["model"], r.get("graphs", 0), r.get("kernels", 0),
                 r.get("externs", 0), r.get("ours_tolerance") or "FAILS",
                 r.get("ours_max_rel", math.nan),
@@ -518,7 +533,9 @@ def table(results):
                 r.get("inductor_over_ours", math.nan), r["ours_compile_s"],
                 r.get("ours_front_half_s", 0), r.get("ours_tools_s", 0),
                 r.get("ours_load_s", 0), r.get("inductor_compile_s",
-                                               math.nan)))
+                                               math.nan),
+                r.get("ours_peak_mib", math.nan),
+                r.get("inductor_peak_mib", math.nan)))
     return "\n".join(lines) + "\n"
 
 

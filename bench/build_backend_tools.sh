@@ -9,22 +9,12 @@
 #   bash bench/build_backend_tools.sh [DIR]   # default: .device-carry/backend/bin
 #   NO_XZ=1 bash bench/build_backend_tools.sh DIR   # plain binaries
 #
-# BUILD_STATIC_DIR (default: build-static) is the CMake build directory
-# (-DSCHEDULER_OPT_STATIC=ON); bench/gpu_machine_compare.sh --package
-# shares it.
+# The build directory is configure_static.sh's (BUILD_STATIC_DIR, default
+# build-static), shared with bench/gpu_machine_compare.sh --package.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/.device-carry/backend/bin}"
-build_dir="${BUILD_STATIC_DIR:-$root/build-static}"
-llvm="/usr/lib/llvm-22"
-if [[ ! -f "$build_dir/build.ninja" ]]; then
-  linker=()
-  if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
-  cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
-    -DSCHEDULER_OPT_STATIC=ON -DSCHEDULER_OPT_ENABLE_UNITTESTS=OFF \
-    -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-    -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${linker[@]}"
-fi
+build_dir="$(bash "$root/bench/configure_static.sh")"
 ninja -C "$build_dir" -j2 scheduler-opt scheduler-translate
 mkdir -p "$out"
 for tool in scheduler-opt scheduler-translate; do

@@ -20,16 +20,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 carry="$root/.device-carry/bin"
 
 if [[ "${1:-}" == "--package" ]]; then
-  build_dir="${BUILD_STATIC_DIR:-$root/build-static}"
-  llvm="/usr/lib/llvm-22"
-  if [[ ! -f "$build_dir/build.ninja" ]]; then
-    linker=()
-    if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
-    cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
-      -DSCHEDULER_OPT_STATIC=ON -DSCHEDULER_OPT_ENABLE_UNITTESTS=OFF \
-      -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-      -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${linker[@]}"
-  fi
+  build_dir="$(bash "$root/bench/configure_static.sh")"
   ninja -C "$build_dir" -j2 fusion-corpus-bench
   mkdir -p "$carry"
   strip -o "$carry/fusion-corpus-bench" "$build_dir/bin/fusion-corpus-bench"
