@@ -811,10 +811,16 @@ GraphOp Generator::run() {
   int64_t maxDim = std::max<int64_t>(4, options.maxDim);
   for (int64_t size = 4; size <= maxDim; size *= 2)
     sizes.push_back(size);
+  if (options.oddSizes)
+    for (int64_t size : {1, 3, 5, 7, 13, 17, 31, 63})
+      if (size <= maxDim)
+        sizes.push_back(size);
   // A few sizes per graph, so that shapes repeat as in real models.
   while (sizes.size() > 3)
     sizes.erase(sizes.begin() + rng.below(sizes.size()));
   batch = rng.percent(50) ? 2 : 4;
+  if (options.oddSizes && rng.percent(50))
+    batch = rng.percent(50) ? 1 : 3;
 
   graph = GraphOp::create(builder, loc, options.name, ArrayRef<Type>{},
                           ArrayRef<StringRef>{}, ArrayRef<Type>{}, "cuda:0");

@@ -29,6 +29,10 @@ int main(int argc, char **argv) {
   llvm::cl::opt<int64_t> maxDim(
       "max-dim", llvm::cl::desc("Largest size of a tensor dimension"),
       llvm::cl::init(64), llvm::cl::cat(category));
+  llvm::cl::opt<bool> oddSizes(
+      "odd-sizes",
+      llvm::cl::desc("Draw dimension sizes among odd ones and 1 too"),
+      llvm::cl::init(false), llvm::cl::cat(category));
   llvm::cl::opt<bool> shuffle(
       "shuffle",
       llvm::cl::desc("Emit the nodes in random order instead of dependence "
@@ -75,6 +79,7 @@ int main(int argc, char **argv) {
   options.seed = seed;
   options.maxDim = maxDim;
   options.shuffle = shuffle;
+  options.oddSizes = oddSizes;
   options.reductionPercent = reductions;
   options.externPercent = externs;
   options.nopPercent = nops;

@@ -43,6 +43,9 @@ struct GraphGeneratorOptions {
   uint64_t seed = 0;
   /// Largest size of one tensor dimension (a power of two >= 4 is used).
   int64_t maxDim = 64;
+  /// Draw dimension sizes among odd ones and 1 too (1, 3, 5, 7, 13, ...
+  /// up to maxDim), and a batch of 1 or 3 half of the time.
+  bool oddSizes = false;
   /// Emit the nodes in a random order rather than in dependence order (a
   /// graph body is a graph region, so any order is valid IR).
   bool shuffle = false;
