@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Differential testing at scale: generates random graphs with
+fusion-graph-gen (pointwise and reduction nodes, views, in-place mutations,
+gathers through indirect indices, transposes, broadcasts, padding; odd
+sizes and size-1 dimensions in half of them) and checks for each that
+
+  1. --fusion-schedule (options drawn per graph) succeeds on the shuffled
+     graph, its output verifies, and a second run prints the same bytes;
+  2. the graph as generated and the scheduled graph, both lowered to loops
+     and run by the LLVM JIT (mlir-runner), give the same outputs and leave
+     the same inputs after in-place updates (test/Inputs/compare_runs.py;
+     each run poisons unwritten outputs differently).
+
+Extern kernels are left out: the JIT cannot call them (see
+docs/Reliability.md). Each failing graph is described in
+WORKDIR/failures/seedN.txt, with the command that shows the failure.
+
+  python3 scripts/differential.py --graphs 10000 [--first-seed 1] \
+      [--bindir build/bin] [--workdir build/differential]
+"""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LLVM = "/usr/lib/llvm-22"
+
+
+def graph_options(seed):
+    """The generator's options for graph `seed` (the same on every run)."""
+    rng = random.Random(seed)
+    opts = ["--seed=%d" % seed,
+            "--nodes=%d" % rng.randint(2, 60),
+            "--max-dim=%d" % rng.choice([4, 8, 16, 32]),
+            "--extern-percent=0",
+            "--reduction-percent=%d" % rng.randint(0, 45),
+            "--nop-percent=%d" % rng.randint(0, 15),
+            "--mutation-percent=%d" % rng.randint(0, 25),
+            "--max-distance=%d" % rng.choice([0, 2, 8, 256])]
+    if rng.random() < 0.5:
+        opts.append("--odd-sizes")
+    schedule = [rng.choice(["", "pick-loop-order=0"]),
+                rng.choice(["", "merge-loops=1"]),
+                rng.choice(["", "peak-memory=inductor"])]
+    schedule = " ".join(s for s in schedule if s)
+    return opts, "--fusion-schedule" + ("=" + schedule if schedule else "")
+
+
+def run(cmd, stdin=None):
+    return subprocess.run(cmd, input=stdin, capture_output=True)
+
+
+def check_graph(seed, tools, workdir):
+    """Returns None when graph `seed` passes, else a description."""
+    gen_opts, schedule = graph_options(seed)
+    gen = run([tools["gen"]] + gen_opts)
+    if gen.returncode:
+        return "fusion-graph-gen failed: " + gen.stderr.decode()[-2000:]
+    shuffled = run([tools["gen"], "--shuffle"] + gen_opts)
+    first = run([tools["opt"], schedule], shuffled.stdout)
+    if first.returncode:
+        return "%s failed: %s" % (schedule, first.stderr.decode()[-2000:])
+    second = run([tools["opt"], schedule], shuffled.stdout)
+    if second.stdout != first.stdout:
+        return "%s is not deterministic" % schedule
+    reparsed = run([tools["opt"], "-o", os.devnull], first.stdout)
+    if reparsed.returncode:
+        return "the scheduled graph does not verify: " + \
+            reparsed.stderr.decode()[-2000:]
+    outputs = []
+    for poison, text in ((-1, gen.stdout), (-2, first.stdout)):
+        lowered = run([tools["opt"], "--convert-fusion-to-loops",
+                       "--test-fusion-jit-main=poison=%d print-inputs=1" % poison,
+                       "--fusion-loops-to-llvm"], text)
+        if lowered.returncode:
+            return "lowering failed: " + lowered.stderr.decode()[-2000:]
+        ran = run(tools["runner"], lowered.stdout)
+        if ran.returncode:
+            return "the JIT run failed: " + ran.stderr.decode()[-2000:]
+        path = os.path.join(workdir, "run%d.txt" % -poison)
+        with open(path, "wb") as f:
+            f.write(ran.stdout)
+        outputs.append(path)
+    compared = run([sys.executable, tools["compare"]] + outputs)
+    if compared.returncode:
+        return "outputs differ: " + compared.stdout.decode()[-2000:]
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--graphs", type=int, default=100)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--bindir", default=os.path.join(ROOT, "build", "bin"),
+                        help="where scheduler-opt and fusion-graph-gen are")
+    parser.add_argument("--workdir",
+                        default=os.path.join(ROOT, "build", "differential"),
+                        help="scratch files; failing graphs go to failures/")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args()
+    bindir = args.bindir
+    libs = ",".join(os.path.join(LLVM, "lib", "lib%s.so" % n)
+                    for n in ("mlir_c_runner_utils", "mlir_runner_utils"))
+    tools = {"gen": os.path.join(bindir, "fusion-graph-gen"),
+             "opt": os.path.join(bindir, "scheduler-opt"),
+             "runner": [os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
+                        "-entry-point-result=void", "-shared-libs=" + libs],
+             "compare": os.path.join(ROOT, "test", "Inputs", "compare_runs.py")}
+    workdir = args.workdir
+    keep = os.path.join(workdir, "failures")
+    os.makedirs(workdir, exist_ok=True)
+    start = time.monotonic()
+    failures = 0
+    for seed in range(args.first_seed, args.first_seed + args.graphs):
+        problem = check_graph(seed, tools, workdir)
+        if problem:
+            failures += 1
+            os.makedirs(keep, exist_ok=True)
+            gen_opts, schedule = graph_options(seed)
+            with open(os.path.join(keep, "seed%d.txt" % seed), "w") as f:
+                f.write("fusion-graph-gen %s [--shuffle] | scheduler-opt %s\n%s\n"
+                        % (" ".join(gen_opts), schedule, problem))
+            print("graph %d: %s" % (seed, problem.splitlines()[0]))
+        elif not args.quiet and (seed - args.first_seed + 1) % 100 == 0:
+            print("%d graphs, %d failures, %.0f s" % (
+                seed - args.first_seed + 1, failures, time.monotonic() - start),
+                flush=True)
+    print("differential: %d graphs (seeds %d-%d), %d failures, %.1f s" % (
+        args.graphs, args.first_seed, args.first_seed + args.graphs - 1,
+        failures, time.monotonic() - start))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
