@@ -263,6 +263,7 @@ void Planner::createComboKernels() {
         --waiting[s];
     }
   }
+  SmallVector<SmallVector<unsigned>> chunks;
   for (ArrayRef<unsigned> level : levels)
     for (unsigned begin = 0; begin < level.size(); begin += kMaxComboSize) {
       SmallVector<unsigned> chunk;
@@ -272,38 +273,64 @@ void Planner::createComboKernels() {
         if (groups[g].kind == GroupKind::Node ||
             groups[g].kind == GroupKind::Fused)
           chunk.push_back(g);
-      if (chunk.size() < 2)
-        continue;
-      // Keep what undoing needs: the slots, and the first member, which
-      // moves to a new id.
-      SmallVector<unsigned> savedSlotOf(slotOf), savedGroupAtSlot(groupAtSlot);
-      unsigned minSlot = ~0u;
-      for (unsigned g : chunk)
-        minSlot = std::min(minSlot, slotOf[g]);
-      unsigned f = makeForeach(chunk);
-      slotOf[f] = minSlot;
-      assignSlots([&](unsigned g) { return slotOf[g]; });
-      if (options.peakMemory != PeakMemoryPolicy::NeverRaise ||
-          computePeakBytes() <= baselinePeak)
-        continue;
-      LLVM_DEBUG(llvm::dbgs() << "combo kernel " << groups[f].getName()
-                              << " would raise the peak\n");
-      unsigned moved = groups[f].parts.front();
-      SmallVector<unsigned> parts(groups[f].parts.begin(),
-                                  groups[f].parts.end());
-      groups[f] = std::move(groups[moved]);
-      groups.pop_back();
-      parts.front() = f;
-      for (unsigned g : parts) {
-        groups[g].alive = true;
-        groups[g].parent = kNoGroup;
-        for (unsigned unit : groups[g].units) {
-          groupOf[unit] = g;
-          partOf[unit] = kNoGroup;
-        }
-      }
-      slotOf = std::move(savedSlotOf);
-      groupAtSlot = std::move(savedGroupAtSlot);
-      refuse(chunk[0], chunk[1], RefusalReason::PeakMemory);
+      if (chunk.size() >= 2)
+        chunks.push_back(std::move(chunk));
     }
+  // A combo kernel takes the slot of its earliest member; the slots are then
+  // made a topological order again.
+  auto make = [&](ArrayRef<unsigned> chunk) {
+    unsigned minSlot = ~0u;
+    for (unsigned g : chunk)
+      minSlot = std::min(minSlot, slotOf[g]);
+    unsigned f = makeForeach(chunk);
+    slotOf[f] = minSlot;
+    return f;
+  };
+  // Undoes the last makeForeach, whose first member moved to the last id.
+  auto unmake = [&](unsigned f) {
+    SmallVector<unsigned> parts(groups[f].parts.begin(),
+                                groups[f].parts.end());
+    groups[f] = std::move(groups[parts.front()]);
+    groups.pop_back();
+    parts.front() = f;
+    for (unsigned g : parts) {
+      groups[g].alive = true;
+      groups[g].parent = kNoGroup;
+      for (unsigned unit : groups[g].units) {
+        groupOf[unit] = g;
+        partOf[unit] = kNoGroup;
+      }
+    }
+  };
+  auto slotKey = [&](unsigned g) { return slotOf[g]; };
+  SmallVector<unsigned> savedSlotOf(slotOf), savedGroupAtSlot(groupAtSlot);
+  // All of them at once, kept unless the peak rises (the usual case, in
+  // time linear in the graph); then one by one, each kept unless it raises
+  // the peak.
+  SmallVector<unsigned> made;
+  for (ArrayRef<unsigned> chunk : chunks)
+    made.push_back(make(chunk));
+  assignSlots(slotKey);
+  if (options.peakMemory != PeakMemoryPolicy::NeverRaise ||
+      computePeakBytes() <= baselinePeak)
+    return;
+  for (unsigned f : llvm::reverse(made))
+    unmake(f);
+  slotOf = savedSlotOf;
+  groupAtSlot = savedGroupAtSlot;
+  for (ArrayRef<unsigned> chunk : chunks) {
+    unsigned f = make(chunk);
+    assignSlots(slotKey);
+    if (computePeakBytes() <= baselinePeak) {
+      savedSlotOf = slotOf;
+      savedGroupAtSlot = groupAtSlot;
+      continue;
+    }
+    LLVM_DEBUG(llvm::dbgs() << "combo kernel " << groups[f].getName()
+                            << " would raise the peak\n");
+    unmake(f);
+    slotOf = savedSlotOf;
+    groupAtSlot = savedGroupAtSlot;
+    refuse(chunk[0], chunk[1], RefusalReason::PeakMemory);
+  }
 }
