@@ -134,19 +134,43 @@ def kernel_name(kernel) -> str:
     return type(kernel).__name__
 
 
+# Inductor's extern IR classes whose wrapper call we rebuild: a FallbackKernel
+# calls its op in schema order (unflatten_args); ExternKernelOut calls its
+# kernel on its inputs, then its constant arguments, its keyword arguments
+# and out=; ExternKernelAlloc likewise without out= (it returns the result);
+# MultiOutput takes an element of another extern's tuple.
+CALL_CONVENTIONS = ("MultiOutput", "FallbackKernel", "ExternKernelOut",
+                    "ExternKernelAlloc")
+
+
+def call_convention(kernel) -> Optional[str]:
+    """The class among CALL_CONVENTIONS that `kernel` is, when it keeps that
+    class's code generation (a subclass with its own codegen calls its
+    kernel its own way); None otherwise."""
+    for base in type(kernel).__mro__:
+        if base.__name__ in CALL_CONVENTIONS:
+            own = getattr(type(kernel), "codegen", None)
+            return base.__name__ if own is getattr(base, "codegen", None) \
+                else None
+    return None
+
+
 def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
     """The call of one extern scheduler node: `kernel` is its IR node
     (`ir.ExternKernel`), `outputs` the IR buffers it writes."""
     where = "%s (%s)" % (node_name, kernel_name(kernel))
     cls = type(kernel).__name__
+    convention = call_convention(kernel)
+    if convention is None:
+        raise UnsupportedCall("%s: Inductor's %s calls its kernel in a way "
+                              "the runtime does not rebuild" % (where, cls))
     call = {"kernel": kernel_name(kernel), "class": cls}
-    if cls == "MultiOutput":
+    if convention == "MultiOutput":
         # An element of another extern's tuple: its path in the tuple.
         call["source"] = kernel.inputs[0].get_name()
         call["indices"] = [int(i) for _, i in kernel.indices]
     else:
-        if hasattr(kernel, "unflatten_args"):
-            # FallbackKernel: the op's own argument order and defaults.
+        if convention == "FallbackKernel":
             args, kwargs = kernel.unflatten_args(kernel.inputs,
                                                  kernel.constant_args)
         else:
@@ -155,7 +179,7 @@ def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
         call["args"] = value(list(args), where)
         call["kwargs"] = {str(k): value(v, where)
                           for k, v in sorted(kwargs.items())}
-        if cls == "ExternKernelOut":
+        if convention == "ExternKernelOut":
             view = getattr(kernel, "output_view", None)
             call["out"] = tensor_ref(view if view is not None else kernel)
     call["outputs"] = [tensor_ref(b) for b in outputs

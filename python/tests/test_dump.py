@@ -121,6 +121,40 @@ def test_tuple_call_and_elements():
         dump.link_elements({"op13": calls["op13"]}, {"buf12": "op12"})
 
 
+class RandomSeeds(ExternKernelOut):
+    """Inductor's seeds: an ExternKernelOut subclass keeping its codegen
+    (aten.randint.low_out(min, max, [count], out=buf))."""
+
+    def __init__(self):
+        super().__init__("buf0", Layout([1], [1], dtype="torch.int64"),
+                         "aten.randint.low_out", [], {})
+        self.constant_args = (-2 ** 31, 2 ** 31 - 1, [1])
+
+
+class ScatterFallback(Buffer):
+    """An extern with a calling convention of its own."""
+
+    def codegen(self, wrapper):
+        pass
+
+
+def test_call_conventions():
+    call = dump.describe_extern("op0", RandomSeeds(), [RandomSeeds()])
+    assert call["args"] == [-2 ** 31, 2 ** 31 - 1, [1]]
+    assert call["out"]["buffer"] == "buf0"
+
+    class OwnCodegen(ExternKernelOut):
+        def codegen(self, wrapper):
+            pass
+    own = OwnCodegen("buf1", Layout([1], [1]), "aten.foo", [], {})
+    with pytest.raises(dump.UnsupportedCall, match="op1 \\(aten.foo\\): "
+                       "Inductor's OwnCodegen calls its kernel"):
+        dump.describe_extern("op1", own, [own])
+    with pytest.raises(dump.UnsupportedCall, match="ScatterFallback"):
+        dump.describe_extern("op2", ScatterFallback("buf2", Layout([1], [1])),
+                             [])
+
+
 def test_values():
     assert dump.value([1, 2.5, None, "tanh"], "x") == [1, 2.5, None, "tanh"]
     assert dump.value(math.inf, "x") == {"float": "inf"}
