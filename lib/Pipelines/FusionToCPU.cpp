@@ -37,8 +37,11 @@ void fusion::buildFusionLoopsToLLVMPipeline(OpPassManager &pm) {
 
 void fusion::buildFusionToCPUPipeline(OpPassManager &pm,
                                       const FusionToCPUOptions &options) {
-  if (options.schedule)
-    buildFusionSchedulePipeline(pm, FusionScheduleOptions());
+  if (options.schedule) {
+    FusionScheduleOptions schedule;
+    schedule.comboKernels = options.comboKernels;
+    buildFusionSchedulePipeline(pm, schedule);
+  }
   pm.addPass(createConvertFusionToLoopsPass());
   buildFusionLoopsToLLVMPipeline(pm);
 }

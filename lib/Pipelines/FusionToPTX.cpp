@@ -63,8 +63,11 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
                                       const FusionToPTXOptions &options) {
   // Inductor's scheduling order (topological sort, dead-node elimination,
   // loop order, and fusion once it exists).
-  if (options.schedule)
-    buildFusionSchedulePipeline(pm, FusionScheduleOptions());
+  if (options.schedule) {
+    FusionScheduleOptions schedule;
+    schedule.comboKernels = options.comboKernels;
+    buildFusionSchedulePipeline(pm, schedule);
+  }
 
   ConvertFusionToGPUPassOptions gpuOptions;
   gpuOptions.maxPersistentElements = options.maxPersistentElements;

@@ -33,6 +33,11 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "schedule",
       llvm::cl::desc("Run the --fusion-schedule pipeline first"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> comboKernels{
+      *this, "combo-kernels",
+      llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
+                     "kernels into foreach (combo) kernels"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
       llvm::cl::init("sm_90")};
@@ -89,6 +94,11 @@ struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {
       *this, "schedule",
       llvm::cl::desc("Run the --fusion-schedule pipeline first"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> comboKernels{
+      *this, "combo-kernels",
+      llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
+                     "kernels into foreach (combo) kernels"),
+      llvm::cl::init(false)};
 };
 
 /// The libdevice path `--fusion-to-ptx` links by default, or "" if none.
