@@ -220,6 +220,23 @@ FailureOr<std::string> ValueReader::readDevice(const PyValue *v) {
   return device;
 }
 
+/// The layout classes of ir.py: those with storage (printed by
+/// Layout.__str__), then the two without.
+static const StringRef kLayoutClasses[] = {
+    "FixedLayout",
+    "FlexibleLayout",
+    "NonOwningLayout",
+    "CommBufferLayout",
+    "MutationLayoutSHOULDREMOVE",
+    "Layout",
+    "MultiOutputLayout",
+    "NoneLayout",
+};
+
+ArrayRef<StringRef> mlir::fusion::inductor::getLayoutClasses() {
+  return kLayoutClasses;
+}
+
 FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   DumpLayout layout;
   layout.loc = v->loc();
@@ -245,11 +262,7 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   // stride and offset. NonOwningLayout is a view into another buffer's
   // storage and CommBufferLayout a communication buffer: both are storage
   // with a fixed layout to the scheduler.
-  if (!llvm::is_contained(
-          {StringRef("FixedLayout"), StringRef("FlexibleLayout"),
-           StringRef("NonOwningLayout"), StringRef("CommBufferLayout"),
-           StringRef("MutationLayoutSHOULDREMOVE"), StringRef("Layout")},
-          v->str))
+  if (!llvm::is_contained(getLayoutClasses().drop_back(2), v->str))
     return error(v) << "unsupported layout '" << v->str
                     << "' (expected FixedLayout, FlexibleLayout, "
                        "NonOwningLayout, CommBufferLayout, "

@@ -22,6 +22,21 @@ using namespace mlir::fusion::inductor;
 // Lines
 //===----------------------------------------------------------------------===//
 
+/// The scheduler node classes of scheduler.py that debug_str prints.
+static const SchedulerNodeKind kSchedulerNodeKinds[] = {
+    {"SchedulerNode", DumpNode::Kind::Scheduler},
+    {"ExternKernelSchedulerNode", DumpNode::Kind::Extern},
+    {"NopKernelSchedulerNode", DumpNode::Kind::Nop},
+    {"FusedSchedulerNode", DumpNode::Kind::Fused},
+    {"FusedMixOrderReductions", DumpNode::Kind::Fused},
+    {"ForeachKernelSchedulerNode", DumpNode::Kind::Foreach},
+    {"GroupedSchedulerNode", DumpNode::Kind::Grouped},
+};
+
+ArrayRef<SchedulerNodeKind> mlir::fusion::inductor::getSchedulerNodeKinds() {
+  return kSchedulerNodeKinds;
+}
+
 namespace {
 /// The dump's line structure: nodes, their fields, the indented loop body.
 class DumpParser {
@@ -256,16 +271,10 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
               "1, found "
            << header.indent << " spaces";
   auto [name, kindName, inner] = *pieces;
-  std::optional<DumpNode::Kind> kind =
-      llvm::StringSwitch<std::optional<DumpNode::Kind>>(kindName)
-          .Case("SchedulerNode", DumpNode::Kind::Scheduler)
-          .Case("ExternKernelSchedulerNode", DumpNode::Kind::Extern)
-          .Case("NopKernelSchedulerNode", DumpNode::Kind::Nop)
-          .Case("FusedSchedulerNode", DumpNode::Kind::Fused)
-          .Case("FusedMixOrderReductions", DumpNode::Kind::Fused)
-          .Case("ForeachKernelSchedulerNode", DumpNode::Kind::Foreach)
-          .Case("GroupedSchedulerNode", DumpNode::Kind::Grouped)
-          .Default(std::nullopt);
+  std::optional<DumpNode::Kind> kind;
+  for (const SchedulerNodeKind &entry : getSchedulerNodeKinds())
+    if (entry.name == kindName)
+      kind = entry.kind;
   if (!kind)
     return error(kindName.data())
            << "unknown scheduler node kind '" << kindName

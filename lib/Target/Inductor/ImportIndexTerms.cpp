@@ -238,6 +238,18 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
   if (fn == "CeilDiv")
     return Value(arith::CeilDivSIOp::create(builder, l, a, b));
   if (fn == "PowByNatural") {
+    // A constant exponent (the common p**2) multiplies: math.ipowi has no
+    // lowering in the pipelines.
+    std::optional<int64_t> exponent;
+    if (auto c = dyn_cast<AffineConstantExpr>(term.args[1].affine))
+      exponent = c.getValue();
+    if (exponent && *exponent >= 0 && *exponent <= 64) {
+      Value result =
+          arith::ConstantOp::create(builder, l, builder.getIndexAttr(1));
+      for (int64_t k = 0; k < *exponent; ++k)
+        result = arith::MulIOp::create(builder, l, result, a);
+      return result;
+    }
     Value base = arith::IndexCastOp::create(builder, l, i64, a);
     Value exp = arith::IndexCastOp::create(builder, l, i64, b);
     Value p = math::IPowIOp::create(builder, l, base, exp);

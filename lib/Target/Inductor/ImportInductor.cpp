@@ -12,12 +12,14 @@
 #include "InductorDump.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -100,8 +102,8 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
   if (failed(loadFxGraph(sourceMgr, locator, options, fx)))
     return nullptr;
   SmallVector<ForeachList, 0> lists;
-  if (failed(loadForeachLists(sourceMgr, locator, options, dump.values,
-                              lists)) ||
+  if (failed(
+          loadForeachLists(sourceMgr, locator, options, dump.values, lists)) ||
       failed(createForeachNodes(dump, lists, locator)))
     return nullptr;
   OwningOpRef<ModuleOp> module =
@@ -121,4 +123,24 @@ mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))
     return nullptr;
   return importParsedDump(dump, sourceMgr, locator, options);
+}
+
+void mlir::fusion::printInductorImportTable(llvm::raw_ostream &os) {
+  SmallVector<std::string> lines;
+  for (const OpDef &def : getOpTable())
+    lines.push_back(("op " + def.name).str());
+  for (const LoopBodyForm &form : getLoopBodyForms())
+    lines.push_back(("op " + form.op).str());
+  for (uint32_t k = 0; k <= getMaxEnumValForReduceKind(); ++k)
+    lines.push_back(
+        ("reduction " + stringifyReduceKind(static_cast<ReduceKind>(k))).str());
+  for (const IndexFunctionInfo &fn : getIndexFunctions())
+    lines.push_back(("function " + fn.name).str());
+  for (StringRef layout : getLayoutClasses())
+    lines.push_back(("layout " + layout).str());
+  for (const SchedulerNodeKind &kind : getSchedulerNodeKinds())
+    lines.push_back(("node " + kind.name).str());
+  llvm::sort(lines);
+  for (const std::string &line : lines)
+    os << line << "\n";
 }

@@ -368,6 +368,14 @@ struct OpDef {
 /// floats.
 Value buildPythonMod(OpBuilder &b, Location l, Value a, Value d);
 
+/// OpsHandler operations a loop body prints in a form of their own
+/// (ImportLoopBody.cpp): `masked` as `self.masked_subblock<k>(...)`, ...
+struct LoopBodyForm {
+  StringRef op;
+  StringRef form;
+};
+ArrayRef<LoopBodyForm> getLoopBodyForms();
+
 /// The operation table, sorted by name.
 ArrayRef<OpDef> getOpTable();
 

@@ -357,6 +357,17 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
   return success();
 }
 
+static const LoopBodyForm kLoopBodyForms[] = {
+    {"indirect_indexing", "self.set_indirect<k>(value)"},
+    {"masked", "self.masked_subblock<k>(mask, other)"},
+    {"output", "return"},
+    {"scan", "self.scan<k>(dtypes, values)"},
+};
+
+ArrayRef<LoopBodyForm> mlir::fusion::inductor::getLoopBodyForms() {
+  return kLoopBodyForms;
+}
+
 LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
                                           const PyValue &call,
                                           llvm::StringMap<BodyValue> &env,

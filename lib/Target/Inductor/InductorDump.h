@@ -252,6 +252,17 @@ private:
 LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
                                 InductorDump &dump);
 
+/// A scheduler node class the dump prints (`op0: SchedulerNode(...)`).
+struct SchedulerNodeKind {
+  StringRef name;
+  DumpNode::Kind kind;
+};
+ArrayRef<SchedulerNodeKind> getSchedulerNodeKinds();
+
+/// The layout classes the dump prints: those with storage, then
+/// MultiOutputLayout and NoneLayout.
+ArrayRef<StringRef> getLayoutClasses();
+
 /// Shows a piece of source text in a message: at most `limit` characters of
 /// its first line, in quotes, non-printable bytes escaped.
 std::string quoteSource(StringRef text, size_t limit = 60);

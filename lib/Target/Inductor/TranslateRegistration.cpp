@@ -79,4 +79,14 @@ void mlir::fusion::registerInductorTranslations() {
                 llvm::raw_ostream &os, MLIRContext *context) {
         return compareInductorDependences(*sourceMgr, context, os, options());
       });
+
+  static TranslateRegistration tableRegistration(
+      "print-inductor-import-table",
+      "Print every operation, index function, layout and node class the "
+      "Inductor importer takes (the input is ignored)",
+      [](const std::shared_ptr<llvm::SourceMgr> &, llvm::raw_ostream &os,
+         MLIRContext *) {
+        printInductorImportTable(os);
+        return success();
+      });
 }

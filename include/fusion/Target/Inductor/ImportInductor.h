@@ -73,6 +73,13 @@ compareInductorDependences(llvm::SourceMgr &sourceMgr, MLIRContext *context,
                            llvm::raw_ostream &os,
                            const InductorImportOptions &options = {});
 
+/// Prints what the importer takes, one `<kind> <name>` per line, sorted:
+/// every OpsHandler operation (`op`), reduction type (`reduction`), sympy
+/// index function (`function`),
+/// layout class (`layout`) and scheduler node class (`node`). A test checks
+/// it against PyTorch's lists and the table of docs/Importer.md.
+void printInductorImportTable(llvm::raw_ostream &os);
+
 /// Registers the `import-inductor` and `compare-inductor-deps` translations
 /// with their command-line options (for mlir-translate style tools).
 void registerInductorTranslations();
