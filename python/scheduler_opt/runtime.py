@@ -223,6 +223,14 @@ class _Extern:
             target.copy_(value)
 
 
+def _raw_stream(device) -> int:
+    """PyTorch's current stream on `device`, as Inductor's wrapper gets it."""
+    get = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if get is not None:
+        return get(device.index)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 def _takes_out(fn) -> bool:
     schema = getattr(fn, "_schema", None)
     return schema is not None and any(
@@ -269,8 +277,29 @@ class CompiledGraph:
                             self.module, step.name, step.block, len(step.args))
         externs = {id(s): _Extern(s, manifest.buffer_storages())
                    for s in manifest.externs()}
-        self._allocations = {name: (TORCH_DTYPES[dtype], elements)
-                             for name, dtype, elements in plan.allocations}
+        # An output storage whose whole extent one output views from its
+        # start is allocated with that output's strides, so that the output
+        # is the allocated tensor itself (as Inductor's empty_strided).
+        layouts = {}
+        for out in plan.outputs:
+            v = out.view
+            if v is not None and v.offset == 0 and all(
+                    isinstance(x, int) for x in v.size + v.stride):
+                span = 0 if 0 in v.size else 1 + sum(
+                    (n - 1) * st for n, st in zip(v.size, v.stride))
+                layouts.setdefault(v.storage, (span, v.size, v.stride))
+        self._allocations = {}
+        for name, dtype, elements in plan.allocations:
+            layout = layouts.get(name)
+            if layout is not None and layout[0] != elements:
+                layout = None
+            self._allocations[name] = (TORCH_DTYPES[dtype], elements,
+                                       layout and layout[1:])
+        self._outputs = [
+            (out, out.view is not None and all(
+                isinstance(x, int) for x in
+                out.view.size + out.view.stride + (out.view.offset,)))
+            for out in plan.outputs]
         # The call sequence: ("kernel", kernel, grid, args, frees) or
         # ("extern", _Extern, frees).
         self._program = []
@@ -317,13 +346,17 @@ class CompiledGraph:
         allocations = self._allocations
 
         def allocate(name):
-            dtype, elements = allocations[name]
-            n = elements if isinstance(elements, int) else \
-                elements.evaluate(symbols)
-            storages[name] = Storage(torch.empty(n, dtype=dtype,
-                                                 device=device), 0)
+            dtype, elements, layout = allocations[name]
+            if layout is not None:
+                t = torch.empty_strided(layout[0], layout[1], dtype=dtype,
+                                        device=device)
+            else:
+                t = torch.empty(elements if isinstance(elements, int) else
+                                elements.evaluate(symbols), dtype=dtype,
+                                device=device)
+            storages[name] = Storage(t, 0)
 
-        stream = torch.cuda.current_stream(device).cuda_stream
+        stream = _raw_stream(device)
         for entry in self._program:
             if entry[0] == "kernel":
                 _, kernel, grid, sym_grid, names, frees = entry
@@ -344,13 +377,18 @@ class CompiledGraph:
         for dst, src in self._aliases:
             storages[dst] = storages[src]
         outputs = []
-        for out in self.plan.outputs:
+        for out, static in self._outputs:
             if out.view is not None:
                 v = out.view
                 s = storages.get(v.storage)
                 if s is None:  # written by no step: it has no elements
                     allocate(v.storage)
                     s = storages[v.storage]
+                t = s.tensor
+                if static and t.storage_offset() == s.base + v.offset and \
+                        t.shape == v.size and t.stride() == v.stride:
+                    outputs.append(t)  # the view is the tensor itself
+                    continue
                 outputs.append(s.view(_tuple(v.size, symbols),
                                       _tuple(v.stride, symbols),
                                       _eval(v.offset, symbols)))
