@@ -256,6 +256,18 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
     return success();
   }
 
+  if (auto opaque = dyn_cast<OpaqueOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value v : opaque.getOperands())
+      operands.push_back(operand(v));
+    FailureOr<Value> result = emitScalarFunctionCall(
+        b, op, opaque.getOpName(), operands, opaque->getResult(0).getType());
+    if (failed(result))
+      return failure();
+    scope.values[value] = *result;
+    return success();
+  }
+
   if (auto masked = dyn_cast<MaskedOp>(op)) {
     FailureOr<Value> result = emitMasked(b, scope, masked);
     if (failed(result))

@@ -128,7 +128,11 @@ static LogicalResult checkBodyOps(NodeOp node) {
                WalkResult::interrupt();
       return WalkResult::advance();
     }
-    if (auto opaque = dyn_cast<OpaqueOp>(op))
+    auto opaque = dyn_cast<OpaqueOp>(op);
+    if (opaque && hasScalarFunction(opaque.getOpName()) &&
+        opaque->getNumResults() == 1)
+      return WalkResult::advance();
+    if (opaque)
       return opaque.emitOpError("'")
                  << opaque.getOpName()
                  << "' (Inductor's ops." << opaque.getOpName()

@@ -277,6 +277,8 @@ private:
   FailureOr<Value> scalar(const PyValue *arg, BodyEnv &env);
   /// All arguments of `call` as scalars.
   FailureOr<SmallVector<Value, 3>> scalars(const PyValue &call, BodyEnv &env);
+  /// The argument of a unary operation as a scalar.
+  FailureOr<Value> unaryOperand(const OpCall &c);
   /// The two arguments of a binary operation as scalars.
   FailureOr<std::pair<Value, Value>> binaryOperands(const OpCall &c);
   FailureOr<unsigned> indexRef(const PyValue *arg, BodyEnv &env);

@@ -643,9 +643,7 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
 
 LogicalResult BodyImporter::translateFloatUnary(const OpCall &c,
                                                 const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Location l = loc(c.stmt.loc);
@@ -656,9 +654,7 @@ LogicalResult BodyImporter::translateFloatUnary(const OpCall &c,
 
 LogicalResult BodyImporter::translateLogicalNot(const OpCall &c,
                                                 const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Location l = loc(c.stmt.loc);
@@ -671,9 +667,7 @@ LogicalResult BodyImporter::translateLogicalNot(const OpCall &c,
 
 LogicalResult BodyImporter::translateBitwiseNot(const OpCall &c,
                                                 const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Type type = x->getType();
@@ -687,9 +681,7 @@ LogicalResult BodyImporter::translateBitwiseNot(const OpCall &c,
 }
 
 LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Type type = x->getType();
@@ -700,6 +692,12 @@ LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
   OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
   c.result.value = build(builder, l, *x);
   return success();
+}
+
+FailureOr<Value> BodyImporter::unaryOperand(const OpCall &c) {
+  if (failed(expectArgs(c.call, 1, 1)))
+    return failure();
+  return scalar(c.call.elements[0], c.env);
 }
 
 /// The two operands of a binary row, once their number is checked.
@@ -845,9 +843,7 @@ LogicalResult BodyImporter::translateFloatBinary(const OpCall &c,
 }
 
 LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Type type = x->getType();
@@ -881,9 +877,7 @@ LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
 
 LogicalResult BodyImporter::translateSignbit(const OpCall &c,
                                              const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Location l = loc(c.stmt.loc);
@@ -906,9 +900,7 @@ LogicalResult BodyImporter::translateSignbit(const OpCall &c,
 
 LogicalResult BodyImporter::translateFloatClass(const OpCall &c,
                                                 const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Location l = loc(c.stmt.loc);
@@ -1066,9 +1058,7 @@ LogicalResult BodyImporter::translateSpecial(const OpCall &c,
 }
 
 LogicalResult BodyImporter::translateFrexp(const OpCall &c, const OpDef &def) {
-  if (failed(expectArgs(c.call, 1, 1)))
-    return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
+  FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
   Location l = loc(c.stmt.loc);

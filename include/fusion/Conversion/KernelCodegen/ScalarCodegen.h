@@ -57,6 +57,18 @@ Value emitTorchCast(OpBuilder &b, Location loc, Value value, Type to);
 /// high), mapped to a float in [0, 1).
 Value emitPhiloxRand(OpBuilder &b, Location loc, Value seed, Value offset);
 
+/// True when some target has a function for `fusion.opaque "name"`
+/// (ScalarFunctions.cpp: libm on the CPU, libdevice on the GPU).
+bool hasScalarFunction(StringRef name);
+
+/// Emits `fusion.opaque "name"(operands)` (one result) as a call of the
+/// libm function (CPU) or libdevice function (GPU: the nearest symbol table
+/// is a gpu.module), declaring it there. Fails, located at `op`, when the
+/// target has no such function.
+FailureOr<Value> emitScalarFunctionCall(OpBuilder &b, Operation *op,
+                                        StringRef name, ValueRange operands,
+                                        Type resultType);
+
 } // namespace mlir::fusion::codegen
 
 #endif // FUSION_CONVERSION_KERNELCODEGEN_SCALARCODEGEN_H
