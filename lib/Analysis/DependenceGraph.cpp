@@ -39,9 +39,47 @@ struct SumTerm {
 };
 } // namespace
 
-/// Flattens `expr * scale` into terms, canonicalizing the factors.
+static bool factorLess(AffineExpr a, AffineExpr b);
+
+/// Collects the non-constant factors of a product into `factors` and its
+/// constant factors into `scale`.
+static void collectProductFactors(AffineExpr expr, int64_t &scale,
+                                  SmallVectorImpl<AffineExpr> &factors) {
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+      bin && bin.getKind() == AffineExprKind::Mul) {
+    collectProductFactors(bin.getLHS(), scale, factors);
+    collectProductFactors(bin.getRHS(), scale, factors);
+    return;
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    scale *= c.getValue();
+    return;
+  }
+  factors.push_back(canonicalizeIndexExpr(expr));
+}
+
+/// Flattens `expr * scale` into terms, canonicalizing the factors; the
+/// factors of a product (`d0 * s1 * s0`, size symbols as sympy multiplies
+/// them) are sorted, so that equal products compare equal.
 static void collectSumTerms(AffineExpr expr, int64_t scale,
                             SmallVectorImpl<SumTerm> &terms) {
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+      bin && bin.getKind() == AffineExprKind::Mul &&
+      !isa<AffineConstantExpr>(bin.getLHS()) &&
+      !isa<AffineConstantExpr>(bin.getRHS())) {
+    SmallVector<AffineExpr, 4> factors;
+    collectProductFactors(expr, scale, factors);
+    if (factors.empty()) {
+      terms.push_back({scale, nullptr});
+      return;
+    }
+    llvm::stable_sort(factors, factorLess);
+    AffineExpr product = factors.front();
+    for (AffineExpr factor : ArrayRef(factors).drop_front())
+      product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
+    terms.push_back({scale, product});
+    return;
+  }
   if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
     if (bin.getKind() == AffineExprKind::Add) {
       collectSumTerms(bin.getLHS(), scale, terms);
@@ -145,9 +183,12 @@ class DepIndexer {
 public:
   DepIndexer(NodeOp node, ArrayRef<Operation *> accesses, DepMapCache *cache)
       : ctx(node.getContext()), cache(cache) {
-    for (int64_t size : node.getLoopSizes()) {
-      dimIndex.push_back(size == 1 ? -1 : static_cast<int>(sizes.size()));
-      if (size != 1)
+    if (auto graph = node->getParentOfType<GraphOp>())
+      numSizeSymbols = graph.getNumSizeSymbols();
+    AffineExpr one = getAffineConstantExpr(1, ctx);
+    for (AffineExpr size : node.getLoopSizeExprs()) {
+      dimIndex.push_back(size == one ? -1 : static_cast<int>(sizes.size()));
+      if (size != one)
         sizes.push_back(size);
     }
     llvm::SmallDenseSet<Value, 4> indirect;
@@ -187,7 +228,7 @@ public:
       dep = translate(map, images);
     }
     return MemoryDepAttr::get(ctx, name, dep.first,
-                              ArrayRef<int64_t>(sizes).take_front(dep.second),
+                              ArrayRef<AffineExpr>(sizes).take_front(dep.second),
                               mode);
   }
 
@@ -216,8 +257,13 @@ private:
     for (int image : images.take_front(numDims))
       dims.push_back(image < 0 ? getAffineConstantExpr(0, ctx)
                                : getAffineDimExpr(image, ctx));
+    // Indirect indices become tmp symbols after the graph's size symbols;
+    // the map's size symbols (after its indirect ones) keep their number.
     for (int image : images.drop_front(numDims))
-      syms.push_back(getAffineSymbolExpr(-2 - image, ctx));
+      syms.push_back(getAffineSymbolExpr(numSizeSymbols - 2 - image, ctx));
+    for (unsigned i = 0, e = map.getNumSymbols() - (images.size() - numDims);
+         i < e; ++i)
+      syms.push_back(getAffineSymbolExpr(i, ctx));
     AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
     unsigned keptDims = 0, numSymbols = 0;
     expr.walk([&](AffineExpr e) {
@@ -234,8 +280,9 @@ private:
 
   MLIRContext *ctx;
   DepMapCache *cache;
+  unsigned numSizeSymbols = 0;
   SmallVector<int, 4> dimIndex;
-  SmallVector<int64_t, 4> sizes;
+  SmallVector<AffineExpr, 4> sizes;
   DenseMap<Value, unsigned> tmpFor;
 };
 } // namespace

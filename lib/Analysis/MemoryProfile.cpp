@@ -1,6 +1,7 @@
 //===- MemoryProfile.cpp - Live buffer bytes over a schedule --------------===//
 
 #include "fusion/Analysis/MemoryProfile.h"
+#include "fusion/Analysis/SizeVars.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -24,8 +25,16 @@ MemoryProfile::MemoryProfile(Operation *graph, AnalysisManager &am) {
 MemoryProfile::MemoryProfile(const DependenceGraph &deps) { compute(deps); }
 
 SmallVector<StorageUse>
-mlir::fusion::collectStorageUses(const DependenceGraph &deps) {
+mlir::fusion::collectStorageUses(const DependenceGraph &deps,
+                                 SizeVars *sizeVars) {
   SmallVector<StorageUse> storages;
+  SizeVars ownSizeVars;
+  if (!sizeVars) {
+    if (deps.getNumNodes() != 0)
+      if (auto graph = deps.getNode(0)->getParentOfType<GraphOp>())
+        ownSizeVars = SizeVars(graph);
+    sizeVars = &ownSizeVars;
+  }
   for (unsigned n = 0, e = deps.getNumNodes(); n < e; ++n) {
     SmallVector<SchedulerNodeOpInterface, 1> leaves;
     deps.getNode(n).getLeafNodes(leaves);
@@ -40,7 +49,14 @@ mlir::fusion::collectStorageUses(const DependenceGraph &deps) {
           continue;
         if (isKernelInternal(deps, result, n))
           continue;
-        StorageUse use{result, n, {}, false, type.getSizeInBytes()};
+        unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+        int64_t bytes =
+            sizeVars->sizeHint(type.getStorageSizeExpr()) *
+            static_cast<int64_t>(std::max(bits / 8, 1u));
+        if (std::optional<int64_t> elements = type.getNumElements();
+            elements && *elements == 0)
+          bytes = 0;
+        StorageUse use{result, n, {}, false, bytes};
         for (Value version = result; version;
              version = deps.getMutation(version)) {
           if (std::optional<unsigned> writer = deps.getProducer(version))

@@ -793,7 +793,7 @@ bool Generator::emitNop() {
   BufferInfo &input = buffers[*id];
   markRead(input.value);
   BufferType viewType =
-      contiguous({input.type.getNumElements()}, input.type.getElementType());
+      contiguous({*input.type.getNumElements()}, input.type.getElementType());
   auto nop = NopOp::create(builder, loc, TypeRange{viewType}, nodeName(),
                            builder.getStrArrayAttr({bufferName()}),
                            ValueRange{input.value});

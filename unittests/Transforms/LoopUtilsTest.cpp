@@ -100,7 +100,12 @@ protected:
                     unsigned numSymbols = 0) {
     return MemoryDepAttr::get(
         &ctx, StringAttr::get(&ctx, "buf0"),
-        AffineMap::get(sizes.size(), numSymbols, index), sizes, nullptr);
+        AffineMap::get(sizes.size(), numSymbols, index),
+        llvm::map_to_vector(sizes,
+                            [&](int64_t size) {
+                              return getAffineConstantExpr(size, &ctx);
+                            }),
+        nullptr);
   }
 
   MLIRContext ctx;

@@ -19,6 +19,8 @@
 namespace mlir {
 namespace fusion {
 
+class SizeVars;
+
 /// One allocation: the storage of a buffer and of every in-place version
 /// of it, live at the steps [begin, end) of the schedule.
 struct BufferLifetime {
@@ -49,8 +51,11 @@ struct StorageUse {
   int64_t bytes;
 };
 
-/// Collects the storage allocations of the graph (see MemoryProfile).
-SmallVector<StorageUse> collectStorageUses(const DependenceGraph &deps);
+/// Collects the storage allocations of the graph (see MemoryProfile). Sizes
+/// in size symbols are taken at their hints (through `sizeVars` when given,
+/// which records a missing hint).
+SmallVector<StorageUse> collectStorageUses(const DependenceGraph &deps,
+                                           SizeVars *sizeVars = nullptr);
 
 /// The live bytes at each of `numSteps` steps when top-level node `n` runs
 /// at step `stepOf(n)`, leaving out the storages `isElided` says a fused

@@ -217,7 +217,8 @@ private:
                       unsigned argNumber, BufferType type) {
     usedNames.insert(name);
     plan.storages.push_back({name.str(), role, argNumber,
-                             type.getElementType(), type.getStorageSize()});
+                             type.getElementType(),
+                             type.getStorageSize().value_or(0)});
     return plan.storages.size() - 1;
   }
 
@@ -286,6 +287,9 @@ private:
 FailureOr<GraphPlan> codegen::planGraph(GraphOp graph, DependenceGraph &deps) {
   if (failed(checkOrder(graph, deps)) || failed(checkHostOps(graph)))
     return failure();
+  if (graph.getNumSizeSymbols() != 0)
+    return graph.emitOpError("has size symbols; the lowering needs static "
+                             "sizes");
   GraphPlan plan;
   plan.graph = graph;
   for (Operation &op : graph.getBodyBlock().without_terminator())

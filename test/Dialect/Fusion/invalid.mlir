@@ -744,7 +744,7 @@ fusion.graph @load_two_indices(%x: !fusion.buffer<4x4xf32>) attributes {device =
 
 fusion.graph @load_arity(%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [4, 4] writes(%out : !fusion.buffer<16xf32>) {
-    // expected-error @below {{'fusion.load' op index map takes 2 operands (2 loop variables, 0 indirect indices) but 1 were given}}
+    // expected-error @below {{'fusion.load' op index map takes 2 loop variables and up to 0 indirect indices but 1 operands were given}}
     %0 = "fusion.load"(%x, %p0) <{map = affine_map<(d0, d1) -> (d0 * 4 + d1)>}> : (!fusion.buffer<16xf32>, index) -> f32
     fusion.store %0, %out[%p0 * 4 + %p1] : !fusion.buffer<16xf32>
   }

@@ -2,6 +2,7 @@
 
 #include "fusion/Dialect/Fusion/IR/FusionAttrs.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -24,8 +25,8 @@ void FusionDialect::registerAttributes() {
 
 LogicalResult
 MemoryDepAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      StringAttr name, AffineMap index, ArrayRef<int64_t> sizes,
-                      StoreModeAttr mode) {
+                      StringAttr name, AffineMap index,
+                      ArrayRef<AffineExpr> sizes, StoreModeAttr mode) {
   if (!name || name.getValue().empty())
     return emitError() << "memory dependence needs a buffer name";
   if (index.getNumResults() != 1)
@@ -34,12 +35,57 @@ MemoryDepAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (index.getNumDims() != sizes.size())
     return emitError() << "memory dependence index has " << index.getNumDims()
                        << " dimensions but " << sizes.size() << " sizes";
+  for (AffineExpr size : sizes)
+    if (!isSizeExpr(size))
+      return emitError() << "memory dependence size " << sizeExprToString(size)
+                         << " uses a loop variable";
   return success();
 }
 
-int64_t MemoryDepAttr::getNumAccesses() const {
+std::optional<int64_t>
+MemoryDepAttr::getNumAccesses(ArrayRef<int64_t> symbolValues) const {
   int64_t n = 1;
-  for (int64_t size : getSizes())
-    n *= size;
+  for (AffineExpr size : getSizes()) {
+    std::optional<int64_t> v = evaluateSizeExpr(size, symbolValues);
+    if (!v || llvm::MulOverflow(n, *v, n))
+      return std::nullopt;
+  }
   return n;
+}
+
+/// `<` name `,` map `,` `[` sizes `]` (`,` mode)? `>`
+Attribute MemoryDepAttr::parse(AsmParser &parser, Type) {
+  StringAttr name;
+  AffineMap index;
+  SmallVector<AffineExpr> sizes;
+  if (parser.parseLess() || parser.parseAttribute(name) ||
+      parser.parseComma() || parser.parseAffineMap(index) ||
+      parser.parseComma() || parseSizeList(parser, sizes))
+    return {};
+  StoreModeAttr mode;
+  if (succeeded(parser.parseOptionalComma())) {
+    FailureOr<StoreModeAttr> parsed =
+        FieldParser<StoreModeAttr>::parse(parser);
+    if (failed(parsed))
+      return {};
+    mode = *parsed;
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
+                    parser.getContext(), name, index, sizes, mode);
+}
+
+void MemoryDepAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printAttribute(getName());
+  printer << ", ";
+  printer.printAttributeWithoutType(AffineMapAttr::get(getIndex()));
+  printer << ", ";
+  printSizeList(printer.getStream(), getSizes());
+  if (getMode()) {
+    printer << ", ";
+    printer.printStrippedAttrOrType(getMode());
+  }
+  printer << ">";
 }

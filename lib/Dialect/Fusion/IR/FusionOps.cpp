@@ -1,6 +1,7 @@
 //===- FusionOps.cpp - Operations of the fusion dialect -------------------===//
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -78,19 +79,21 @@ static StringRef stripPercent(StringRef name) {
 //===----------------------------------------------------------------------===//
 
 /// Checks an index map and its operands: one flat result, one operand per
-/// dimension and symbol, dimensions bound to loop variables of the enclosing
-/// node and symbols bound to indirect indices computed in its body.
+/// dimension and per leading (indirect) symbol, dimensions bound to loop
+/// variables of the enclosing node and indirect symbols to indices computed
+/// in its body. The symbols after the indirect ones are size symbols, which
+/// the enclosing graph checks.
 static LogicalResult verifyIndexing(Operation *op, AffineMap map,
                                     OperandRange indices) {
   if (map.getNumResults() != 1)
     return op->emitOpError("expects a single flat index, got ")
            << map.getNumResults() << " index results";
-  unsigned expected = map.getNumDims() + map.getNumSymbols();
-  if (indices.size() != expected)
+  if (indices.size() < map.getNumDims() ||
+      indices.size() > map.getNumDims() + map.getNumSymbols())
     return op->emitOpError("index map takes ")
-           << expected << " operands (" << map.getNumDims()
-           << " loop variables, " << map.getNumSymbols()
-           << " indirect indices) but " << indices.size() << " were given";
+           << map.getNumDims() << " loop variables and up to "
+           << map.getNumSymbols() << " indirect indices but "
+           << indices.size() << " operands were given";
   auto node = op->getParentOfType<NodeOp>();
   if (!node)
     return op->emitOpError("must be nested in a fusion.node");
@@ -111,22 +114,117 @@ static LogicalResult verifyIndexing(Operation *op, AffineMap map,
   return success();
 }
 
-/// Parses `[affine-expr-of-ssa-ids]` into `map` and its index operands.
+unsigned mlir::fusion::getNumIndirectSymbols(AffineMap map,
+                                             ValueRange indices) {
+  return indices.size() - map.getNumDims();
+}
+
+/// Size symbols are parsed at this position plus their number, then moved
+/// after the indirect symbols once their count is known.
+static constexpr unsigned kParsedSizeSymbolBase = 1u << 16;
+
+/// Parses `[index-expr]` over SSA values (`%p0` a dimension, `symbol(%i)` an
+/// indirect symbol, both numbered in order of first use as upstream's
+/// affine maps of SSA ids) and size symbols `sN`, into `map` and its index
+/// operands.
 static ParseResult parseIndex(OpAsmParser &parser, OperationState &state,
                               SmallVectorImpl<OpAsmParser::UnresolvedOperand>
                                   &indices) {
-  AffineMapAttr mapAttr;
-  NamedAttrList mapAttrs;
-  if (parser.parseAffineMapOfSSAIds(indices, mapAttr, "map", mapAttrs,
-                                    OpAsmParser::Delimiter::Square))
+  MLIRContext *ctx = parser.getContext();
+  SmallVector<OpAsmParser::UnresolvedOperand> dims, syms;
+  auto position = [](SmallVectorImpl<OpAsmParser::UnresolvedOperand> &list,
+                     const OpAsmParser::UnresolvedOperand &operand) {
+    for (auto [i, seen] : llvm::enumerate(list))
+      if (seen.name == operand.name && seen.number == operand.number)
+        return static_cast<unsigned>(i);
+    list.push_back(operand);
+    return static_cast<unsigned>(list.size() - 1);
+  };
+  auto parseOperand = [&](AffineExpr &expr) -> OptionalParseResult {
+    OpAsmParser::UnresolvedOperand operand;
+    if (succeeded(parser.parseOptionalKeyword("symbol"))) {
+      if (parser.parseLParen() || parser.parseOperand(operand) ||
+          parser.parseRParen())
+        return failure();
+      expr = getAffineSymbolExpr(position(syms, operand), ctx);
+      return success();
+    }
+    OptionalParseResult parsed = parser.parseOptionalOperand(operand);
+    if (!parsed.has_value() || failed(*parsed))
+      return parsed;
+    expr = getAffineDimExpr(position(dims, operand), ctx);
+    return success();
+  };
+  // Several results parse, so that the verifier can say why they are wrong.
+  SmallVector<AffineExpr> exprs;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            return parseIndexExpr(parser, exprs.emplace_back(),
+                                  kParsedSizeSymbolBase, parseOperand);
+          }))
     return failure();
-  state.addAttribute("map", mapAttr);
+  unsigned numSymbols = syms.size();
+  DenseMap<AffineExpr, AffineExpr> moved;
+  for (AffineExpr expr : exprs)
+    expr.walk([&](AffineExpr e) {
+      auto sym = dyn_cast<AffineSymbolExpr>(e);
+      if (!sym || sym.getPosition() < kParsedSizeSymbolBase)
+        return;
+      unsigned to = syms.size() + sym.getPosition() - kParsedSizeSymbolBase;
+      moved[e] = getAffineSymbolExpr(to, ctx);
+      numSymbols = std::max(numSymbols, to + 1);
+    });
+  if (!moved.empty())
+    for (AffineExpr &expr : exprs)
+      expr = expr.replace(moved);
+  state.addAttribute("map", AffineMapAttr::get(AffineMap::get(
+                                dims.size(), numSymbols, exprs, ctx)));
+  llvm::append_range(indices, dims);
+  llvm::append_range(indices, syms);
   return success();
 }
 
+/// Prints the index as the map prints, with dimensions and indirect
+/// symbols replaced by their operands and size symbols renumbered from s0.
 static void printIndex(OpAsmPrinter &p, AffineMap map, ValueRange indices) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  map.getResult(0).print(os);
+  unsigned numDims = map.getNumDims();
+  unsigned numIndirect = getNumIndirectSymbols(map, indices);
   p << "[";
-  p.printAffineMapOfSSAIds(AffineMapAttr::get(map), indices);
+  StringRef rest = text;
+  while (!rest.empty()) {
+    size_t start = rest.find_first_of("ds");
+    // Identifiers are `d<N>`, `s<N>` or operator keywords (floordiv, mod,
+    // ceildiv); only the first two are followed by a digit.
+    while (start != StringRef::npos &&
+           (start + 1 >= rest.size() || !llvm::isDigit(rest[start + 1]) ||
+            (start > 0 && llvm::isAlpha(rest[start - 1]))))
+      start = rest.find_first_of("ds", start + 1);
+    if (start == StringRef::npos) {
+      p << rest;
+      break;
+    }
+    p << rest.take_front(start);
+    char kind = rest[start];
+    rest = rest.drop_front(start + 1);
+    size_t len = 0;
+    while (len < rest.size() && llvm::isDigit(rest[len]))
+      ++len;
+    unsigned number;
+    rest.take_front(len).getAsInteger(10, number);
+    rest = rest.drop_front(len);
+    if (kind == 'd') {
+      p.printOperand(indices[number]);
+    } else if (number < numIndirect) {
+      p << "symbol(";
+      p.printOperand(indices[numDims + number]);
+      p << ")";
+    } else {
+      p << "s" << (number - numIndirect);
+    }
+  }
   p << "]";
 }
 
@@ -168,12 +266,48 @@ OutputOp GraphOp::getOutputOp() {
   return dyn_cast<OutputOp>(getBodyBlock().back());
 }
 
-/// fusion.graph @name(%a: T, ...) -> (T, ...) attributes {...} { ... }
+/// Parses `symbols(s0 = hint, s1, ...)`: symbols in order, hints optional.
+static ParseResult parseSizeSymbols(OpAsmParser &parser,
+                                    OperationState &state) {
+  if (failed(parser.parseOptionalKeyword("symbols")))
+    return success();
+  SmallVector<int64_t> hints;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            StringRef name;
+            if (parser.parseKeyword(&name))
+              return failure();
+            std::string expected = "s" + std::to_string(hints.size());
+            if (name != expected)
+              return parser.emitError(loc, "size symbols are declared in "
+                                           "order; expected '")
+                     << expected << "', got '" << name << "'";
+            int64_t &hint = hints.emplace_back(kSymbolicSize);
+            if (succeeded(parser.parseOptionalEqual())) {
+              SMLoc hintLoc = parser.getCurrentLocation();
+              if (parser.parseInteger(hint))
+                return failure();
+              if (hint < 0)
+                return parser.emitError(hintLoc, "size hint must be "
+                                                 "non-negative");
+            }
+            return success();
+          }))
+    return failure();
+  state.addAttribute(GraphOp::getSymbolHintsAttrName(state.name),
+                     parser.getBuilder().getDenseI64ArrayAttr(hints));
+  return success();
+}
+
+/// fusion.graph @name [symbols(s0 = hint, ...)] (%a: T, ...) -> (T, ...)
+///     attributes {...} { ... }
 ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &state) {
   Builder &builder = parser.getBuilder();
   StringAttr symName;
   if (parser.parseSymbolName(symName, getSymNameAttrName(state.name),
-                             state.attributes))
+                             state.attributes) ||
+      parseSizeSymbols(parser, state))
     return failure();
 
   SmallVector<OpAsmParser::Argument> args;
@@ -216,6 +350,15 @@ ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &state) {
 void GraphOp::print(OpAsmPrinter &p) {
   p << " ";
   p.printSymbolName(getSymName());
+  if (auto hints = getSymbolHints()) {
+    p << " symbols(";
+    llvm::interleaveComma(llvm::enumerate(*hints), p, [&](auto it) {
+      p << "s" << it.index();
+      if (it.value() != kSymbolicSize)
+        p << " = " << it.value();
+    });
+    p << ") ";
+  }
   p << "(";
   llvm::interleaveComma(getBodyBlock().getArguments(), p,
                         [&](BlockArgument arg) { p.printRegionArgument(arg); });
@@ -227,7 +370,8 @@ void GraphOp::print(OpAsmPrinter &p) {
     p << ")";
   }
   SmallVector<StringRef> elided = {getSymNameAttrName(),
-                                   getFunctionTypeAttrName()};
+                                   getFunctionTypeAttrName(),
+                                   getSymbolHintsAttrName()};
   if (namesMatchSSA(p, getBodyBlock().getArguments(), getInputNames()))
     elided.push_back(getInputNamesAttrName());
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), elided);
@@ -252,7 +396,146 @@ LogicalResult GraphOp::verify() {
              << result;
   if (getDevice().empty())
     return emitOpError("needs a non-empty device");
+  if (auto names = getSymbolNames())
+    if (names->size() != getNumSizeSymbols())
+      return emitOpError("declares ")
+             << getNumSizeSymbols() << " size symbols but "
+             << names->size() << " symbol names";
+  for (int64_t hint : getSizeHints())
+    if (hint != kSymbolicSize && hint < 0)
+      return emitOpError("size hint must be non-negative, got ") << hint;
   return success();
+}
+
+std::string GraphOp::getSizeSymbolDisplayName(unsigned i) {
+  std::string name = "s" + std::to_string(i);
+  if (auto names = getSymbolNames())
+    if (i < names->size())
+      name += " (" + cast<StringAttr>((*names)[i]).getValue().str() + ")";
+  return name;
+}
+
+/// Checks that `used` size symbols are declared by `graph`.
+static LogicalResult checkSymbolsDeclared(Operation *op, GraphOp graph,
+                                          unsigned used, StringRef where) {
+  unsigned declared = graph.getNumSizeSymbols();
+  if (used <= declared)
+    return success();
+  return op->emitOpError("uses size symbol s")
+         << (used - 1) << " in " << where << " but the graph declares "
+         << (declared == 0 ? std::string("no size symbols")
+                           : std::to_string(declared) + " (s0..s" +
+                                 std::to_string(declared - 1) + ")");
+}
+
+/// Size symbols a buffer type uses (one past the highest).
+static unsigned sizeSymbolsOf(Type type) {
+  auto buffer = dyn_cast<BufferType>(type);
+  return buffer ? buffer.getNumSizeSymbols() : 0;
+}
+
+/// True if `expr` only grows with each dimension and symbol (no `mod`, no
+/// negative constant), so that its maximum over a box is at the box's
+/// upper corner.
+static bool isMonotone(AffineExpr expr) {
+  bool monotone = true;
+  expr.walk([&](AffineExpr e) {
+    if (e.getKind() == AffineExprKind::Mod)
+      monotone = false;
+    if (auto c = dyn_cast<AffineConstantExpr>(e))
+      monotone &= c.getValue() >= 0;
+  });
+  return monotone;
+}
+
+/// A hint must not contradict a static size: an access of a node with
+/// symbolic loop sizes outside `fusion.masked` must stay inside a static
+/// buffer when the symbols take their hints.
+static LogicalResult checkAccessAtHints(Operation *op, GraphOp graph,
+                                        NodeOp node) {
+  auto access = getAccessMap(op);
+  if (!access || isa<IndexExprOp>(op) || node.hasStaticLoopSizes() ||
+      op->getParentOfType<MaskedOp>())
+    return success();
+  auto [map, indices] = *access;
+  Value buffer = isa<LoadOp>(op) ? cast<LoadOp>(op).getBuffer()
+                                 : cast<StoreOp>(op).getBuffer();
+  auto type = cast<BufferType>(buffer.getType());
+  if (!type.hasStaticLayout() || getNumIndirectSymbols(map, indices) != 0 ||
+      !isMonotone(map.getResult(0)))
+    return success();
+  ArrayRef<int64_t> hints = graph.getSizeHints();
+  SmallVector<int64_t> last;
+  for (AffineExpr size : node.getLoopSizeExprs()) {
+    std::optional<int64_t> v = evaluateSizeExpr(size, hints);
+    if (!v || *v < 1)
+      return success();
+    last.push_back(*v - 1);
+  }
+  SmallVector<int64_t> dims;
+  for (Value index : indices)
+    dims.push_back(last[cast<BlockArgument>(index).getArgNumber()]);
+  std::optional<int64_t> maxIndex =
+      evaluateAffineExpr(map.getResult(0), dims, hints);
+  std::optional<int64_t> storage = type.getStorageSize();
+  if (!maxIndex || !storage || *maxIndex < *storage)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("reaches element ")
+                            << *maxIndex << " of a buffer of " << *storage
+                            << " elements at the size hints (";
+  llvm::interleaveComma(llvm::seq<unsigned>(0, hints.size()), diag,
+                        [&](unsigned i) {
+                          diag << "s" << i << " = ";
+                          if (hints[i] == kSymbolicSize)
+                            diag << "?";
+                          else
+                            diag << hints[i];
+                        });
+  return diag << "): a hint contradicts a static size";
+}
+
+/// Every size symbol used in types, loop sizes and index maps is declared.
+static LogicalResult verifySizeSymbols(GraphOp graph) {
+  for (Type type : graph.getFunctionType().getInputs())
+    if (failed(checkSymbolsDeclared(graph, graph, sizeSymbolsOf(type),
+                                    "an input type")))
+      return failure();
+  for (Type type : graph.getFunctionType().getResults())
+    if (failed(checkSymbolsDeclared(graph, graph, sizeSymbolsOf(type),
+                                    "a result type")))
+      return failure();
+  WalkResult result = graph.getBody().walk([&](Operation *op) -> WalkResult {
+    for (Type type : op->getResultTypes())
+      if (failed(checkSymbolsDeclared(op, graph, sizeSymbolsOf(type),
+                                      "a result type")))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkSymbolsDeclared(op, graph,
+                                          sizeSymbolsOf(arg.getType()),
+                                          "a block argument type")))
+            return WalkResult::interrupt();
+    if (auto node = dyn_cast<NodeOp>(op)) {
+      unsigned used = 0;
+      for (AffineExpr size : node.getLoopSizeExprs())
+        used = std::max(used, getNumSymbolsUsed(size));
+      if (failed(checkSymbolsDeclared(op, graph, used, "its loop sizes")))
+        return WalkResult::interrupt();
+    }
+    if (auto access = getAccessMap(op)) {
+      auto [map, indices] = *access;
+      unsigned indirect = getNumIndirectSymbols(map, indices);
+      if (failed(checkSymbolsDeclared(op, graph,
+                                      map.getNumSymbols() - indirect,
+                                      "its index")))
+        return WalkResult::interrupt();
+      if (failed(checkAccessAtHints(op, graph, op->getParentOfType<NodeOp>())))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// Reports the first cycle among the def-use edges of the graph's top-level
@@ -396,6 +679,8 @@ LogicalResult GraphOp::verifyRegions() {
              << cast<SchedulerNodeOpInterface>(mutator).getNodeName()
              << "' overwrites in place; return that node's result instead";
 
+  if (failed(verifySizeSymbols(*this)))
+    return failure();
   return verifyAcyclic(*this);
 }
 
@@ -518,18 +803,60 @@ SmallVector<int64_t> NodeOp::getLoopSizes() {
   return sizes;
 }
 
-int64_t NodeOp::getNumel() {
+SmallVector<AffineExpr> NodeOp::getLoopSizeExprs() {
+  if (AffineMapAttr symbolic = getSymbolicLoopSizesAttr())
+    return SmallVector<AffineExpr>(symbolic.getValue().getResults());
+  return llvm::map_to_vector(getLoopSizes(), [&](int64_t size) {
+    return getAffineConstantExpr(size, getContext());
+  });
+}
+
+void NodeOp::setLoopSizeExprs(ArrayRef<AffineExpr> sizes,
+                              unsigned numPointwise) {
+  SmallVector<int64_t> values =
+      llvm::map_to_vector(sizes, [](AffineExpr e) { return getStaticSize(e); });
+  ArrayRef<int64_t> all(values);
+  setRanges(all.take_front(numPointwise));
+  setReductionRanges(all.drop_front(numPointwise));
+  if (llvm::is_contained(values, kSymbolicSize)) {
+    unsigned numSymbols = 0;
+    for (AffineExpr e : sizes)
+      numSymbols = std::max(numSymbols, getNumSymbolsUsed(e));
+    setSymbolicLoopSizesAttr(
+        AffineMapAttr::get(AffineMap::get(0, numSymbols, sizes, getContext())));
+  } else {
+    removeSymbolicLoopSizesAttr();
+  }
+}
+
+/// Product of `sizes`: kSymbolicSize if one is symbolic.
+static int64_t staticProduct(ArrayRef<int64_t> sizes) {
   int64_t n = 1;
-  for (int64_t size : getRanges())
+  for (int64_t size : sizes) {
+    if (size == kSymbolicSize)
+      return kSymbolicSize;
     n *= size;
+  }
   return n;
 }
 
-int64_t NodeOp::getReductionNumel() {
-  int64_t n = 1;
-  for (int64_t size : getReductionRanges())
-    n *= size;
+/// Product of `sizes` as an expression.
+static AffineExpr productExpr(MLIRContext *ctx, ArrayRef<AffineExpr> sizes) {
+  AffineExpr n = getAffineConstantExpr(1, ctx);
+  for (AffineExpr size : sizes)
+    n = n * size;
   return n;
+}
+
+int64_t NodeOp::getNumel() { return staticProduct(getRanges()); }
+int64_t NodeOp::getReductionNumel() {
+  return staticProduct(getReductionRanges());
+}
+AffineExpr NodeOp::getNumelExpr() {
+  return productExpr(getContext(), getRangeExprs());
+}
+AffineExpr NodeOp::getReductionNumelExpr() {
+  return productExpr(getContext(), getReductionRangeExprs());
 }
 
 void NodeOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
@@ -581,13 +908,6 @@ void NodeOp::getLeafNodes(SmallVectorImpl<SchedulerNodeOpInterface> &leaves) {
 }
 StringRef NodeOp::getInductorClassName() { return "SchedulerNode"; }
 
-/// Parses `[int, ...]`.
-static ParseResult parseIntList(OpAsmParser &parser,
-                                SmallVectorImpl<int64_t> &values) {
-  return parser.parseCommaSeparatedList(
-      OpAsmParser::Delimiter::Square,
-      [&]() { return parser.parseInteger(values.emplace_back()); });
-}
 
 /// fusion.node "op0" (%p0, %p1) in [64] reduce [4096]
 ///     writes(%out : T [mutates %x], ...) [attributes {...}] { body }
@@ -605,11 +925,11 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &state) {
   for (OpAsmParser::Argument &arg : regionArgs)
     arg.type = builder.getIndexType();
 
-  SmallVector<int64_t> ranges, reductionRanges;
-  if (parser.parseKeyword("in") || parseIntList(parser, ranges))
+  SmallVector<AffineExpr> ranges, reductionRanges;
+  if (parser.parseKeyword("in") || parseSizeList(parser, ranges))
     return failure();
   if (succeeded(parser.parseOptionalKeyword("reduce")) &&
-      parseIntList(parser, reductionRanges))
+      parseSizeList(parser, reductionRanges))
     return failure();
   if (regionArgs.size() != ranges.size() + reductionRanges.size())
     return parser.emitError(loc)
@@ -639,10 +959,24 @@ ParseResult NodeOp::parse(OpAsmParser &parser, OperationState &state) {
   if (parser.parseOptionalAttrDictWithKeyword(state.attributes))
     return failure();
 
+  SmallVector<AffineExpr> loopSizes(ranges);
+  llvm::append_range(loopSizes, reductionRanges);
+  auto staticSizes = [](ArrayRef<AffineExpr> exprs) {
+    return llvm::map_to_vector(exprs,
+                               [](AffineExpr e) { return getStaticSize(e); });
+  };
   state.addAttribute(getRangesAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(ranges));
+                     builder.getDenseI64ArrayAttr(staticSizes(ranges)));
   state.addAttribute(getReductionRangesAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(reductionRanges));
+                     builder.getDenseI64ArrayAttr(staticSizes(reductionRanges)));
+  if (llvm::is_contained(staticSizes(loopSizes), kSymbolicSize)) {
+    unsigned numSymbols = 0;
+    for (AffineExpr e : loopSizes)
+      numSymbols = std::max(numSymbols, getNumSymbolsUsed(e));
+    state.addAttribute(getSymbolicLoopSizesAttrName(state.name),
+                       AffineMapAttr::get(AffineMap::get(
+                           0, numSymbols, loopSizes, parser.getContext())));
+  }
   state.addAttribute(getTiedOperandsAttrName(state.name),
                      builder.getDenseI64ArrayAttr(tied));
   if (inferNamesFromResults(parser, state, getBufferNamesAttrName(state.name),
@@ -664,13 +998,11 @@ void NodeOp::print(OpAsmPrinter &p) {
   p << " (";
   llvm::interleaveComma(getLoopVars(), p,
                         [&](BlockArgument arg) { p.printOperand(arg); });
-  p << ") in [";
-  llvm::interleaveComma(getRanges(), p);
-  p << "]";
+  p << ") in ";
+  printSizeList(p.getStream(), getRangeExprs());
   if (isReduction()) {
-    p << " reduce [";
-    llvm::interleaveComma(getReductionRanges(), p);
-    p << "]";
+    p << " reduce ";
+    printSizeList(p.getStream(), getReductionRangeExprs());
   }
   p << " writes(";
   llvm::interleaveComma(llvm::enumerate(getOutputHandles()), p, [&](auto it) {
@@ -684,6 +1016,7 @@ void NodeOp::print(OpAsmPrinter &p) {
   p << ")";
   SmallVector<StringRef> elided = {getNameAttrName(), getRangesAttrName(),
                                    getReductionRangesAttrName(),
+                                   getSymbolicLoopSizesAttrName(),
                                    getTiedOperandsAttrName()};
   if (namesMatchSSA(p, getOperation()->getResults(), getBufferNames()))
     elided.push_back(getBufferNamesAttrName());
@@ -696,8 +1029,21 @@ void NodeOp::print(OpAsmPrinter &p) {
 LogicalResult NodeOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
+  if (AffineMapAttr symbolic = getSymbolicLoopSizesAttr()) {
+    AffineMap sizes = symbolic.getValue();
+    if (sizes.getNumDims() != 0)
+      return emitOpError("loop sizes cannot use loop variables");
+    if (sizes.getNumResults() != getNumLoops())
+      return emitOpError("has ")
+             << getNumLoops() << " loops but " << sizes.getNumResults()
+             << " symbolic loop sizes";
+    for (auto [size, expr] : llvm::zip(getLoopSizes(), sizes.getResults()))
+      if (size != getStaticSize(expr))
+        return emitOpError("loop size ")
+               << size << " does not match its expression " << sizeExprToString(expr);
+  }
   for (int64_t size : getLoopSizes())
-    if (size < 1)
+    if (size != kSymbolicSize && size < 1)
       return emitOpError("loop sizes must be positive, got ") << size;
   return verifyLeafResults(*this, getBufferNames(), getTiedOperands(),
                            getMutated(), /*everyOperandTied=*/true);

@@ -2,6 +2,7 @@
 
 #include "fusion/Dialect/Fusion/IR/FusionTypes.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -43,36 +44,132 @@ bool BufferType::isValidElementType(Type type) {
   return false;
 }
 
-int64_t BufferType::getNumElements() const {
-  int64_t n = 1;
-  for (int64_t size : getShape())
-    n *= size;
+namespace {
+/// The parameters of a buffer type whose layout is given as expressions:
+/// static values (kSymbolicSize where symbolic) and, if any is symbolic,
+/// every expression.
+struct LayoutParams {
+  SmallVector<int64_t> shape, strides;
+  int64_t offset;
+  SmallVector<AffineExpr> exprs;
+
+  LayoutParams(ArrayRef<AffineExpr> sizeExprs,
+               ArrayRef<AffineExpr> strideExprs, AffineExpr offsetExpr) {
+    auto toStatic = [](ArrayRef<AffineExpr> exprs) {
+      return llvm::map_to_vector(exprs, getStaticSize);
+    };
+    shape = toStatic(sizeExprs);
+    strides = toStatic(strideExprs);
+    offset = getStaticSize(offsetExpr);
+    if (llvm::is_contained(shape, kSymbolicSize) ||
+        llvm::is_contained(strides, kSymbolicSize) || offset == kSymbolicSize) {
+      llvm::append_range(exprs, sizeExprs);
+      llvm::append_range(exprs, strideExprs);
+      exprs.push_back(offsetExpr);
+    }
+  }
+};
+} // namespace
+
+BufferType BufferType::get(ArrayRef<AffineExpr> sizes, Type elementType,
+                           ArrayRef<AffineExpr> strides, AffineExpr offset) {
+  LayoutParams params(sizes, strides, offset);
+  return Base::get(elementType.getContext(), params.shape, elementType,
+                   params.strides, params.offset, params.exprs);
+}
+
+BufferType BufferType::getContiguous(ArrayRef<AffineExpr> sizes,
+                                     Type elementType) {
+  return get(sizes, elementType, getContiguousStrideExprs(sizes),
+             getAffineConstantExpr(0, elementType.getContext()));
+}
+
+/// `values` as expressions: the constants, or the symbolic expressions
+/// `exprs` gives for them.
+static SmallVector<AffineExpr> toExprs(MLIRContext *ctx,
+                                       ArrayRef<int64_t> values,
+                                       ArrayRef<AffineExpr> exprs) {
+  if (!exprs.empty())
+    return SmallVector<AffineExpr>(exprs);
+  return llvm::map_to_vector(
+      values, [&](int64_t v) { return getAffineConstantExpr(v, ctx); });
+}
+
+SmallVector<AffineExpr> BufferType::getSizeExprs() const {
+  ArrayRef<AffineExpr> exprs = getLayoutExprs();
+  return toExprs(getContext(), getShape(),
+                 exprs.empty() ? exprs : exprs.take_front(getRank()));
+}
+
+SmallVector<AffineExpr> BufferType::getStrideExprs() const {
+  ArrayRef<AffineExpr> exprs = getLayoutExprs();
+  return toExprs(getContext(), getStrides(),
+                 exprs.empty() ? exprs : exprs.slice(getRank(), getRank()));
+}
+
+AffineExpr BufferType::getOffsetExpr() const {
+  if (!hasStaticLayout())
+    return getLayoutExprs().back();
+  return getAffineConstantExpr(getOffset(), getContext());
+}
+
+unsigned BufferType::getNumSizeSymbols() const {
+  unsigned n = 0;
+  for (AffineExpr e : getLayoutExprs())
+    n = std::max(n, getNumSymbolsUsed(e));
   return n;
 }
 
-int64_t BufferType::getStorageSize() const {
-  if (getNumElements() == 0)
-    return 0;
-  int64_t last = getOffset();
-  for (auto [size, stride] : llvm::zip(getShape(), getStrides()))
-    last += (size - 1) * stride;
+std::optional<int64_t>
+BufferType::getNumElements(ArrayRef<int64_t> symbolValues) const {
+  int64_t n = 1;
+  for (AffineExpr size : getSizeExprs()) {
+    std::optional<int64_t> v = evaluateSizeExpr(size, symbolValues);
+    if (!v || llvm::MulOverflow(n, *v, n))
+      return std::nullopt;
+  }
+  return n;
+}
+
+AffineExpr BufferType::getStorageSizeExpr() const {
+  AffineExpr last = getOffsetExpr();
+  for (auto [size, stride] : llvm::zip(getSizeExprs(), getStrideExprs()))
+    last = last + (size - 1) * stride;
   return last + 1;
 }
 
-int64_t BufferType::getSizeInBytes() const {
+std::optional<int64_t>
+BufferType::getStorageSize(ArrayRef<int64_t> symbolValues) const {
+  std::optional<int64_t> numel = getNumElements(symbolValues);
+  if (!numel)
+    return std::nullopt;
+  if (*numel == 0)
+    return 0;
+  return evaluateSizeExpr(getStorageSizeExpr(), symbolValues);
+}
+
+std::optional<int64_t>
+BufferType::getSizeInBytes(ArrayRef<int64_t> symbolValues) const {
+  std::optional<int64_t> storage = getStorageSize(symbolValues);
+  if (!storage)
+    return std::nullopt;
   unsigned bits = getElementType().getIntOrFloatBitWidth();
-  return getStorageSize() * static_cast<int64_t>(std::max(bits / 8, 1u));
+  return *storage * static_cast<int64_t>(std::max(bits / 8, 1u));
 }
 
 bool BufferType::isContiguous() const {
-  return getOffset() == 0 &&
-         llvm::equal(getStrides(), getContiguousStrides(getShape()));
+  if (hasStaticLayout())
+    return getOffset() == 0 &&
+           llvm::equal(getStrides(), getContiguousStrides(getShape()));
+  return getOffsetExpr() == getAffineConstantExpr(0, getContext()) &&
+         getStrideExprs() == getContiguousStrideExprs(getSizeExprs());
 }
 
 LogicalResult
 BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                    ArrayRef<int64_t> shape, Type elementType,
-                   ArrayRef<int64_t> strides, int64_t offset) {
+                   ArrayRef<int64_t> strides, int64_t offset,
+                   ArrayRef<AffineExpr> layoutExprs) {
   if (!isValidElementType(elementType))
     return emitError() << "unsupported buffer element type " << elementType
                        << "; expected f16, bf16, f32, f64, i1, i8, i16, i32 "
@@ -80,29 +177,96 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (strides.size() != shape.size())
     return emitError() << "buffer of rank " << shape.size() << " has "
                        << strides.size() << " strides";
-  for (int64_t size : shape)
-    if (size < 0)
-      return emitError() << "buffer sizes must be static and non-negative";
-  for (int64_t stride : strides)
-    if (stride < 0)
-      return emitError() << "buffer strides must be non-negative";
-  if (offset < 0)
-    return emitError() << "buffer offset must be non-negative";
+  if (layoutExprs.empty()) {
+    for (int64_t size : shape)
+      if (size < 0)
+        return emitError() << "buffer sizes must be non-negative";
+    for (int64_t stride : strides)
+      if (stride < 0)
+        return emitError() << "buffer strides must be non-negative";
+    if (offset < 0)
+      return emitError() << "buffer offset must be non-negative";
+    return success();
+  }
+  if (layoutExprs.size() != 2 * shape.size() + 1)
+    return emitError() << "symbolic buffer layout of rank " << shape.size()
+                       << " needs " << 2 * shape.size() + 1
+                       << " expressions, got " << layoutExprs.size();
+  SmallVector<int64_t> values(shape);
+  llvm::append_range(values, strides);
+  values.push_back(offset);
+  for (auto [value, expr] : llvm::zip(values, layoutExprs)) {
+    if (!isSizeExpr(expr))
+      return emitError() << "buffer layout expression " << sizeExprToString(expr)
+                         << " uses a loop variable; only size symbols "
+                            "are allowed";
+    if (value != getStaticSize(expr))
+      return emitError() << "buffer layout entry " << value
+                         << " does not match its expression " << sizeExprToString(expr);
+    if (value != kSymbolicSize && value < 0)
+      return emitError() << "buffer sizes, strides and offset must be "
+                            "non-negative";
+  }
   return success();
 }
 
-/// Parses `<` (dim `x`)* type (`,` `strides` `=` `[` ints `]`)?
-/// (`,` `offset` `=` int)? `>`.
+/// Parses the symbolic dimensions after the static prefix: (`sN` | `(`
+/// expr `)` | int) `x` ..., up to the element type.
+static ParseResult parseSymbolicDims(AsmParser &parser,
+                                     SmallVectorImpl<AffineExpr> &sizes,
+                                     Type &elementType) {
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    AffineExpr size;
+    if (succeeded(parser.parseOptionalLParen())) {
+      if (parseIndexExpr(parser, size) || parser.parseRParen())
+        return failure();
+    } else {
+      int64_t value;
+      OptionalParseResult integer = parser.parseOptionalInteger(value);
+      if (integer.has_value()) {
+        if (failed(*integer))
+          return failure();
+        size = getAffineConstantExpr(value, parser.getContext());
+      } else {
+        OptionalParseResult type = parser.parseOptionalType(elementType);
+        if (type.has_value())
+          return *type;
+        StringRef name;
+        unsigned position;
+        if (parser.parseKeyword(&name))
+          return failure();
+        if (!name.consume_front("s") || name.getAsInteger(10, position))
+          return parser.emitError(loc, "expected a size, a size symbol "
+                                       "'s<N>' or the element type");
+        size = getAffineSymbolExpr(position, parser.getContext());
+      }
+    }
+    if (!isSizeExpr(size))
+      return parser.emitError(loc, "buffer sizes cannot use loop variables");
+    sizes.push_back(size);
+    if (parser.parseKeyword("x"))
+      return failure();
+  }
+}
+
+/// Parses `<` (dim `x`)* type (`,` `strides` `=` `[` sizes `]`)?
+/// (`,` `offset` `=` size)? `>`. Static dims may be written `64x4096x`;
+/// symbolic ones are spaced: `s0 x 4096 x`.
 Type BufferType::parse(AsmParser &parser) {
+  MLIRContext *ctx = parser.getContext();
   SmallVector<int64_t> shape;
   Type elementType;
   if (parser.parseLess() ||
       parser.parseDimensionList(shape, /*allowDynamic=*/false,
-                                /*withTrailingX=*/true) ||
-      parser.parseType(elementType))
+                                /*withTrailingX=*/true))
     return {};
-  SmallVector<int64_t> strides = getContiguousStrides(shape);
-  int64_t offset = 0;
+  SmallVector<AffineExpr> sizes = llvm::map_to_vector(
+      shape, [&](int64_t v) { return getAffineConstantExpr(v, ctx); });
+  if (parseSymbolicDims(parser, sizes, elementType))
+    return {};
+  SmallVector<AffineExpr> strides = getContiguousStrideExprs(sizes);
+  AffineExpr offset = getAffineConstantExpr(0, ctx);
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
     SMLoc loc = parser.getCurrentLocation();
@@ -110,14 +274,16 @@ Type BufferType::parse(AsmParser &parser) {
       return {};
     if (keyword == "strides") {
       strides.clear();
-      if (parser.parseCommaSeparatedList(
-              AsmParser::Delimiter::Square, [&]() -> ParseResult {
-                return parser.parseInteger(strides.emplace_back());
-              }))
+      if (parseSizeList(parser, strides))
         return {};
     } else if (keyword == "offset") {
-      if (parser.parseInteger(offset))
+      SMLoc offsetLoc = parser.getCurrentLocation();
+      if (parseIndexExpr(parser, offset))
         return {};
+      if (!isSizeExpr(offset)) {
+        parser.emitError(offsetLoc, "buffer offset cannot use loop variables");
+        return {};
+      }
     } else {
       parser.emitError(loc) << "expected 'strides' or 'offset', got '"
                             << keyword << "'";
@@ -126,21 +292,55 @@ Type BufferType::parse(AsmParser &parser) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<BufferType>(parser.getContext(), shape, elementType,
-                                       strides, offset);
+  if (strides.size() != sizes.size()) {
+    parser.emitError(parser.getNameLoc())
+        << "buffer of rank " << sizes.size() << " has " << strides.size()
+        << " strides";
+    return {};
+  }
+  LayoutParams params(sizes, strides, offset);
+  return parser.getChecked<BufferType>(ctx, params.shape, elementType,
+                                       params.strides, params.offset,
+                                       params.exprs);
 }
 
 void BufferType::print(AsmPrinter &printer) const {
   printer << "<";
-  for (int64_t size : getShape())
-    printer << size << "x";
-  printer << getElementType();
-  if (!llvm::equal(getStrides(), getContiguousStrides(getShape()))) {
-    printer << ", strides = [";
-    llvm::interleaveComma(getStrides(), printer);
-    printer << "]";
+  if (hasStaticLayout()) {
+    for (int64_t size : getShape())
+      printer << size << "x";
+    printer << getElementType();
+    if (!llvm::equal(getStrides(), getContiguousStrides(getShape()))) {
+      printer << ", strides = [";
+      llvm::interleaveComma(getStrides(), printer);
+      printer << "]";
+    }
+    if (getOffset() != 0)
+      printer << ", offset = " << getOffset();
+    printer << ">";
+    return;
   }
-  if (getOffset() != 0)
-    printer << ", offset = " << getOffset();
+  SmallVector<AffineExpr> sizes = getSizeExprs();
+  for (AffineExpr size : sizes) {
+    if (isa<AffineBinaryOpExpr>(size)) {
+      printer << "(";
+      printSizeExpr(printer.getStream(), size);
+      printer << ")";
+    } else {
+      printSizeExpr(printer.getStream(), size);
+    }
+    printer << " x ";
+  }
+  printer << getElementType();
+  SmallVector<AffineExpr> strides = getStrideExprs();
+  if (strides != getContiguousStrideExprs(sizes)) {
+    printer << ", strides = ";
+    printSizeList(printer.getStream(), strides);
+  }
+  AffineExpr offset = getOffsetExpr();
+  if (offset != getAffineConstantExpr(0, getContext())) {
+    printer << ", offset = ";
+    printSizeExpr(printer.getStream(), offset);
+  }
   printer << ">";
 }

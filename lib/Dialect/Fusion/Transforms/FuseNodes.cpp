@@ -202,10 +202,8 @@ struct FuseNodesPass final
     }
     FailureOr<FusionPlan> plan =
         planFusion(graphOp, deps, options, foreachLists);
-    if (failed(plan)) {
-      graphOp.emitOpError("dependence graph could not be ordered");
+    if (failed(plan))
       return signalPassFailure();
-    }
 
     numCandidates += plan->candidatesScored;
     numFusions += plan->fusions;

@@ -18,6 +18,7 @@
 #include "FusionPlannerImpl.h"
 
 #include "fusion/Analysis/MemoryProfile.h"
+#include "fusion/Analysis/SizeVars.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "fusion/Support/RangeMaxTree.h"
 #include "fusion/Support/ReachabilityIndex.h"
@@ -112,23 +113,33 @@ StringRef mlir::fusion::getRefusalMessage(RefusalReason reason) {
 // Dependence arithmetic (dependencies.py)
 //===----------------------------------------------------------------------===//
 
-/// A linear index: sum of stride * dim, plus a part without dims.
+/// A linear index: sum of stride * dim (strides in the size symbols), plus
+/// a part without dims.
 struct LinearIndex {
-  SmallVector<int64_t> strides;
+  SmallVector<AffineExpr> strides;
   AffineExpr rest;
 };
 
 /// Decomposes `expr` over `numDims` dims into strides and a dim-free rest;
 /// nullopt unless every dim appears only linearly.
 static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
-                                                  unsigned numDims) {
-  LinearIndex result{SmallVector<int64_t>(numDims, 0),
-                     getAffineConstantExpr(0, expr.getContext())};
-  SmallVector<std::pair<AffineExpr, int64_t>> worklist = {{expr, 1}};
+                                                  unsigned numDims,
+                                                  unsigned numSizeSymbols) {
+  // A scale may use size symbols, not indirect indices.
+  auto isScale = [&](AffineExpr e) {
+    return e.isSymbolicOrConstant() && getNumSymbolsUsed(e) <= numSizeSymbols;
+  };
+  MLIRContext *ctx = expr.getContext();
+  LinearIndex result{
+      SmallVector<AffineExpr>(numDims, getAffineConstantExpr(0, ctx)),
+      getAffineConstantExpr(0, ctx)};
+  SmallVector<std::pair<AffineExpr, AffineExpr>> worklist = {
+      {expr, getAffineConstantExpr(1, ctx)}};
   while (!worklist.empty()) {
     auto [e, scale] = worklist.pop_back_val();
     if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      result.strides[dim.getPosition()] += scale;
+      AffineExpr &stride = result.strides[dim.getPosition()];
+      stride = SizeVars::simplify(stride + scale);
       continue;
     }
     if (llvm::none_of(llvm::seq(0u, numDims),
@@ -144,18 +155,20 @@ static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
       worklist.push_back({bin.getRHS(), scale});
       continue;
     }
+    // A factor in the size symbols only scales the stride (`d0 * s0`).
     if (bin.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-        worklist.push_back({bin.getLHS(), scale * c.getValue()});
+      if (isScale(bin.getRHS())) {
+        worklist.push_back({bin.getLHS(), scale * bin.getRHS()});
         continue;
       }
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS())) {
-        worklist.push_back({bin.getRHS(), scale * c.getValue()});
+      if (isScale(bin.getLHS())) {
+        worklist.push_back({bin.getRHS(), scale * bin.getLHS()});
         continue;
       }
     }
     return std::nullopt;
   }
+  result.rest = SizeVars::simplify(result.rest);
   return result;
 }
 
@@ -166,45 +179,53 @@ static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
 /// the inner dim's stride times the inner size, and renames the dims left.
 /// With `byStride`, first orders the dims by decreasing stride
 /// (`normalize_with_stride_order`); otherwise drops trailing unused dims
-/// (`normalize`). Nullopt for a non-linear index.
+/// (`normalize`). Nullopt for a non-linear index. Sizes and strides may use
+/// size symbols: merging needs `stride(outer) == stride(inner) *
+/// size(inner)` statically known, the stride order uses the hints.
 static std::optional<NormalizedDep> normalizeDep(MemoryDepAttr dep,
-                                                 bool byStride) {
+                                                 bool byStride,
+                                                 SizeVars &sizeVars) {
   AffineMap map = dep.getIndex();
-  ArrayRef<int64_t> depSizes = dep.getSizes();
+  ArrayRef<AffineExpr> depSizes = dep.getSizes();
   std::optional<LinearIndex> linear =
-      decomposeLinear(map.getResult(0), map.getNumDims());
+      decomposeLinear(map.getResult(0), map.getNumDims(),
+                      sizeVars.getHints().size());
   if (!linear)
     return std::nullopt;
   SmallVector<unsigned> order(depSizes.size());
   std::iota(order.begin(), order.end(), 0);
-  if (byStride)
-    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-      return linear->strides[a] > linear->strides[b];
-    });
+  if (byStride) {
+    SmallVector<int64_t> hints = llvm::map_to_vector(
+        linear->strides, [&](AffineExpr e) { return sizeVars.sizeHint(e); });
+    llvm::stable_sort(order,
+                      [&](unsigned a, unsigned b) { return hints[a] > hints[b]; });
+  }
+  MLIRContext *ctx = map.getContext();
   // (size, stride) outermost first.
-  SmallVector<std::pair<int64_t, int64_t>> dims;
+  SmallVector<std::pair<AffineExpr, AffineExpr>> dims;
   for (unsigned d : order)
-    if (depSizes[d] != 1)
+    if (getStaticSize(depSizes[d]) != 1)
       dims.push_back({depSizes[d], linear->strides[d]});
   for (unsigned inner = dims.size(); inner-- > 1;) {
     auto &outerDim = dims[inner - 1];
     auto &innerDim = dims[inner];
-    if (outerDim.second == innerDim.second * innerDim.first) {
-      innerDim.first *= outerDim.first;
+    if (SizeVars::staticallyKnownEquals(outerDim.second,
+                                        innerDim.second * innerDim.first)) {
+      innerDim.first = SizeVars::product(ctx, {innerDim.first, outerDim.first});
       dims.erase(dims.begin() + inner - 1);
     }
   }
   if (!byStride)
-    while (!dims.empty() && dims.back().second == 0)
+    while (!dims.empty() && getStaticSize(dims.back().second) == 0)
       dims.pop_back();
-  MLIRContext *ctx = map.getContext();
   AffineExpr index = linear->rest;
   NormalizedDep result{dep.getName(), nullptr, {}};
   for (auto [d, dim] : llvm::enumerate(dims)) {
     index = index + getAffineDimExpr(d, ctx) * dim.second;
     result.sizes.push_back(dim.first);
   }
-  result.index = simplifyAffineExpr(index, dims.size(), map.getNumSymbols());
+  result.index = SizeVars::simplify(
+      simplifyAffineExpr(index, dims.size(), map.getNumSymbols()));
   return result;
 }
 
@@ -230,7 +251,7 @@ Group Planner::makeUnitGroup(unsigned unit) {
   group.units = {unit};
   group.minOrder = group.maxOrder = position[unit];
   group.isReduction = false;
-  group.numel = group.rnumel = 1;
+  group.numel = group.rnumel = getAffineConstantExpr(1, graph.getContext());
   Operation *raw = op.getOperation();
   if (isa<ExternOp>(raw))
     group.kind = GroupKind::Extern;
@@ -253,8 +274,8 @@ Group Planner::makeUnitGroup(unsigned unit) {
       group.leaves.push_back(node);
       // Inductor's group of a fused node is that of a reduction member.
       if (first || (node.isReduction() && !group.isReduction)) {
-        group.numel = node.getNumel();
-        group.rnumel = node.getReductionNumel();
+        group.numel = SizeVars::simplify(node.getNumelExpr());
+        group.rnumel = SizeVars::simplify(node.getReductionNumelExpr());
       }
       group.isReduction |= node.isReduction();
       first = false;
@@ -335,7 +356,7 @@ LogicalResult Planner::initialize() {
       numUnits, [&](unsigned n) { return deps.getPredecessors(n); },
       [&](unsigned n) { return deps.getSuccessors(n); });
   if (!order)
-    return failure();
+    return graph.emitOpError("dependence graph could not be ordered");
   SmallVector<unsigned> inputOrder = std::move(*order);
   position.assign(numUnits, 0);
   for (auto [pos, unit] : llvm::enumerate(inputOrder))
@@ -380,7 +401,7 @@ LogicalResult Planner::initialize() {
   unsigned numSlots = 2 * numUnits;
   slotOf.resize(numUnits);
   assignSlots([&](unsigned g) { return groups[g].minOrder; });
-  storages = collectStorageUses(deps);
+  storages = collectStorageUses(deps, &sizeVars);
   storagesOfUnit.resize(numUnits);
   for (auto [index, use] : llvm::enumerate(storages)) {
     storagesOfUnit[use.producer].push_back(index);
@@ -516,7 +537,10 @@ bool Planner::createsCycle(unsigned g1, unsigned g2) {
 int64_t Planner::bufferElements(StringAttr name) {
   Value buffer = deps.lookupBuffer(name);
   auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
-  return type ? type.getNumElements() : 0;
+  if (!type)
+    return 0;
+  return sizeVars.sizeHint(SizeVars::product(
+      type.getContext(), type.getSizeExprs()));
 }
 
 /// MemoryDep.get_numel: the elements an access touches (the sizes of the
@@ -528,7 +552,7 @@ int64_t Planner::depElements(MemoryDepAttr dep) {
   AffineExpr index = dep.getIndex().getResult(0);
   for (auto [d, size] : llvm::enumerate(dep.getSizes()))
     if (index.isFunctionOfDim(d))
-      numel *= size;
+      numel *= sizeVars.sizeHint(size);
   return numel;
 }
 
@@ -547,7 +571,7 @@ int64_t Planner::depSize(Attribute dep) {
   int64_t itemSize =
       std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
   auto memory = dyn_cast<MemoryDepAttr>(dep);
-  int64_t numel = memory ? depElements(memory) : type.getNumElements();
+  int64_t numel = memory ? depElements(memory) : bufferElements(name);
   return it->second = numel * itemSize;
 }
 
@@ -659,16 +683,18 @@ bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
       auto type = buffer && !isa<BlockArgument>(buffer)
                       ? dyn_cast<BufferType>(buffer.getType())
                       : BufferType();
+      // buffer_reuse_key: the storage size as a simplified expression.
       if (type && deps.getUsers(buffer).size() == 1)
-        it->second = std::make_pair(type.getElementType(),
-                                    type.getStorageSize());
+        it->second = std::make_pair(
+            type.getElementType(),
+            SizeVars::simplify(type.getStorageSizeExpr()));
     }
     return it->second;
   };
   auto singleUserInputs = [&](const Group &g) {
-    llvm::SetVector<std::pair<Type, int64_t>> keys;
+    llvm::SetVector<std::pair<Type, AffineExpr>> keys;
     for (Attribute dep : g.reads)
-      if (std::optional<std::pair<Type, int64_t>> key = reuseKey(dep))
+      if (std::optional<std::pair<Type, AffineExpr>> key = reuseKey(dep))
         keys.insert(*key);
     return keys;
   };
@@ -677,7 +703,7 @@ bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
   int64_t overhead = 0;
   for (auto key : keys1)
     if (keys2.contains(key))
-      overhead += key.second;
+      overhead += sizeVars.sizeHint(key.second);
   return overhead > 32 * scoreFusionMemory(g1, g2);
 }
 
@@ -734,7 +760,7 @@ std::optional<NormalizedDep> Planner::normalized(MemoryDepAttr dep,
                                                  bool byStride) {
   auto [it, inserted] = normalizedCache.try_emplace({dep, byStride ? 1 : 0});
   if (inserted)
-    it->second = normalizeDep(dep, byStride);
+    it->second = normalizeDep(dep, byStride, sizeVars);
   return it->second;
 }
 
@@ -747,8 +773,8 @@ bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
       return false;
     AffineExpr readIndex = memory.getIndex().getResult(0);
     AffineExpr writeIndex = write.getIndex().getResult(0);
-    SmallVector<int64_t> readSizes(memory.getSizes());
-    SmallVector<int64_t> writeSizes(write.getSizes());
+    SmallVector<AffineExpr> readSizes(memory.getSizes());
+    SmallVector<AffineExpr> writeSizes(write.getSizes());
     if (options.reorderLoops != LoopReorderPolicy::Off &&
         readSizes.size() != writeSizes.size()) {
       std::optional<NormalizedDep> r = normalized(memory, false);
@@ -760,9 +786,12 @@ bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
       readSizes = r->sizes;
       writeSizes = w->sizes;
     }
-    return readIndex == writeIndex && readSizes.size() >= writeSizes.size() &&
-           ArrayRef(readSizes).take_front(writeSizes.size()) ==
-               ArrayRef(writeSizes);
+    return SizeVars::staticallyKnownEquals(readIndex, writeIndex) &&
+           readSizes.size() >= writeSizes.size() &&
+           llvm::all_of(llvm::zip(readSizes, writeSizes), [](auto pair) {
+             return SizeVars::staticallyKnownEquals(std::get<0>(pair),
+                                                    std::get<1>(pair));
+           });
   }
   if (auto star = dyn_cast<StarDepAttr>(read))
     return star.getMode() == write.getMode() && write.getMode() &&
@@ -850,34 +879,42 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
 }
 
 /// Inductor's `SIMDKernel._split_iteration_ranges` feasibility: can the loop
-/// sizes of a node be split onto the kernel's iteration groups?
-static bool isCompatible(ArrayRef<int64_t> groupSizes, NodeOp node) {
-  SmallVector<int64_t> remaining(groupSizes);
+/// sizes of a node be split onto the kernel's iteration groups? Sizes may be
+/// symbolic: a split needs `statically_known_multiple_of`, as Inductor's
+/// (CantSplit otherwise).
+static bool isCompatible(ArrayRef<AffineExpr> groupSizes, NodeOp node) {
+  SmallVector<AffineExpr> remaining(groupSizes);
   unsigned current = 0;
-  auto addRange = [&](unsigned i, int64_t size) {
-    if (i >= remaining.size() || size == 0 || remaining[i] % size != 0)
+  auto isOne = [](AffineExpr e) { return getStaticSize(e) == 1; };
+  auto addRange = [&](unsigned i, AffineExpr size) {
+    if (i >= remaining.size() || getStaticSize(size) == 0)
       return false;
-    remaining[i] /= size;
+    std::optional<AffineExpr> rest =
+        SizeVars::exactQuotient(remaining[i], size);
+    if (!rest)
+      return false;
+    remaining[i] = *rest;
     return true;
   };
-  for (ArrayRef<int64_t> lengths : {node.getRanges(), node.getReductionRanges()})
-    for (int64_t size : lengths) {
-      if (size == 1)
-        continue;
-      while (current < remaining.size() && remaining[current] == 1)
-        ++current;
-      if (current + 1 < remaining.size() && size > remaining[current]) {
-        if (size % remaining[current] != 0)
-          return false;
-        int64_t outer = remaining[current];
-        if (!addRange(current, outer) ||
-            !addRange(current + 1, size / outer))
-          return false;
-      } else if (!addRange(current, size)) {
+  for (AffineExpr size : node.getLoopSizeExprs()) {
+    if (isOne(size))
+      continue;
+    while (current < remaining.size() && isOne(remaining[current]))
+      ++current;
+    if (current + 1 < remaining.size() &&
+        SizeVars::staticallyKnownGt(size, remaining[current])) {
+      std::optional<AffineExpr> inner =
+          SizeVars::exactQuotient(size, remaining[current]);
+      if (!inner)
         return false;
-      }
+      AffineExpr outer = remaining[current];
+      if (!addRange(current, outer) || !addRange(current + 1, *inner))
+        return false;
+    } else if (!addRange(current, size)) {
+      return false;
     }
-  return llvm::all_of(remaining, [](int64_t r) { return r == 1; });
+  }
+  return llvm::all_of(remaining, isOne);
 }
 
 /// Inductor's SIMDScheduling.candidate_tilings: for each access of a
@@ -888,10 +925,14 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
   if (!inserted)
     return it->second;
   SmallVector<TilingCandidate> &candidates = it->second;
-  ArrayRef<int64_t> ranges = node.getRanges();
+  SmallVector<AffineExpr> ranges = node.getRangeExprs();
   if (ranges.size() <= 1 || node.isReduction())
     return candidates;
-  auto isGoodSize = [](int64_t s) { return s >= 32 && s % 32 == 0; };
+  // is_good_size and the scores use the size hints.
+  auto isGoodSize = [&](AffineExpr e) {
+    int64_t s = sizeVars.sizeHint(e);
+    return s >= 32 && s % 32 == 0;
+  };
   SmallVector<std::pair<Operation *, StringAttr>> accesses;
   SmallVector<StringAttr> writeNames;
   node.getBodyBlock().walk([&](Operation *op) {
@@ -907,7 +948,7 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
       writeNames.push_back(name);
     }
   });
-  int64_t nodeNumel = node.getNumel();
+  int64_t nodeNumel = sizeVars.sizeHint(node.getNumelExpr());
   for (auto [access, name] : accesses) {
     std::optional<SmallVector<int64_t>> strides = getLoopStrides(node, access);
     if (!strides)
@@ -922,12 +963,13 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
     if (llvm::all_of(ArrayRef(*strides).drop_front(split),
                      [](int64_t s) { return s == 0; }))
       continue;
-    int64_t outer = 1, inner = 1, score = 1;
-    for (unsigned d = 0; d < ranges.size(); ++d) {
-      (d < split ? outer : inner) *= ranges[d];
+    MLIRContext *ctx = node.getContext();
+    AffineExpr outer = SizeVars::product(ctx, ArrayRef(ranges).take_front(split));
+    AffineExpr inner = SizeVars::product(ctx, ArrayRef(ranges).drop_front(split));
+    int64_t score = 1;
+    for (unsigned d = 0; d < ranges.size(); ++d)
       if ((*strides)[d] != 0)
-        score *= ranges[d];
-    }
+        score *= sizeVars.sizeHint(ranges[d]);
     if (llvm::is_contained(writeNames, name))
       score *= 2;
     if (isGoodSize(outer))
@@ -944,28 +986,28 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
 /// Inductor's SIMDScheduling.select_tiling for pointwise kernels: a 2D
 /// tiling when enough accesses walk memory contiguously along an outer
 /// loop (a transpose), else (numel, rnumel).
-Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
-                             int64_t rnumel) {
+Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
+                             AffineExpr rnumel) {
   Tiling fallback = {numel, rnumel};
-  if (rnumel != 1)
+  if (getStaticSize(rnumel) != 1)
     return fallback;
   llvm::SmallDenseSet<StringAttr, 8> seenNames;
   // Tilings ranked by total score; ties keep first-seen order
   // (Counter.most_common).
-  llvm::MapVector<std::pair<int64_t, int64_t>, int64_t> scores;
+  llvm::MapVector<std::pair<AffineExpr, AffineExpr>, int64_t> scores;
   for (NodeOp node : nodes)
     for (const TilingCandidate &candidate : candidateTilings(node))
       if (seenNames.insert(candidate.name).second)
         scores[candidate.tiling] += candidate.score;
   if (scores.empty())
     return fallback;
-  SmallVector<std::pair<std::pair<int64_t, int64_t>, int64_t>> ranked(
+  SmallVector<std::pair<std::pair<AffineExpr, AffineExpr>, int64_t>> ranked(
       scores.begin(), scores.end());
   llvm::stable_sort(ranked, [](const auto &a, const auto &b) {
     return a.second > b.second;
   });
   for (auto &[tiling, score] : ranked) {
-    int64_t groupSizes[] = {tiling.first, tiling.second, rnumel};
+    AffineExpr groupSizes[] = {tiling.first, tiling.second, rnumel};
     if (llvm::all_of(nodes,
                      [&](NodeOp n) { return isCompatible(groupSizes, n); }))
       return {tiling.first, tiling.second, rnumel};
@@ -1009,14 +1051,17 @@ std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
   }
   const Group &pointwise = g1.isReduction ? g2 : g1;
   const Group &reduction = g1.isReduction ? g1 : g2;
-  if (pointwise.numel == reduction.numel * reduction.rnumel) {
-    int64_t groupSizes[] = {reduction.numel, reduction.rnumel};
+  MLIRContext *ctx = graph.getContext();
+  if (pointwise.numel ==
+      SizeVars::product(ctx, {reduction.numel, reduction.rnumel})) {
+    AffineExpr groupSizes[] = {reduction.numel, reduction.rnumel};
     if (!llvm::all_of(pointwise.leaves,
                       [&](NodeOp n) { return isCompatible(groupSizes, n); }))
       return RefusalReason::ReductionShapeIncompatible;
-    Tiling tiling = selectTiling(pointwise.leaves, pointwise.numel, 1);
-    Tiling flat = {pointwise.numel, 1};
-    Tiling split = {reduction.numel, reduction.rnumel, 1};
+    AffineExpr one = getAffineConstantExpr(1, ctx);
+    Tiling tiling = selectTiling(pointwise.leaves, pointwise.numel, one);
+    Tiling flat = {pointwise.numel, one};
+    Tiling split = {reduction.numel, reduction.rnumel, one};
     if (tiling != flat && tiling != split)
       return RefusalReason::ReductionTiling;
     return std::nullopt;
@@ -1216,7 +1261,7 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
     checkAllPairs(nodes);
   if (options.aggressiveFusion) {
     // config.aggressive_fusion: also pair nodes of the same iteration group.
-    llvm::MapVector<std::pair<int64_t, int64_t>, SmallVector<unsigned>>
+    llvm::MapVector<std::pair<AffineExpr, AffineExpr>, SmallVector<unsigned>>
         byIterationGroup;
     for (unsigned g : order)
       if (groups[g].isFusable())
@@ -1694,6 +1739,8 @@ FailureOr<FusionPlan> Planner::run() {
   }
   plan.fusions = deps.getNumNodes() - plan.groups.size();
   plan.peakBytesAfter = computePeakBytes();
+  if (failed(sizeVars.checkHints(graph, "fusion")))
+    return failure();
   assert((options.peakMemory != PeakMemoryPolicy::NeverRaise ||
           options.comboKernels || groupAtSlot.empty() ||
           plan.peakBytesAfter == liveTree.max()) &&

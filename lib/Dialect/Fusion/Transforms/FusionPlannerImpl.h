@@ -10,6 +10,7 @@
 #define LIB_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNERIMPL_H
 
 #include "fusion/Analysis/MemoryProfile.h"
+#include "fusion/Analysis/SizeVars.h"
 #include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "fusion/Support/RangeMaxTree.h"
 #include "fusion/Support/ReachabilityIndex.h"
@@ -32,16 +33,17 @@ inline StringAttr depName(Attribute dep) {
   return cast<WeakDepAttr>(dep).getName();
 }
 
-/// True when the index uses an indirect index (Inductor's SymT.TMP).
-inline bool isIndirect(MemoryDepAttr dep) {
-  return dep.getIndex().getNumSymbols() != 0;
+/// True when the index uses an indirect index (Inductor's SymT.TMP): a
+/// symbol after the graph's `numSizeSymbols` size symbols.
+inline bool isIndirect(MemoryDepAttr dep, unsigned numSizeSymbols) {
+  return dep.getIndex().getNumSymbols() > numSizeSymbols;
 }
 
 /// A dependence after Inductor's normalize / normalize_with_stride_order.
 struct NormalizedDep {
   StringAttr name;
   AffineExpr index;
-  SmallVector<int64_t> sizes;
+  SmallVector<AffineExpr> sizes;
   bool operator==(const NormalizedDep &other) const {
     return name == other.name && index == other.index && sizes == other.sizes;
   }
@@ -76,8 +78,8 @@ struct Group {
   llvm::SmallDenseSet<StringAttr, 8> bufferNames;
   unsigned minOrder, maxOrder;
   bool isReduction;
-  /// Inductor's group: (numel, rnumel).
-  int64_t numel, rnumel;
+  /// Inductor's group: (numel, rnumel), canonical expressions.
+  AffineExpr numel, rnumel;
   bool alive = true;
 
   bool isFusable() const {
@@ -107,7 +109,7 @@ struct UnitDeps {
 
 /// Inductor's tiling of a pointwise kernel: (numel, rnumel) or, tiled in
 /// two, (x, y, rnumel).
-using Tiling = SmallVector<int64_t, 3>;
+using Tiling = SmallVector<AffineExpr, 3>;
 
 class Planner {
 public:
@@ -115,7 +117,8 @@ public:
           const FusionOptions &options,
           ArrayRef<SmallVector<unsigned, 4>> foreachLists)
       : graph(graph), deps(deps), options(options),
-        foreachLists(foreachLists) {}
+        foreachLists(foreachLists), sizeVars(graph),
+        numSizeSymbols(graph.getNumSizeSymbols()) {}
 
   FailureOr<FusionPlan> run();
 
@@ -125,6 +128,10 @@ private:
   Group makeUnitGroup(unsigned unit);
   void recomputeGroupDeps(Group &group);
   void refreshUnitDeps(unsigned unit);
+
+  bool isIndirect(MemoryDepAttr dep) const {
+    return planner::isIndirect(dep, numSizeSymbols);
+  }
 
   // Graph queries.
   template <typename Fn>
@@ -159,13 +166,13 @@ private:
   StringAttr realName(StringAttr name);
   /// One of Inductor's CandidateTilings of a node.
   struct TilingCandidate {
-    std::pair<int64_t, int64_t> tiling;
+    std::pair<AffineExpr, AffineExpr> tiling;
     int64_t score;
     StringAttr name;
   };
   ArrayRef<TilingCandidate> candidateTilings(NodeOp node);
-  Tiling selectTiling(ArrayRef<NodeOp> nodes, int64_t numel,
-                      int64_t rnumel);
+  Tiling selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
+                      AffineExpr rnumel);
 
   // Fusion.
   bool tryFuse(unsigned g1, unsigned g2);
@@ -213,6 +220,9 @@ private:
   const DependenceGraph &deps;
   const FusionOptions &options;
   ArrayRef<SmallVector<unsigned, 4>> foreachLists;
+  /// Inductor's V.graph.sizevars: size hints and statically known facts.
+  SizeVars sizeVars;
+  unsigned numSizeSymbols;
 
   /// Each unit's position in the input order (a stable topological order).
   SmallVector<unsigned> position;
@@ -262,7 +272,7 @@ private:
   SmallVector<unsigned> storageStamp;
   /// Cached per dependence: Inductor's buffer_reuse_key of a read of a
   /// single-user intermediate buffer, or nothing.
-  DenseMap<Attribute, std::optional<std::pair<Type, int64_t>>> reuseKeys;
+  DenseMap<Attribute, std::optional<std::pair<Type, AffineExpr>>> reuseKeys;
   DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
   /// normalizeDep per dependence (attributes are uniqued) and mode.
   DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>

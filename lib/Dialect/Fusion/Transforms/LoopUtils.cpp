@@ -1,6 +1,7 @@
 //===- LoopUtils.cpp - Loop order utilities for fusion.node ---------------===//
 
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "fusion/Analysis/SizeVars.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
@@ -123,8 +124,8 @@ compactDims(AffineExpr expr, unsigned numDims, unsigned numSymbols) {
 /// permutation, or a form equivalent on the node's indices for merged loops.
 /// Old loops whose variables have other uses must map to a single new loop.
 /// Fails, changing nothing, when that does not hold.
-static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<int64_t> ranges,
-                                     ArrayRef<int64_t> reductionRanges,
+static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
+                                     ArrayRef<AffineExpr> reductionRanges,
                                      ArrayRef<AffineExpr> substitution) {
   unsigned numOld = node.getNumLoops();
   unsigned numNew = ranges.size() + reductionRanges.size();
@@ -181,8 +182,9 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<int64_t> ranges,
           newVars[cast<AffineDimExpr>(substitution[i]).getPosition()]);
   }
   body.eraseArguments(numNew, numOld);
-  node.setRanges(ranges);
-  node.setReductionRanges(reductionRanges);
+  SmallVector<AffineExpr> sizes(ranges);
+  llvm::append_range(sizes, reductionRanges);
+  node.setLoopSizeExprs(sizes, ranges.size());
   return success();
 }
 
@@ -196,16 +198,21 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<int64_t> ranges,
 /// either), no overflow. `dimOf[i]` is the dimension whose unit point sets
 /// the expression's dimension `i`.
 static std::optional<SmallVector<int64_t>>
-evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims) {
+evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims,
+                ArrayRef<int64_t> symbolValues) {
+  if (findUnboundSymbol(expr, symbolValues) && getNumSymbolsUsed(expr) != 0)
+    return std::nullopt;
   SmallVector<int64_t> point(dimOf.size(), 0);
-  std::optional<int64_t> atOrigin = evaluateAffineExpr(expr, point);
+  std::optional<int64_t> atOrigin =
+      evaluateAffineExpr(expr, point, symbolValues);
   if (!atOrigin)
     return std::nullopt;
   SmallVector<int64_t> strides;
   for (unsigned d = 0; d < numDims; ++d) {
     for (auto [value, dim] : llvm::zip(point, dimOf))
       value = dim == d;
-    std::optional<int64_t> atUnit = evaluateAffineExpr(expr, point);
+    std::optional<int64_t> atUnit =
+        evaluateAffineExpr(expr, point, symbolValues);
     int64_t stride;
     if (!atUnit || llvm::SubOverflow(*atUnit, *atOrigin, stride))
       return std::nullopt;
@@ -216,11 +223,11 @@ evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims) {
 
 std::optional<SmallVector<int64_t>>
 mlir::fusion::getStrides(AffineExpr expr, unsigned numDims,
-                         unsigned numSymbols) {
+                         unsigned numSymbols, ArrayRef<int64_t> symbolValues) {
   // Without symbols every difference folds to a constant: evaluate it.
   SmallVector<unsigned> identity = llvm::to_vector(llvm::seq(0u, numDims));
   if (std::optional<SmallVector<int64_t>> strides =
-          evaluateStrides(expr, identity, numDims))
+          evaluateStrides(expr, identity, numDims, symbolValues))
     return strides;
   MLIRContext *ctx = expr.getContext();
   AffineExpr zero = getAffineConstantExpr(0, ctx);
@@ -232,10 +239,11 @@ mlir::fusion::getStrides(AffineExpr expr, unsigned numDims,
     AffineExpr diff = simplifyAffineExpr(expr.replaceDims(point) - atOrigin,
                                          numDims, numSymbols);
     point[d] = zero;
-    auto constant = dyn_cast<AffineConstantExpr>(diff);
-    if (!constant)
+    // A stride in the size symbols is taken at their hints (stride_hints).
+    std::optional<int64_t> stride = evaluateSizeExpr(diff, symbolValues);
+    if (!stride)
       return std::nullopt;
-    strides.push_back(constant.getValue());
+    strides.push_back(*stride);
   }
   return strides;
 }
@@ -255,11 +263,16 @@ mlir::fusion::getLoopStrides(NodeOp node, Operation *access) {
     loopOf.push_back(*loop);
   }
   unsigned numLoops = node.getNumLoops();
+  // Indirect symbols have no value; size symbols take their hints.
+  SmallVector<int64_t> symbolValues(getNumIndirectSymbols(map, indices),
+                                    kSymbolicSize);
+  if (auto graph = node->getParentOfType<GraphOp>())
+    llvm::append_range(symbolValues, graph.getSizeHints());
   if (std::optional<SmallVector<int64_t>> strides =
-          evaluateStrides(map.getResult(0), loopOf, numLoops))
+          evaluateStrides(map.getResult(0), loopOf, numLoops, symbolValues))
     return strides;
   return getStrides(getLoopIndexExpr(node, access), numLoops,
-                    map.getNumSymbols());
+                    map.getNumSymbols(), symbolValues);
 }
 
 /// Python's `list.sort` with a comparison function, as CPython runs it on a
@@ -383,14 +396,14 @@ LogicalResult mlir::fusion::applyLoopPermutation(NodeOp node,
       return failure();
     seen.set(old);
   }
-  SmallVector<int64_t> sizes = node.getLoopSizes();
-  SmallVector<int64_t> newSizes;
+  SmallVector<AffineExpr> sizes = node.getLoopSizeExprs();
+  SmallVector<AffineExpr> newSizes;
   SmallVector<AffineExpr> substitution(numLoops);
   for (auto [j, old] : llvm::enumerate(order)) {
     newSizes.push_back(sizes[old]);
     substitution[old] = getAffineDimExpr(j, node.getContext());
   }
-  ArrayRef<int64_t> newSizesRef(newSizes);
+  ArrayRef<AffineExpr> newSizesRef(newSizes);
   return rewriteLoopNest(node, newSizesRef.take_front(numPointwise),
                          newSizesRef.drop_front(numPointwise), substitution);
 }
@@ -405,7 +418,7 @@ namespace {
 /// original loop the expression over the current loops that replaces it.
 struct LoopNestState {
   MLIRContext *ctx;
-  SmallVector<int64_t> sizes;
+  SmallVector<AffineExpr> sizes;
   SmallVector<bool> isReduction;
   SmallVector<bool> opaque;
   SmallVector<AffineExpr> indices;
@@ -453,8 +466,11 @@ struct LoopNestState {
         opaque[outer] || opaque[inner])
       return false;
     // The merged loop's size must be representable.
+    int64_t outerSize = getStaticSize(sizes[outer]);
+    int64_t innerSize = getStaticSize(sizes[inner]);
     int64_t mergedSize;
-    if (llvm::MulOverflow(sizes[outer], sizes[inner], mergedSize))
+    if (outerSize != kSymbolicSize && innerSize != kSymbolicSize &&
+        llvm::MulOverflow(outerSize, innerSize, mergedSize))
       return false;
     SmallVector<AffineExpr> replacement;
     for (unsigned d = 0; d < numLoops(); ++d)
@@ -477,7 +493,7 @@ struct LoopNestState {
   /// inner one and 0 in place of the outer one.
   void merge(unsigned outer) {
     unsigned inner = outer + 1;
-    int64_t size = sizes[outer] * sizes[inner];
+    AffineExpr size = SizeVars::product(ctx, {sizes[outer], sizes[inner]});
     SmallVector<AffineExpr> replacement =
         dropLoop(inner, getAffineDimExpr(outer, ctx));
     replacement[outer] = getAffineConstantExpr(0, ctx);
@@ -492,7 +508,7 @@ struct LoopNestState {
 static FailureOr<LoopNestState> getLoopNestState(NodeOp node) {
   LoopNestState state;
   state.ctx = node.getContext();
-  state.sizes = node.getLoopSizes();
+  state.sizes = node.getLoopSizeExprs();
   unsigned numLoops = node.getNumLoops();
   for (unsigned i = 0; i < numLoops; ++i) {
     state.isReduction.push_back(i >= node.getNumPointwiseLoops());
@@ -528,7 +544,7 @@ MergeLoopsResult mlir::fusion::mergeLoops(NodeOp node) {
   // Loops of size 1 always index 0; a reduction keeps one reduction loop.
   for (unsigned loop = state->numLoops(); loop > 0; --loop) {
     unsigned i = loop - 1;
-    if (state->sizes[i] != 1 || state->opaque[i])
+    if (getStaticSize(state->sizes[i]) != 1 || state->opaque[i])
       continue;
     if (state->isReduction[i] && llvm::count(state->isReduction, true) == 1)
       continue;
@@ -546,7 +562,7 @@ MergeLoopsResult mlir::fusion::mergeLoops(NodeOp node) {
   if (!result.changed())
     return result;
 
-  SmallVector<int64_t> ranges, reductionRanges;
+  SmallVector<AffineExpr> ranges, reductionRanges;
   for (auto [size, isReduction] :
        llvm::zip(state->sizes, state->isReduction))
     (isReduction ? reductionRanges : ranges).push_back(size);
@@ -584,7 +600,10 @@ mlir::fusion::decideLoopOrderToMatch(MemoryDepAttr self, MemoryDepAttr other) {
     return std::nullopt;
   if (!usesExactlyItsDims(self) || !usesExactlyItsDims(other))
     return std::nullopt;
-  auto isDegenerate = [](int64_t size) { return size == 0 || size == 1; };
+  auto isDegenerate = [](AffineExpr size) {
+    int64_t value = getStaticSize(size);
+    return value == 0 || value == 1;
+  };
   if (llvm::any_of(self.getSizes(), isDegenerate) ||
       llvm::any_of(other.getSizes(), isDegenerate))
     return std::nullopt;
@@ -671,7 +690,7 @@ LogicalResult mlir::fusion::reorderLoopsByDepPair(ArrayRef<NodeOp> members,
     return failure();
   NodeOp first = members.front();
   for (NodeOp node : members)
-    if (first.getRanges() != node.getRanges())
+    if (first.getRangeExprs() != node.getRangeExprs())
       return failure();
   FailureOr<SmallVector<unsigned>> order =
       decideNodeOrder(first, selfDep, otherDep);

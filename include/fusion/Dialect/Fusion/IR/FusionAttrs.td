@@ -59,25 +59,29 @@ def Fusion_MemoryDepAttr : Fusion_Attr<"MemoryDep", "memory_dep"> {
     the node's loop variables whose size is not 1 (named `d0, d1, ...` in
     order), with trailing variables the index does not use dropped, as in
     Inductor's `MemoryDep(name, index, var_names, size)`. Symbols are the
-    node's indirect indices (Inductor's `tmp0, tmp1, ...`). `sizes` gives the
-    range of each dimension.
+    the graph's size symbols (`s0, s1, ...`, see `fusion.graph`) followed by
+    the node's indirect indices (Inductor's `tmp0, tmp1, ...`). `sizes`
+    gives the range of each dimension, an expression in the size symbols.
 
     ```mlir
     #fusion.memory_dep<"arg0_1", (d0, d1) -> (d0 * 4096 + d1), [64, 4096]>
     #fusion.memory_dep<"buf85", (d0, d1)[s0] -> (d1 + s0 * 256), [128, 256], atomic_add>
+    #fusion.memory_dep<"arg2_1", (d0, d1)[s0, s1] -> (d0 * s0 + d1), [s1, s0]>
     ```
   }];
   let parameters = (ins
     "::mlir::StringAttr":$name,
     "::mlir::AffineMap":$index,
-    ArrayRefParameter<"int64_t", "range of each index dimension">:$sizes,
+    ArrayRefParameter<"::mlir::AffineExpr", "range of each index dimension">:$sizes,
     OptionalParameter<"::mlir::fusion::StoreModeAttr">:$mode
   );
-  let assemblyFormat = "`<` $name `,` $index `,` `[` $sizes `]` (`,` $mode^)? `>`";
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Product of the sizes: the number of accesses.
-    int64_t getNumAccesses() const;
+    /// Product of the sizes, the number of accesses, with size symbol `i`
+    /// set to `symbolValues[i]`; nullopt if a symbol has no value.
+    std::optional<int64_t> getNumAccesses(
+        ::llvm::ArrayRef<int64_t> symbolValues = {}) const;
   }];
 }
 

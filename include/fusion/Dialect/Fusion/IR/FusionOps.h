@@ -27,6 +27,11 @@ namespace fusion {
 std::optional<std::pair<AffineMap, OperandRange>>
 getAccessMap(Operation *op);
 
+/// Number of indirect symbols of an index map with operands `indices`: the
+/// leading symbols, bound to operands. The symbols after them are the
+/// graph's size symbols (symbol `k + i` is size symbol `i`).
+unsigned getNumIndirectSymbols(AffineMap map, ValueRange indices);
+
 /// The value of the index expression `expr` with dimension `i` set to
 /// `dims[i]` and symbol `j` to `symbols[j]` (floor division, non-negative
 /// modulo, as the dialect's indices mean them). Returns nullopt for a

@@ -48,12 +48,29 @@ def Fusion_GraphOp : Fusion_Op<"graph", [
 
     The verifier checks that node and buffer names are unique and that the
     def-use edges between scheduler nodes form no cycle.
+
+    A graph compiled for dynamic shapes declares its size symbols (Inductor's
+    `s27`, `s77`), named `s0, s1, ...` in order, each with the hint
+    Inductor's heuristics use for it when one is known (`size_hints.json`).
+    Sizes, strides, offsets, loop ranges and index maps may use them:
+
+    ```mlir
+    fusion.graph @softmax symbols(s0 = 1024, s1)
+        (%arg2_1: !fusion.buffer<s1 x s0 x f32>) -> (...) attributes {...}
+    ```
+
+    `symbol_hints` holds one hint per symbol (`ShapedType::kDynamic` where
+    none is known); `symbol_names`, if present, Inductor's names for them.
+    The verifier checks that every symbol used is declared and that no
+    access reaches past a static buffer at the hints.
   }];
   let arguments = (ins
     SymbolNameAttr:$sym_name,
     TypeAttrOf<FunctionType>:$function_type,
     StrAttr:$device,
-    StrArrayAttr:$input_names
+    StrArrayAttr:$input_names,
+    OptionalAttr<DenseI64ArrayAttr>:$symbol_hints,
+    OptionalAttr<StrArrayAttr>:$symbol_names
   );
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -73,6 +90,19 @@ def Fusion_GraphOp : Fusion_Op<"graph", [
     ::mlir::StringAttr getInputName(unsigned index) {
       return ::llvm::cast<::mlir::StringAttr>(getInputNames()[index]);
     }
+    /// Number of size symbols the graph declares.
+    unsigned getNumSizeSymbols() {
+      auto hints = getSymbolHints();
+      return hints ? hints->size() : 0;
+    }
+    /// The hint of each size symbol (kSymbolicSize where none is known).
+    ::llvm::ArrayRef<int64_t> getSizeHints() {
+      auto hints = getSymbolHints();
+      return hints ? *hints : ::llvm::ArrayRef<int64_t>();
+    }
+    /// How diagnostics name size symbol `i`: `s0`, or `s0 (s27)` with
+    /// Inductor's name.
+    std::string getSizeSymbolDisplayName(unsigned i);
   }];
 }
 
@@ -115,6 +145,11 @@ def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
     `fusion.store` writes. The body reads buffers of the enclosing graph
     with `fusion.load`.
 
+    Loop sizes may be expressions in the graph's size symbols
+    (`in [s1] reduce [s0]`); `ranges` then holds `ShapedType::kDynamic` for
+    them and `symbolic_loop_sizes` every loop size as an expression (pointwise
+    first).
+
     `name` is Inductor's operation name (`op3`); `buffer_names` names the
     produced buffers (`buf3`) and is taken from the SSA result names when it
     is not written out. A result may overwrite an existing buffer in place
@@ -137,6 +172,7 @@ def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
     StrAttr:$name,
     DenseI64ArrayAttr:$ranges,
     DenseI64ArrayAttr:$reduction_ranges,
+    OptionalAttr<AffineMapAttr>:$symbolic_loop_sizes,
     StrArrayAttr:$buffer_names,
     DenseI64ArrayAttr:$tied_operands,
     Variadic<Fusion_BufferType>:$mutated
@@ -164,11 +200,30 @@ def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
       return getNumPointwiseLoops() + getNumReductionLoops();
     }
     bool isReduction() { return getNumReductionLoops() != 0; }
-    /// All loop sizes, pointwise first.
+    /// All loop sizes, pointwise first (kDynamic where symbolic).
     ::llvm::SmallVector<int64_t> getLoopSizes();
-    /// Inductor's `group.iteration`: (numel, rnumel).
+    /// All loop sizes as expressions in the size symbols, pointwise first.
+    ::llvm::SmallVector<::mlir::AffineExpr> getLoopSizeExprs();
+    ::llvm::SmallVector<::mlir::AffineExpr> getRangeExprs() {
+      auto all = getLoopSizeExprs();
+      all.resize(getNumPointwiseLoops());
+      return all;
+    }
+    ::llvm::SmallVector<::mlir::AffineExpr> getReductionRangeExprs() {
+      auto all = getLoopSizeExprs();
+      all.erase(all.begin(), all.begin() + getNumPointwiseLoops());
+      return all;
+    }
+    bool hasStaticLoopSizes() { return !getSymbolicLoopSizesAttr(); }
+    /// Sets the loop sizes (pointwise first) from expressions.
+    void setLoopSizeExprs(::llvm::ArrayRef<::mlir::AffineExpr> sizes,
+                          unsigned numPointwise);
+    /// Inductor's `group.iteration`: (numel, rnumel), static (kDynamic if
+    /// symbolic) and as expressions.
     int64_t getNumel();
     int64_t getReductionNumel();
+    ::mlir::AffineExpr getNumelExpr();
+    ::mlir::AffineExpr getReductionNumelExpr();
     /// The loop variables (entry block arguments of type index).
     ::mlir::Block::BlockArgListType getLoopVars() {
       return getBodyBlock().getArguments().take_front(getNumLoops());
@@ -334,9 +389,10 @@ def Fusion_LoadOp : Fusion_Op<"load", [
   let summary = "Reads one element of a buffer (Inductor's ops.load)";
   let description = [{
     Reads the element at flat storage offset `map(indices)`. The map has one
-    result; its dimensions are loop variables of the enclosing `fusion.node`
-    and its symbols are indirect indices computed in the body (Inductor's
-    `indirect0`), bound with `symbol(...)`.
+    result; its dimensions are loop variables of the enclosing `fusion.node`;
+    its first symbols are indirect indices computed in the body (Inductor's
+    `indirect0`), bound with `symbol(...)`, and the symbols after them the
+    graph's size symbols `s0, s1, ...` (`%x[%p0 * s0 + %p1]`).
 
     ```mlir
     %0 = fusion.load %arg0[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>

@@ -3,6 +3,8 @@
 #ifndef FUSION_DIALECT_FUSION_IR_FUSIONTYPES_H
 #define FUSION_DIALECT_FUSION_IR_FUSIONTYPES_H
 
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 

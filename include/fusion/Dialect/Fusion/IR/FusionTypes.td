@@ -29,19 +29,48 @@ def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
     !fusion.buffer<128xf32, strides = [2], offset = 1>
     !fusion.buffer<f32>                              // zero-dimensional
     ```
+
+    Sizes, strides and the offset may be expressions in the size symbols of
+    the enclosing graph (`s0`, `s1`, ...; see `fusion.graph`). A symbolic
+    shape is written with spaced `x`, compound sizes in parentheses:
+
+    ```mlir
+    !fusion.buffer<s1 x 512 x f32>                   // strides [512, 1]
+    !fusion.buffer<(s0 * s1) x 512 x f32>
+    !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>
+    ```
+
+    As upstream's dynamic dimensions, a symbolic entry of `shape`, `strides`
+    or `offset` is `ShapedType::kDynamic`; `layoutExprs` then holds every
+    size, stride and the offset as expressions (empty for a static layout).
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t", "sizes">:$shape,
     "::mlir::Type":$elementType,
     ArrayRefParameter<"int64_t", "strides in elements">:$strides,
-    "int64_t":$offset
+    "int64_t":$offset,
+    OptionalArrayRefParameter<"::mlir::AffineExpr",
+        "sizes, strides and offset as expressions, if any is symbolic">:$layoutExprs
   );
   let builders = [
     TypeBuilderWithInferredContext<(ins "::llvm::ArrayRef<int64_t>":$shape,
                                         "::mlir::Type":$elementType), [{
       return $_get(elementType.getContext(), shape, elementType,
-                   ::mlir::fusion::BufferType::getContiguousStrides(shape), 0);
-    }]>
+                   ::mlir::fusion::BufferType::getContiguousStrides(shape), 0,
+                   ::llvm::ArrayRef<::mlir::AffineExpr>());
+    }]>,
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::Type":$elementType,
+                     "::llvm::ArrayRef<int64_t>":$strides,
+                     "int64_t":$offset), [{
+      return $_get($_ctxt, shape, elementType, strides, offset,
+                   ::llvm::ArrayRef<::mlir::AffineExpr>());
+    }]>,
+    TypeBuilderWithInferredContext<(ins
+        "::llvm::ArrayRef<::mlir::AffineExpr>":$sizes,
+        "::mlir::Type":$elementType,
+        "::llvm::ArrayRef<::mlir::AffineExpr>":$strides,
+        "::mlir::AffineExpr":$offset)>
   ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -52,13 +81,32 @@ def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
     /// True for the element types a buffer may hold (Inductor's dtypes).
     static bool isValidElementType(::mlir::Type type);
 
+    /// A buffer of `sizes` with contiguous strides and no offset.
+    static BufferType getContiguous(::llvm::ArrayRef<::mlir::AffineExpr> sizes,
+                                    ::mlir::Type elementType);
+
     unsigned getRank() const { return getShape().size(); }
-    /// Number of logical elements (product of the sizes).
-    int64_t getNumElements() const;
-    /// Elements of storage the layout spans: offset + max flat index + 1.
-    int64_t getStorageSize() const;
-    /// Bytes of storage the layout spans.
-    int64_t getSizeInBytes() const;
+    /// True if no size, stride or offset uses a size symbol.
+    bool hasStaticLayout() const { return getLayoutExprs().empty(); }
+    /// Sizes, strides and offset as expressions (constants when static).
+    ::llvm::SmallVector<::mlir::AffineExpr> getSizeExprs() const;
+    ::llvm::SmallVector<::mlir::AffineExpr> getStrideExprs() const;
+    ::mlir::AffineExpr getOffsetExpr() const;
+    /// One past the highest size symbol the layout uses.
+    unsigned getNumSizeSymbols() const;
+
+    /// Number of logical elements (product of the sizes), storage elements
+    /// the layout spans (offset + max flat index + 1), and bytes of that
+    /// storage, with size symbol `i` set to `symbolValues[i]`; nullopt if
+    /// a symbol the layout uses has no value.
+    std::optional<int64_t> getNumElements(
+        ::llvm::ArrayRef<int64_t> symbolValues = {}) const;
+    std::optional<int64_t> getStorageSize(
+        ::llvm::ArrayRef<int64_t> symbolValues = {}) const;
+    std::optional<int64_t> getSizeInBytes(
+        ::llvm::ArrayRef<int64_t> symbolValues = {}) const;
+    /// The storage size as an expression in the size symbols.
+    ::mlir::AffineExpr getStorageSizeExpr() const;
     bool isContiguous() const;
   }];
 }

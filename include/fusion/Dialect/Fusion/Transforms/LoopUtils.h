@@ -35,21 +35,24 @@ namespace fusion {
 
 /// The index of `access` (a load, store or index_expr in the body of `node`)
 /// as an expression over the node's loops: dimension `i` is loop `i`
-/// (pointwise loops first), symbols are the access's indirect indices.
+/// (pointwise loops first), symbols are the access's (indirect indices,
+/// then size symbols, as in the access's map).
 /// Returns null when `access` is not an access of `node`.
 AffineExpr getLoopIndexExpr(NodeOp node, Operation *access);
 
 /// Inductor's `stride_hints`: for every dimension `i < numDims`,
-/// `expr(d_i = 1, other dims 0) - expr(all dims 0)`. Returns nullopt when a
-/// stride is not a constant (e.g. it depends on an indirect index).
-std::optional<SmallVector<int64_t>> getStrides(AffineExpr expr,
-                                               unsigned numDims,
-                                               unsigned numSymbols);
+/// `expr(d_i = 1, other dims 0) - expr(all dims 0)`, with symbol `j` at
+/// `symbolValues[j]` (the hints of size symbols). Returns nullopt when a
+/// stride depends on a symbol without a value (e.g. an indirect index).
+std::optional<SmallVector<int64_t>>
+getStrides(AffineExpr expr, unsigned numDims, unsigned numSymbols,
+           ArrayRef<int64_t> symbolValues = {});
 
 /// `getStrides` of the index of `access` over the loops of `node` (the
 /// strides of `getLoopIndexExpr(node, access)`), computed without building
-/// that expression when the index has no indirect part. Returns nullopt
-/// when `access` is not an access of `node` or a stride is not a constant.
+/// that expression when the index has no indirect part; size symbols take
+/// the graph's hints. Returns nullopt when `access` is not an access of
+/// `node` or a stride has no value.
 std::optional<SmallVector<int64_t>> getLoopStrides(NodeOp node,
                                                    Operation *access);
 

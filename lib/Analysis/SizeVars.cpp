@@ -1,0 +1,128 @@
+//===- SizeVars.cpp - Inductor's V.graph.sizevars -------------------------===//
+
+#include "fusion/Analysis/SizeVars.h"
+#include "fusion/Analysis/DependenceGraph.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+SizeVars::SizeVars(GraphOp graph) : hints(graph.getSizeHints()) {}
+
+AffineExpr SizeVars::simplify(AffineExpr expr) {
+  return canonicalizeIndexExpr(expr);
+}
+
+AffineExpr SizeVars::product(MLIRContext *ctx, ArrayRef<AffineExpr> sizes) {
+  AffineExpr n = getAffineConstantExpr(1, ctx);
+  for (AffineExpr size : sizes)
+    n = n * size;
+  return simplify(n);
+}
+
+bool SizeVars::staticallyKnownEquals(AffineExpr a, AffineExpr b) {
+  return a == b || simplify(a) == simplify(b);
+}
+
+namespace {
+/// `coefficient * factors...`: a term of a canonical sum.
+struct Monomial {
+  int64_t coefficient = 1;
+  SmallVector<AffineExpr, 4> factors;
+};
+} // namespace
+
+/// The terms of a canonical sum; each term's non-constant factors sorted
+/// (canonicalizeIndexExpr sorts them), the constant as a term without
+/// factors.
+static SmallVector<Monomial> getMonomials(AffineExpr expr) {
+  SmallVector<Monomial> terms;
+  SmallVector<AffineExpr> sums = {SizeVars::simplify(expr)};
+  while (!sums.empty()) {
+    AffineExpr e = sums.pop_back_val();
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (bin && bin.getKind() == AffineExprKind::Add) {
+      sums.push_back(bin.getRHS());
+      sums.push_back(bin.getLHS());
+      continue;
+    }
+    Monomial &term = terms.emplace_back();
+    SmallVector<AffineExpr> products = {e};
+    while (!products.empty()) {
+      AffineExpr f = products.pop_back_val();
+      auto mul = dyn_cast<AffineBinaryOpExpr>(f);
+      if (mul && mul.getKind() == AffineExprKind::Mul) {
+        products.push_back(mul.getRHS());
+        products.push_back(mul.getLHS());
+      } else if (auto c = dyn_cast<AffineConstantExpr>(f)) {
+        term.coefficient *= c.getValue();
+      } else {
+        term.factors.push_back(f);
+      }
+    }
+  }
+  return terms;
+}
+
+std::optional<AffineExpr> SizeVars::exactQuotient(AffineExpr num,
+                                                  AffineExpr den) {
+  MLIRContext *ctx = num.getContext();
+  if (staticallyKnownEquals(num, den))
+    return getAffineConstantExpr(1, ctx);
+  SmallVector<Monomial> denTerms = getMonomials(den);
+  if (denTerms.size() != 1 || denTerms.front().coefficient == 0)
+    return std::nullopt;
+  const Monomial &d = denTerms.front();
+  AffineExpr quotient = getAffineConstantExpr(0, ctx);
+  for (Monomial &term : getMonomials(num)) {
+    if (term.coefficient % d.coefficient != 0)
+      return std::nullopt;
+    SmallVector<AffineExpr, 4> rest(term.factors);
+    for (AffineExpr factor : d.factors) {
+      auto it = llvm::find(rest, factor);
+      if (it == rest.end())
+        return std::nullopt;
+      rest.erase(it);
+    }
+    AffineExpr q = getAffineConstantExpr(term.coefficient / d.coefficient, ctx);
+    for (AffineExpr factor : rest)
+      q = q * factor;
+    quotient = quotient + q;
+  }
+  return simplify(quotient);
+}
+
+bool SizeVars::staticallyKnownGt(AffineExpr a, AffineExpr b) {
+  auto ca = dyn_cast<AffineConstantExpr>(a);
+  auto cb = dyn_cast<AffineConstantExpr>(b);
+  if (ca && cb)
+    return ca.getValue() > cb.getValue();
+  // a = q * b with q a positive product of symbols (each >= 2): a >= 2b > b.
+  std::optional<AffineExpr> q = exactQuotient(a, b);
+  if (!q)
+    return false;
+  SmallVector<Monomial> terms = getMonomials(*q);
+  return terms.size() == 1 && terms.front().coefficient >= 1 &&
+         !terms.front().factors.empty() &&
+         llvm::all_of(terms.front().factors,
+                      [](AffineExpr f) { return isa<AffineSymbolExpr>(f); });
+}
+
+int64_t SizeVars::sizeHint(AffineExpr expr, int64_t fallback) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  if (std::optional<unsigned> unbound = findUnboundSymbol(expr, hints)) {
+    if (!missingHint)
+      missingHint = *unbound;
+    return fallback;
+  }
+  return evaluateSizeExpr(expr, hints).value_or(fallback);
+}
+
+LogicalResult SizeVars::checkHints(GraphOp graph, StringRef decision) const {
+  if (!missingHint)
+    return success();
+  return graph.emitOpError() << decision << " needs a hint for size symbol "
+                             << graph.getSizeSymbolDisplayName(*missingHint)
+                             << "; declare it as symbols(s" << *missingHint
+                             << " = <hint>)";
+}

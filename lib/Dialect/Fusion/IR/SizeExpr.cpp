@@ -1,0 +1,216 @@
+//===- SizeExpr.cpp - Symbolic sizes of the fusion dialect ----------------===//
+
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+
+int64_t mlir::fusion::getStaticSize(AffineExpr expr) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue();
+  return kSymbolicSize;
+}
+
+bool mlir::fusion::isSizeExpr(AffineExpr expr) {
+  return expr.isSymbolicOrConstant();
+}
+
+unsigned mlir::fusion::getNumSymbolsUsed(AffineExpr expr) {
+  unsigned n = 0;
+  expr.walk([&](AffineExpr e) {
+    if (auto s = dyn_cast<AffineSymbolExpr>(e))
+      n = std::max(n, s.getPosition() + 1);
+  });
+  return n;
+}
+
+namespace {
+/// Recursive descent over the affine expression grammar; sizes are small, so
+/// the recursion depth is the nesting of parentheses in the input.
+class IndexExprParser {
+public:
+  IndexExprParser(AsmParser &parser, unsigned base, IndexOperandParser operand)
+      : parser(parser), ctx(parser.getContext()), base(base),
+        operand(operand) {}
+
+  /// expr := term (('+' | '-') term)*
+  ParseResult parseExpr(AffineExpr &expr) {
+    if (parseTerm(expr))
+      return failure();
+    while (true) {
+      AffineExpr rhs;
+      if (succeeded(parser.parseOptionalPlus())) {
+        if (parseTerm(rhs))
+          return failure();
+        expr = expr + rhs;
+      } else if (succeeded(parser.parseOptionalMinus())) {
+        if (parseTerm(rhs))
+          return failure();
+        expr = expr - rhs;
+      } else {
+        return success();
+      }
+    }
+  }
+
+private:
+  /// term := factor (('*' | 'floordiv' | 'ceildiv' | 'mod') factor)*
+  ParseResult parseTerm(AffineExpr &expr) {
+    if (parseFactor(expr))
+      return failure();
+    while (true) {
+      SMLoc loc = parser.getCurrentLocation();
+      AffineExpr rhs;
+      if (succeeded(parser.parseOptionalStar())) {
+        if (parseFactor(rhs))
+          return failure();
+        if (!expr.isSymbolicOrConstant() && !rhs.isSymbolicOrConstant())
+          return parser.emitError(loc, "non-affine product: one factor must "
+                                       "be a constant or use size symbols "
+                                       "only");
+        expr = expr * rhs;
+        continue;
+      }
+      StringRef kw;
+      if (succeeded(parser.parseOptionalKeyword("floordiv")))
+        kw = "floordiv";
+      else if (succeeded(parser.parseOptionalKeyword("ceildiv")))
+        kw = "ceildiv";
+      else if (succeeded(parser.parseOptionalKeyword("mod")))
+        kw = "mod";
+      else
+        return success();
+      if (parseFactor(rhs))
+        return failure();
+      if (!rhs.isSymbolicOrConstant())
+        return parser.emitError(loc, "the right operand of '")
+               << kw << "' must be a constant or use size symbols only";
+      expr = kw == "floordiv"  ? expr.floorDiv(rhs)
+             : kw == "ceildiv" ? expr.ceilDiv(rhs)
+                               : expr % rhs;
+    }
+  }
+
+  /// factor := int | '-' factor | '(' expr ')' | 'sN' | operand
+  ParseResult parseFactor(AffineExpr &expr) {
+    SMLoc loc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalMinus())) {
+      if (parseFactor(expr))
+        return failure();
+      expr = -expr;
+      return success();
+    }
+    if (succeeded(parser.parseOptionalLParen()))
+      return failure(parseExpr(expr) || parser.parseRParen());
+    int64_t value;
+    OptionalParseResult integer = parser.parseOptionalInteger(value);
+    if (integer.has_value()) {
+      if (failed(*integer))
+        return failure();
+      expr = getAffineConstantExpr(value, ctx);
+      return success();
+    }
+    if (operand) {
+      OptionalParseResult parsed = operand(expr);
+      if (parsed.has_value())
+        return *parsed;
+    }
+    StringRef name;
+    if (failed(parser.parseOptionalKeyword(&name)))
+      return parser.emitError(loc, "expected an index expression");
+    unsigned position;
+    if (!name.consume_front("s") || name.empty() ||
+        name.getAsInteger(10, position))
+      return parser.emitError(loc, "expected a size symbol 's<N>', got '")
+             << name << "'";
+    expr = getAffineSymbolExpr(base + position, ctx);
+    return success();
+  }
+
+  AsmParser &parser;
+  MLIRContext *ctx;
+  unsigned base;
+  IndexOperandParser operand;
+};
+} // namespace
+
+ParseResult mlir::fusion::parseIndexExpr(AsmParser &parser, AffineExpr &expr,
+                                         unsigned sizeSymbolBase,
+                                         IndexOperandParser parseOperand) {
+  return IndexExprParser(parser, sizeSymbolBase, parseOperand)
+      .parseExpr(expr);
+}
+
+void mlir::fusion::printSizeExpr(raw_ostream &os, AffineExpr expr) {
+  expr.print(os);
+}
+
+std::string mlir::fusion::sizeExprToString(AffineExpr expr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printSizeExpr(os, expr);
+  return text;
+}
+
+ParseResult mlir::fusion::parseSizeList(AsmParser &parser,
+                                        SmallVectorImpl<AffineExpr> &exprs) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        SMLoc loc = parser.getCurrentLocation();
+        if (parseIndexExpr(parser, exprs.emplace_back()))
+          return failure();
+        if (!isSizeExpr(exprs.back()))
+          return parser.emitError(loc, "sizes cannot use loop variables");
+        return success();
+      });
+}
+
+void mlir::fusion::printSizeList(raw_ostream &os, ArrayRef<AffineExpr> exprs) {
+  os << "[";
+  llvm::interleaveComma(exprs, os,
+                        [&](AffineExpr e) { printSizeExpr(os, e); });
+  os << "]";
+}
+
+std::optional<int64_t>
+mlir::fusion::evaluateSizeExpr(AffineExpr expr, ArrayRef<int64_t> values) {
+  if (findUnboundSymbol(expr, values))
+    return std::nullopt;
+  return evaluateAffineExpr(expr, {}, values);
+}
+
+std::optional<unsigned>
+mlir::fusion::findUnboundSymbol(AffineExpr expr, ArrayRef<int64_t> values) {
+  std::optional<unsigned> unbound;
+  expr.walk([&](AffineExpr e) {
+    auto s = dyn_cast<AffineSymbolExpr>(e);
+    if (!s || unbound)
+      return;
+    if (s.getPosition() >= values.size() ||
+        values[s.getPosition()] == kSymbolicSize)
+      unbound = s.getPosition();
+  });
+  return unbound;
+}
+
+SmallVector<AffineExpr>
+mlir::fusion::getContiguousStrideExprs(ArrayRef<AffineExpr> sizes) {
+  SmallVector<AffineExpr> strides(sizes.size());
+  if (sizes.empty())
+    return strides;
+  MLIRContext *ctx = sizes.front().getContext();
+  AffineExpr running = getAffineConstantExpr(1, ctx);
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    strides[i] = running;
+    // Inductor's contiguous strides treat a size-0 dimension as size 1.
+    int64_t size = getStaticSize(sizes[i]);
+    if (size != kSymbolicSize)
+      running = running * std::max<int64_t>(size, 1);
+    else
+      running = running * sizes[i];
+  }
+  return strides;
+}
