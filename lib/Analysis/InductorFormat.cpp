@@ -55,39 +55,45 @@ static bool isSum(AffineExpr expr) {
 }
 
 /// An argument of FloorDiv / ModularIndexing: sums are parenthesized.
-static std::string formatArgument(AffineExpr expr) {
-  std::string text = formatInductorIndex(expr);
+static std::string formatArgument(AffineExpr expr, unsigned g) {
+  std::string text = formatInductorIndex(expr, g);
   return isSum(expr) ? "(" + text + ")" : text;
 }
 
 /// Formats a non-constant factor on its own.
-static std::string formatFactor(AffineExpr factor) {
+static std::string formatFactor(AffineExpr factor, unsigned g) {
   if (auto dim = dyn_cast<AffineDimExpr>(factor))
     return ("d" + Twine(dim.getPosition())).str();
-  if (auto sym = dyn_cast<AffineSymbolExpr>(factor))
-    return ("tmp" + Twine(sym.getPosition())).str();
+  if (auto sym = dyn_cast<AffineSymbolExpr>(factor)) {
+    if (sym.getPosition() < g)
+      return ("s" + Twine(sym.getPosition())).str();
+    return ("tmp" + Twine(sym.getPosition() - g)).str();
+  }
   auto bin = cast<AffineBinaryOpExpr>(factor);
-  std::string rhs = formatInductorIndex(bin.getRHS());
+  std::string rhs = formatInductorIndex(bin.getRHS(), g);
+  // A product of non-constant factors (`d0*s1`, `s0*s1`).
+  if (bin.getKind() == AffineExprKind::Mul)
+    return formatFactor(bin.getLHS(), g) + "*" + formatFactor(bin.getRHS(), g);
   switch (bin.getKind()) {
   case AffineExprKind::FloorDiv:
-    return "(" + formatArgument(bin.getLHS()) + "//" + rhs + ")";
+    return "(" + formatArgument(bin.getLHS(), g) + "//" + rhs + ")";
   case AffineExprKind::Mod: {
     // (x floordiv d) mod m is ModularIndexing(x, d, m).
     auto lhs = dyn_cast<AffineBinaryOpExpr>(bin.getLHS());
     if (lhs && lhs.getKind() == AffineExprKind::FloorDiv)
-      return "ModularIndexing(" + formatArgument(lhs.getLHS()) + ", " +
-             formatInductorIndex(lhs.getRHS()) + ", " + rhs + ")";
-    return "ModularIndexing(" + formatArgument(bin.getLHS()) + ", 1, " + rhs +
+      return "ModularIndexing(" + formatArgument(lhs.getLHS(), g) + ", " +
+             formatInductorIndex(lhs.getRHS(), g) + ", " + rhs + ")";
+    return "ModularIndexing(" + formatArgument(bin.getLHS(), g) + ", 1, " + rhs +
            ")";
   }
   case AffineExprKind::CeilDiv:
-    return "CeilDiv(" + formatArgument(bin.getLHS()) + ", " + rhs + ")";
+    return "CeilDiv(" + formatArgument(bin.getLHS(), g) + ", " + rhs + ")";
   default:
-    return "(" + formatInductorIndex(factor) + ")";
+    return "(" + formatInductorIndex(factor, g) + ")";
   }
 }
 
-std::string mlir::fusion::formatInductorIndex(AffineExpr expr) {
+std::string mlir::fusion::formatInductorIndex(AffineExpr expr, unsigned g) {
   SmallVector<Term> terms;
   collectTerms(expr, 1, terms);
   int64_t constant = 0;
@@ -106,7 +112,7 @@ std::string mlir::fusion::formatInductorIndex(AffineExpr expr) {
     if (term.coefficient == 0)
       continue;
     bool linear = isa<AffineDimExpr, AffineSymbolExpr>(term.factor);
-    std::string factor = formatFactor(term.factor);
+    std::string factor = formatFactor(term.factor, g);
     // Inductor wraps FloorDiv and ModularIndexing terms in parentheses.
     std::string shown = linear ? factor : "(" + factor + ")";
     int64_t magnitude = std::abs(term.coefficient);
@@ -136,15 +142,16 @@ static std::string formatMode(StoreModeAttr mode) {
   return mode ? stringifyStoreMode(mode.getValue()).str() : "None";
 }
 
-std::string mlir::fusion::formatInductorDep(Attribute dep) {
+std::string mlir::fusion::formatInductorDep(Attribute dep, unsigned g) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (auto memory = dyn_cast<MemoryDepAttr>(dep)) {
     os << "MemoryDep('" << memory.getName().getValue() << "', "
-       << formatInductorIndex(memory.getIndex().getResult(0)) << ", {";
+       << formatInductorIndex(memory.getIndex().getResult(0), g) << ", {";
     llvm::interleaveComma(llvm::enumerate(memory.getSizes()), os,
                           [&](auto it) {
-                            os << "d" << it.index() << ": " << it.value();
+                            os << "d" << it.index() << ": "
+                               << formatInductorIndex(it.value(), g);
                           });
     os << "}";
     if (memory.getMode())
@@ -166,10 +173,11 @@ std::string mlir::fusion::formatInductorDep(Attribute dep) {
   return text;
 }
 
-std::string mlir::fusion::formatInductorDepSet(ArrayRef<Attribute> deps) {
+std::string mlir::fusion::formatInductorDepSet(ArrayRef<Attribute> deps,
+                                               unsigned g) {
   SmallVector<std::string> items;
   for (Attribute dep : deps)
-    items.push_back(formatInductorDep(dep));
+    items.push_back(formatInductorDep(dep, g));
   llvm::sort(items);
   std::string flat = "[" + llvm::join(items, ", ") + "]";
   // pprint.pformat(width=80, indent=4), then Inductor's pformat moves a

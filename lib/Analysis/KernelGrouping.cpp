@@ -49,12 +49,20 @@ struct BufferFacts {
 };
 } // namespace
 
-/// Returns the storage bytes of a buffer value, or nullopt for values
-/// without storage (`!fusion.multi_output`).
+/// Returns the storage bytes of a buffer value, with size symbols at the
+/// graph's hints, or nullopt for values without storage
+/// (`!fusion.multi_output`) or sizes without a hint.
 static std::optional<int64_t> getStorageBytes(Value buffer) {
-  if (auto type = dyn_cast<BufferType>(buffer.getType()))
+  auto type = dyn_cast<BufferType>(buffer.getType());
+  if (!type)
+    return std::nullopt;
+  if (type.hasStaticLayout())
     return type.getSizeInBytes();
-  return std::nullopt;
+  Operation *scope = buffer.getParentRegion()->getParentOp();
+  auto graph = dyn_cast<GraphOp>(scope);
+  if (!graph)
+    graph = scope->getParentOfType<GraphOp>();
+  return graph ? type.getSizeInBytes(graph.getSizeHints()) : std::nullopt;
 }
 
 /// Returns true when the leaf result `result` overwrites, in place, storage

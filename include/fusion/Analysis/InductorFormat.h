@@ -22,17 +22,20 @@ namespace fusion {
 /// dimensions are `d<k>`, symbols `tmp<k>`, terms ordered by variable name
 /// with the constant last, `floordiv` as `(x//c)` and `mod` as
 /// `ModularIndexing(x, div, mod)`: `4096*d0 + d1`, `d1 + 256*tmp0 + 32768`.
-std::string formatInductorIndex(AffineExpr expr);
+/// The first `numSizeSymbols` symbols are size symbols, `s<k>`; the
+/// indirect indices follow them (`d0*s1 + d1`).
+std::string formatInductorIndex(AffineExpr expr, unsigned numSizeSymbols = 0);
 
 /// Formats a dependence as Inductor's repr does:
 /// `MemoryDep('buf0', d0, {d0: 64})`, `StarDep(name='buf7', mode=None)`,
 /// `WeakDep(name='buf65', mutating_buf='buf97', is_fake=True)`.
-std::string formatInductorDep(Attribute dep);
+std::string formatInductorDep(Attribute dep, unsigned numSizeSymbols = 0);
 
 /// Formats a set of dependences as Inductor's `pformat`: sorted by their
 /// text and laid out by `pprint` at width 80 (long lists start on a new,
 /// indented line).
-std::string formatInductorDepSet(ArrayRef<Attribute> deps);
+std::string formatInductorDepSet(ArrayRef<Attribute> deps,
+                                 unsigned numSizeSymbols = 0);
 
 /// Formats a buffer's users as `SchedulerBuffer.debug_str` does, one user
 /// per line when there are several, starting with `<name>.users = `.

@@ -57,6 +57,7 @@ private:
   DependenceGraph &graph;
   llvm::raw_ostream &os;
   MLIRContext *ctx;
+  const SizeSymbols *symbols = nullptr;
   FieldStats writes, unmet, met, users;
 };
 } // namespace
@@ -76,11 +77,15 @@ static StringRef describe(Agreement agreement) {
 
 Agreement DependenceComparer::compareIndex(const DumpDep &expected,
                                            MemoryDepAttr actual) {
-  // The dump names dimensions d<k> (c<k> after loop merging) and indirect
-  // indices tmp<k>.
+  // The dump names dimensions d<k> (c<k> after loop merging), size symbols
+  // (s27) and indirect indices tmp<k>, which follow the size symbols.
   unsigned numDims = expected.sizes.size();
-  unsigned numSymbols = actual.getIndex().getNumSymbols();
+  unsigned numSizeSymbols = symbols->getNames().size();
+  unsigned numSymbols =
+      std::max(actual.getIndex().getNumSymbols(), numSizeSymbols);
   auto resolve = [&](StringRef name) -> AffineExpr {
+    if (std::optional<unsigned> sym = symbols->lookup(name))
+      return getAffineSymbolExpr(*sym, ctx);
     unsigned k;
     StringRef rest = name;
     if ((rest.consume_front("d") || rest.consume_front("c")) &&
@@ -88,14 +93,16 @@ Agreement DependenceComparer::compareIndex(const DumpDep &expected,
       return getAffineDimExpr(k, ctx);
     rest = name;
     if (rest.consume_front("tmp") && !rest.getAsInteger(10, k) && k < 64) {
-      numSymbols = std::max(numSymbols, k + 1);
-      return getAffineSymbolExpr(k, ctx);
+      numSymbols = std::max(numSymbols, numSizeSymbols + k + 1);
+      return getAffineSymbolExpr(numSizeSymbols + k, ctx);
     }
     return AffineExpr();
   };
   FailureOr<AffineExpr> parsed =
-      parseIndexExpr(expected.index, ctx, resolve,
-                     [&](const char *at) { return locator.emitError(at); });
+      parseIndexExpr(
+          expected.index, ctx, resolve,
+          [&](const char *at) { return locator.emitError(at); },
+          [&](unsigned position) { return position < numSizeSymbols; });
   if (failed(parsed))
     return Agreement::Different;
   AffineExpr lhs = simplifyAffineExpr(*parsed, numDims, numSymbols);
@@ -106,9 +113,13 @@ Agreement DependenceComparer::compareIndex(const DumpDep &expected,
 
   // Evaluate both: every point when there are few, else corners and a
   // deterministic pseudo-random sample; indirect indices take a few values.
+  // Size symbols take small distinct values (at least 2, as Inductor's).
+  SmallVector<int64_t> sizeValues;
+  for (unsigned i = 0; i < numSizeSymbols; ++i)
+    sizeValues.push_back(5 + 2 * i);
   SmallVector<int64_t> sizes;
   for (auto &[name, size] : expected.sizes)
-    sizes.push_back(size);
+    sizes.push_back(evaluateSizeExpr(size, sizeValues).value_or(1));
   uint64_t total = 1;
   bool small = true;
   for (int64_t s : sizes) {
@@ -120,7 +131,9 @@ Agreement DependenceComparer::compareIndex(const DumpDep &expected,
   auto agrees = [&](ArrayRef<int64_t> point, unsigned variant) {
     SmallVector<int64_t> symbols(numSymbols);
     for (unsigned s = 0; s < numSymbols; ++s)
-      symbols[s] = symbolValues[(variant + s) % std::size(symbolValues)];
+      symbols[s] = s < numSizeSymbols
+                       ? sizeValues[s]
+                       : symbolValues[(variant + s) % std::size(symbolValues)];
     std::optional<int64_t> a = evaluateAffineExpr(lhs, point, symbols);
     std::optional<int64_t> b = evaluateAffineExpr(rhs, point, symbols);
     return a && b && *a == *b;
@@ -188,7 +201,7 @@ Agreement DependenceComparer::compareDep(const DumpDep &expected,
       memory.getSizes().size() != expected.sizes.size())
     return Agreement::Different;
   for (auto [size, entry] : llvm::zip(memory.getSizes(), expected.sizes))
-    if (size != entry.second)
+    if (canonicalizeIndexExpr(size) != canonicalizeIndexExpr(entry.second))
       return Agreement::Different;
   return compareIndex(expected, memory);
 }
@@ -199,7 +212,7 @@ void DependenceComparer::compareDeps(const DumpNode &node, StringRef field,
                                      FieldStats &stats) {
   SmallVector<std::string> texts;
   for (Attribute dep : actual)
-    texts.push_back(formatInductorDep(dep));
+    texts.push_back(formatInductorDep(dep, symbols->getNames().size()));
   SmallVector<bool> used(actual.size(), false);
   SmallVector<const DumpDep *> pending;
   for (const DumpDep &dep : expected.deps) {
@@ -282,6 +295,7 @@ void DependenceComparer::compareUsers(const DumpBuffer &buffer) {
 }
 
 LogicalResult DependenceComparer::run(const InductorDump &dump) {
+  symbols = &dump.symbols;
   llvm::StringMap<unsigned> indexOf;
   for (unsigned n = 0, e = graph.getNumNodes(); n < e; ++n)
     indexOf[graph.getNode(n).getNodeName()] = n;

@@ -6,8 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "DumpFields.h"
+#include "IndexExpr.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -67,43 +69,81 @@ FailureOr<StringRef> ValueReader::readString(const PyValue *v, StringRef what) {
   return v->str;
 }
 
-LogicalResult ValueReader::readIntList(const PyValue *v,
-                                       SmallVectorImpl<int64_t> &out,
-                                       StringRef what) {
+FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
+                                            StringRef what) {
+  MLIRContext *ctx = locator.getContext();
+  if (v->kind == PyValue::Kind::Int)
+    return getAffineConstantExpr(v->intValue, ctx);
+  if (v->kind != PyValue::Kind::Name && v->kind != PyValue::Kind::Expr &&
+      v->kind != PyValue::Kind::Tuple)
+    return error(v) << "expected an integer or a size expression in " << what
+                    << ", found " << quoteSource(v->text);
+  // Size expressions use size symbols only: no loop variables.
+  auto resolve = [&](StringRef name) -> AffineExpr {
+    if (SizeSymbols::isSizeSymbolName(name))
+      return symbols.get(name, ctx);
+    return AffineExpr();
+  };
+  return parseIndexExpr(
+      v->text, ctx, resolve,
+      [&](const char *at) -> InFlightDiagnostic { return locator.emitError(at); },
+      [](unsigned) { return true; });
+}
+
+LogicalResult ValueReader::readSizeList(const PyValue *v,
+                                        SmallVectorImpl<AffineExpr> &out,
+                                        StringRef what) {
   if (v->kind != PyValue::Kind::List && v->kind != PyValue::Kind::Tuple)
-    return error(v) << "expected " << what << " (a list of integers), found "
+    return error(v) << "expected " << what << " (a list of sizes), found "
                     << quoteSource(v->text);
   for (const PyValue *e : v->elements) {
-    if (e->kind != PyValue::Kind::Int)
-      return error(e) << "expected an integer in " << what << ", found "
-                      << quoteSource(e->text)
-                      << (e->kind == PyValue::Kind::Name ||
-                                  e->kind == PyValue::Kind::Expr
-                              ? " (symbolic sizes are not supported)"
-                              : "");
-    out.push_back(e->intValue);
+    FailureOr<AffineExpr> size = readSize(e, what);
+    if (failed(size))
+      return failure();
+    out.push_back(*size);
   }
   return success();
 }
 
-/// `{d0: 64, d1: 4096}` or `{p0: 64}`.
-LogicalResult
-ValueReader::readVarSizes(const PyValue *v,
-                          SmallVectorImpl<std::pair<StringRef, int64_t>> &out,
-                          StringRef what) {
+/// `{d0: 64, d1: 4096}` or `{p0: s77}`.
+LogicalResult ValueReader::readVarSizes(
+    const PyValue *v, SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out,
+    StringRef what) {
   if (failed(expectKind(v, PyValue::Kind::Dict, what)))
     return failure();
   for (size_t i = 0; i + 1 < v->elements.size(); i += 2) {
     const PyValue *key = v->elements[i], *size = v->elements[i + 1];
     if (failed(expectKind(key, PyValue::Kind::Name, "a variable name")))
       return failure();
-    if (size->kind != PyValue::Kind::Int)
-      return error(size) << "expected an integer size, found "
-                         << quoteSource(size->text)
-                         << " (symbolic sizes are not supported)";
-    out.push_back({key->str, size->intValue});
+    FailureOr<AffineExpr> expr = readSize(size, what);
+    if (failed(expr))
+      return failure();
+    out.push_back({key->str, *expr});
   }
   return success();
+}
+
+bool SizeSymbols::isSizeSymbolName(StringRef name) {
+  for (StringRef prefix : {"ps", "s", "u"})
+    if (name.consume_front(prefix))
+      return !name.empty() &&
+             llvm::all_of(name, [](char c) { return llvm::isDigit(c); });
+  return false;
+}
+
+AffineExpr SizeSymbols::get(StringRef name, MLIRContext *context,
+                            unsigned base) {
+  auto [it, inserted] = positions.try_emplace(name, names.size());
+  if (inserted)
+    names.push_back(name.str());
+  return getAffineSymbolExpr(base + it->second, context);
+}
+
+std::optional<unsigned> SizeSymbols::lookup(StringRef name) const {
+  auto it = positions.find(name);
+  if (it == positions.end())
+    return std::nullopt;
+  return it->second;
 }
 
 FailureOr<DumpDep> ValueReader::readDep(const PyValue *v) {
@@ -287,18 +327,19 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
     return failure();
   FailureOr<const PyValue *> stride = requireKeyword(v, "stride");
   if (failed(stride) ||
-      failed(readIntList(*size, layout.size, "the layout size")) ||
-      failed(readIntList(*stride, layout.stride, "the layout stride")))
+      failed(readSizeList(*size, layout.size, "the layout size")) ||
+      failed(readSizeList(*stride, layout.stride, "the layout stride")))
     return failure();
   if (layout.size.size() != layout.stride.size())
     return error(*stride) << "layout has " << layout.size.size()
                           << " sizes but " << layout.stride.size()
                           << " strides";
+  layout.offset = getAffineConstantExpr(0, locator.getContext());
   if (const PyValue *offset = keyword(v, "offset")) {
-    if (offset->kind != PyValue::Kind::Int)
-      return error(offset) << "expected an integer offset, found "
-                           << quoteSource(offset->text);
-    layout.offset = offset->intValue;
+    FailureOr<AffineExpr> expr = readSize(offset, "the layout offset");
+    if (failed(expr))
+      return failure();
+    layout.offset = *expr;
   }
   return layout;
 }

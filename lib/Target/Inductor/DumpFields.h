@@ -20,7 +20,8 @@ namespace inductor {
 /// fails with a located error.
 class ValueReader {
 public:
-  explicit ValueReader(const DumpLocator &locator) : locator(locator) {}
+  ValueReader(const DumpLocator &locator, SizeSymbols &symbols)
+      : locator(locator), symbols(symbols) {}
 
   InFlightDiagnostic error(const PyValue *at) {
     return locator.emitError(at->loc());
@@ -37,12 +38,15 @@ public:
   FailureOr<const PyValue *> requireKeyword(const PyValue *call, StringRef key);
   FailureOr<bool> readBool(const PyValue *v);
   FailureOr<StringRef> readString(const PyValue *v, StringRef what);
-  LogicalResult readIntList(const PyValue *v, SmallVectorImpl<int64_t> &out,
-                            StringRef what);
-  /// `{d0: 64, d1: 4096}` or `{p0: 64}`.
+  /// A size: an integer or an expression in the size symbols (`s77`,
+  /// `s27*s77`, `((s77 + 7)//8)`).
+  FailureOr<AffineExpr> readSize(const PyValue *v, StringRef what);
+  LogicalResult readSizeList(const PyValue *v, SmallVectorImpl<AffineExpr> &out,
+                             StringRef what);
+  /// `{d0: 64, d1: 4096}` or `{p0: s77}`.
   LogicalResult
   readVarSizes(const PyValue *v,
-               SmallVectorImpl<std::pair<StringRef, int64_t>> &out,
+               SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out,
                StringRef what);
   FailureOr<DumpDep> readDep(const PyValue *v);
   LogicalResult readDepList(const PyValue *v, DumpDepList &out);
@@ -56,6 +60,7 @@ public:
 
 private:
   const DumpLocator &locator;
+  SizeSymbols &symbols;
 };
 
 } // namespace inductor

@@ -42,7 +42,7 @@ namespace {
 class DumpParser {
 public:
   DumpParser(unsigned bufferId, const DumpLocator &locator, InductorDump &dump)
-      : locator(locator), reader(locator), dump(dump) {
+      : locator(locator), reader(locator, dump.symbols), dump(dump) {
     buffer = locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   }
 
@@ -421,14 +421,19 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   if (failed(iteration))
     return failure();
   const PyValue *it = *iteration;
-  if (it->kind != PyValue::Kind::Tuple || it->elements.size() != 2 ||
-      it->elements[0]->kind != PyValue::Kind::Int ||
-      it->elements[1]->kind != PyValue::Kind::Int)
+  if (it->kind != PyValue::Kind::Tuple || it->elements.size() != 2)
     return error(it->loc())
            << "expected the iteration as (numel, reduction numel), found "
            << quoteSource(it->text);
-  node.numel = it->elements[0]->intValue;
-  node.reductionNumel = it->elements[1]->intValue;
+  FailureOr<AffineExpr> numel = reader.readSize(it->elements[0], "the numel");
+  if (failed(numel))
+    return failure();
+  FailureOr<AffineExpr> rnumel =
+      reader.readSize(it->elements[1], "the reduction numel");
+  if (failed(rnumel))
+    return failure();
+  node.numel = *numel;
+  node.reductionNumel = *rnumel;
 
   node.sizesLoc = atEnd() ? endOfFile() : line().textBegin();
   FailureOr<PyValue *> sizes = parseField(prefix + "sizes", 0);
@@ -440,10 +445,10 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
            << "expected the sizes as ([pointwise sizes], [reduction sizes]), "
               "found "
            << quoteSource(sz->text);
-  if (failed(reader.readIntList(sz->elements[0], node.ranges,
-                                "the pointwise sizes")) ||
-      failed(reader.readIntList(sz->elements[1], node.reductionRanges,
-                                "the reduction sizes")))
+  if (failed(reader.readSizeList(sz->elements[0], node.ranges,
+                                 "the pointwise sizes")) ||
+      failed(reader.readSizeList(sz->elements[1], node.reductionRanges,
+                                 "the reduction sizes")))
     return failure();
 
   // `<buffer>_layout = ...` lines.

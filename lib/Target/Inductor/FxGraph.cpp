@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImportInductorImpl.h"
+#include "IndexExpr.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -17,8 +18,9 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
 LogicalResult mlir::fusion::inductor::readFxPlaceholders(
-    unsigned bufferId, const DumpLocator &locator,
+    unsigned bufferId, const DumpLocator &locator, SizeSymbols &symbols,
     llvm::StringMap<FxPlaceholder> &placeholders) {
+  MLIRContext *ctx = locator.getContext();
   StringRef text =
       locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   size_t def = text.find("def forward(self");
@@ -62,7 +64,8 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
     FxPlaceholder ph;
     ph.loc = annotation.data();
     ph.dtypeCode = annotation.take_front(open);
-    auto readList = [&](StringRef &s, SmallVectorImpl<int64_t> &out) {
+    // Sizes are integers or expressions in the size symbols (`s27*s77`).
+    auto readList = [&](StringRef &s, SmallVectorImpl<AffineExpr> &out) {
       if (!s.consume_front("["))
         return false;
       size_t end = s.find(']');
@@ -71,17 +74,32 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
       SmallVector<StringRef> items;
       s.take_front(end).split(items, ',', -1, /*KeepEmpty=*/false);
       for (StringRef item : items) {
-        int64_t v;
-        if (item.trim().getAsInteger(10, v))
+        bool bad = false;
+        FailureOr<AffineExpr> size = parseIndexExpr(
+            item.trim(), ctx,
+            [&](StringRef var) -> AffineExpr {
+              if (SizeSymbols::isSizeSymbolName(var))
+                return symbols.get(var, ctx);
+              return AffineExpr();
+            },
+            [&](const char *at) -> InFlightDiagnostic {
+              // Not a size: the annotation is not usable as a layout.
+              bad = true;
+              InFlightDiagnostic diag = locator.emitError(at);
+              diag.abandon();
+              return diag;
+            },
+            [](unsigned) { return true; });
+        if (failed(size) || bad)
           return false;
-        out.push_back(v);
+        out.push_back(*size);
       }
       s = s.drop_front(end + 1);
       return true;
     };
     StringRef dims = annotation.drop_front(open);
     if (!readList(dims, ph.sizes))
-      continue; // Symbolic shapes: not usable as a layout.
+      continue; // Not a tensor shape: not usable as a layout.
     if (dims.starts_with("[") && readList(dims, ph.strides))
       ph.hasStrides = ph.strides.size() == ph.sizes.size();
     placeholders.try_emplace(name, std::move(ph));

@@ -10,6 +10,7 @@
 
 #include "ImportInductorImpl.h"
 
+#include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/IR/FusionTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -38,16 +39,24 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout) {
       convertDtype(layout.dtype, layout.dtypeLoc, locator);
   if (failed(element))
     return failure();
-  for (int64_t s : layout.size)
-    if (s < 0)
-      return error(layout.loc) << "negative size in a layout";
-  for (int64_t s : layout.stride)
-    if (s < 0)
-      return error(layout.loc) << "negative stride in a layout";
-  if (layout.offset < 0)
+  auto isNegative = [](AffineExpr e) { return getStaticSize(e) < 0 &&
+                                               getStaticSize(e) != kSymbolicSize; };
+  if (llvm::any_of(layout.size, isNegative))
+    return error(layout.loc) << "negative size in a layout";
+  if (llvm::any_of(layout.stride, isNegative))
+    return error(layout.loc) << "negative stride in a layout";
+  AffineExpr offset =
+      layout.offset ? layout.offset : getAffineConstantExpr(0, ctx);
+  if (isNegative(offset))
     return error(layout.loc) << "negative offset in a layout";
-  return Type(BufferType::get(ctx, layout.size, *element, layout.stride,
-                              layout.offset));
+  // Symbolic sizes in sympy's canonical form, so that equal sizes give
+  // equal types.
+  auto canonical = [](ArrayRef<AffineExpr> exprs) {
+    return llvm::map_to_vector(exprs, canonicalizeIndexExpr);
+  };
+  return Type(BufferType::get(canonical(layout.size), *element,
+                              canonical(layout.stride),
+                              canonicalizeIndexExpr(offset)));
 }
 
 /// Calls `fn(name, location)` for every buffer name a node refers to:
@@ -152,7 +161,7 @@ LogicalResult GraphImporter::collectInputs() {
     if (ph->second.hasStrides)
       layout.stride = ph->second.strides;
     else
-      layout.stride = BufferType::getContiguousStrides(layout.size);
+      layout.stride = getContiguousStrideExprs(layout.size);
     FailureOr<Type> type = bufferType(layout);
     if (failed(type))
       return failure();

@@ -9,6 +9,7 @@
 
 #include "ImportInductorImpl.h"
 
+#include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -118,6 +119,18 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     }
   }
   OutputOp::create(builder, fileLoc, outputs);
+  if (ArrayRef<std::string> symbols = dump.symbols.getNames();
+      !symbols.empty()) {
+    SmallVector<int64_t> hints;
+    SmallVector<StringRef> names;
+    for (const std::string &name : symbols) {
+      auto it = sizeHints.find(name);
+      hints.push_back(it == sizeHints.end() ? kSymbolicSize : it->second);
+      names.push_back(name);
+    }
+    graph.setSymbolHints(hints);
+    graph.setSymbolNamesAttr(builder.getStrArrayAttr(names));
+  }
   graph.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(ctx, inputTypes, outputTypes)));
   if (failed(verify(*module)))
@@ -172,16 +185,22 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
   if (!node.groupDevice.empty() && node.groupDevice != device)
     return error(node.groupDeviceLoc) << "node on device '" << node.groupDevice
                                       << "' in a graph on '" << device << "'";
-  int64_t numel = 1, rnumel = 1;
-  for (int64_t s : node.ranges)
-    numel *= s;
-  for (int64_t s : node.reductionRanges)
-    rnumel *= s;
-  if (numel != node.numel || rnumel != node.reductionNumel)
+  AffineExpr numel = getAffineConstantExpr(1, ctx);
+  AffineExpr rnumel = numel;
+  for (AffineExpr s : node.ranges)
+    numel = numel * s;
+  for (AffineExpr s : node.reductionRanges)
+    rnumel = rnumel * s;
+  numel = canonicalizeIndexExpr(numel);
+  rnumel = canonicalizeIndexExpr(rnumel);
+  if (numel != canonicalizeIndexExpr(node.numel) ||
+      rnumel != canonicalizeIndexExpr(node.reductionNumel))
     return error(node.iterationLoc)
-           << "group.iteration (" << node.numel << ", " << node.reductionNumel
-           << ") does not match the sizes, which give (" << numel << ", "
-           << rnumel << ")";
+           << "group.iteration (" << sizeExprToString(node.numel) << ", "
+           << sizeExprToString(node.reductionNumel)
+           << ") does not match the sizes, which give ("
+           << sizeExprToString(numel) << ", " << sizeExprToString(rnumel)
+           << ")";
 
   SmallVector<Type> types;
   SmallVector<StringRef> names;
@@ -204,8 +223,21 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
     tied.push_back(mutated.size());
     mutated.push_back(*old);
   }
-  NodeOp op = NodeOp::create(builder, loc(node.loc), node.name, node.ranges,
-                             node.reductionRanges, types, names, mutated, tied);
+  SmallVector<AffineExpr> loopSizes;
+  for (AffineExpr s : node.ranges)
+    loopSizes.push_back(canonicalizeIndexExpr(s));
+  for (AffineExpr s : node.reductionRanges)
+    loopSizes.push_back(canonicalizeIndexExpr(s));
+  auto staticSizes = [](ArrayRef<AffineExpr> exprs) {
+    return llvm::map_to_vector(exprs,
+                               [](AffineExpr e) { return getStaticSize(e); });
+  };
+  NodeOp op = NodeOp::create(
+      builder, loc(node.loc), node.name,
+      staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
+      staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
+      names, mutated, tied);
+  op.setLoopSizeExprs(loopSizes, node.ranges.size());
   if (failed(BodyImporter(*this, node, op).run()))
     return failure();
   bindOutputs(node, op->getResults());

@@ -57,6 +57,7 @@ FailureOr<std::optional<unsigned>> mlir::fusion::inductor::addCompanionFile(
 static LogicalResult loadFxGraph(llvm::SourceMgr &sourceMgr,
                                  const DumpLocator &locator,
                                  const InductorImportOptions &options,
+                                 SizeSymbols &symbols,
                                  llvm::StringMap<FxPlaceholder> &fx) {
   FailureOr<std::optional<unsigned>> id = addCompanionFile(
       sourceMgr, locator.getContext(), options.fxGraphPath,
@@ -65,7 +66,23 @@ static LogicalResult loadFxGraph(llvm::SourceMgr &sourceMgr,
     return failure();
   if (!*id)
     return success(); // Optional: only needed for some inputs.
-  return readFxPlaceholders(**id, locator, fx);
+  return readFxPlaceholders(**id, locator, symbols, fx);
+}
+
+/// Loads the size hints given in the options, or `size_hints.json` next to
+/// the dump (only graphs compiled with dynamic shapes have one).
+static LogicalResult loadSizeHints(llvm::SourceMgr &sourceMgr,
+                                   const DumpLocator &locator,
+                                   const InductorImportOptions &options,
+                                   llvm::StringMap<int64_t> &hints) {
+  FailureOr<std::optional<unsigned>> id = addCompanionFile(
+      sourceMgr, locator.getContext(), options.sizeHintsPath,
+      "size_hints.json", !options.noSizeHintsLookup, "size hints");
+  if (failed(id))
+    return failure();
+  if (!*id)
+    return success();
+  return readSizeHints(**id, locator, hints);
 }
 
 /// Attaches the extern calls given in the options, or those next to the
@@ -99,7 +116,9 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
     InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
     const InductorImportOptions &options) {
   llvm::StringMap<FxPlaceholder> fx;
-  if (failed(loadFxGraph(sourceMgr, locator, options, fx)))
+  llvm::StringMap<int64_t> sizeHints;
+  if (failed(loadFxGraph(sourceMgr, locator, options, dump.symbols, fx)) ||
+      failed(loadSizeHints(sourceMgr, locator, options, sizeHints)))
     return nullptr;
   SmallVector<ForeachList, 0> lists;
   if (failed(
@@ -107,7 +126,7 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
       failed(createForeachNodes(dump, lists, locator)))
     return nullptr;
   OwningOpRef<ModuleOp> module =
-      GraphImporter(dump, locator, options, fx).run();
+      GraphImporter(dump, locator, options, fx, sizeHints).run();
   if (module && failed(loadExternCalls(sourceMgr, *module, options)))
     return nullptr;
   return module;

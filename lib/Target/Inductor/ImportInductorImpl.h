@@ -42,7 +42,7 @@ namespace inductor {
 struct FxPlaceholder {
   const char *loc;
   StringRef dtypeCode;
-  SmallVector<int64_t, 4> sizes, strides;
+  SmallVector<AffineExpr, 4> sizes, strides;
   bool hasStrides = false;
 };
 
@@ -92,9 +92,14 @@ bool naturalLess(StringRef a, StringRef b);
 FailureOr<Type> convertDtype(StringRef dtype, const char *loc,
                              const DumpLocator &locator);
 
+/// Reads `size_hints.json` (`{"s27": 1024, ...}`) in buffer `bufferId`.
+LogicalResult readSizeHints(unsigned bufferId, const DumpLocator &locator,
+                            llvm::StringMap<int64_t> &hints);
+
 /// Reads the placeholders of `def forward(self, name: "f32[4, 128]", ...)`
 /// in buffer `bufferId`. Non-tensor placeholders (`Sym(s0)`) are skipped.
 LogicalResult readFxPlaceholders(unsigned bufferId, const DumpLocator &locator,
+                                 SizeSymbols &symbols,
                                  llvm::StringMap<FxPlaceholder> &placeholders);
 
 /// Maps the dtype codes of FX annotations (`f32`) to torch dtype names.
@@ -115,9 +120,10 @@ class GraphImporter {
 public:
   GraphImporter(InductorDump &dump, const DumpLocator &locator,
                 const InductorImportOptions &options,
-                const llvm::StringMap<FxPlaceholder> &fx)
+                const llvm::StringMap<FxPlaceholder> &fx,
+                const llvm::StringMap<int64_t> &sizeHints)
       : dump(dump), locator(locator), options(options), fx(fx),
-        ctx(locator.getContext()), builder(ctx) {}
+        sizeHints(sizeHints), ctx(locator.getContext()), builder(ctx) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -155,6 +161,8 @@ private:
   const DumpLocator &locator;
   const InductorImportOptions &options;
   const llvm::StringMap<FxPlaceholder> &fx;
+  /// size_hints.json: the hint of each size symbol.
+  const llvm::StringMap<int64_t> &sizeHints;
   MLIRContext *ctx;
   OpBuilder builder;
   std::string device;
@@ -225,10 +233,10 @@ public:
   LogicalResult translateLogicalNot(const OpCall &c, const OpDef &def);
   LogicalResult translateBitwiseNot(const OpCall &c, const OpDef &def);
   LogicalResult translateArithmetic(const OpCall &c, const OpDef &def);
+  LogicalResult translateFma(const OpCall &c, const OpDef &def);
   LogicalResult translateCompare(const OpCall &c, const OpDef &def);
   LogicalResult translateBitwise(const OpCall &c, const OpDef &def);
   LogicalResult translateLogical(const OpCall &c, const OpDef &def);
-  LogicalResult translateFma(const OpCall &c, const OpDef &def);
   LogicalResult translateFloatBinary(const OpCall &c, const OpDef &def);
   LogicalResult translateSign(const OpCall &c, const OpDef &def);
   LogicalResult translateSignbit(const OpCall &c, const OpDef &def);
@@ -338,6 +346,9 @@ private:
   /// dump cannot exhaust the stack.
   llvm::StringSet<> activeBlocks;
   static constexpr unsigned kMaxBlockNesting = 64;
+  /// Indirect indices are symbols below this position while the indices
+  /// are parsed; size symbol `i` is at `kSizeSymbolBase + i`.
+  static constexpr unsigned kSizeSymbolBase = 1024;
   SmallVector<AffineExpr> indices;
   /// The index terms of each index.
   SmallVector<SmallVector<IndexTerm, 1>> indexTerms;

@@ -11,6 +11,7 @@
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 
+#include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,16 +39,22 @@ Location BodyImporter::loc(const char *at) { return graph.loc(at); }
 
 LogicalResult BodyImporter::parseIndices() {
   // var_ranges name the loop variables: pointwise loops, then reduction.
-  SmallVector<int64_t> sizes(node.ranges.begin(), node.ranges.end());
-  llvm::append_range(sizes, node.reductionRanges);
-  SmallVector<int64_t> varSizes;
+  SmallVector<AffineExpr> sizes;
+  for (AffineExpr size : node.ranges)
+    sizes.push_back(canonicalizeIndexExpr(size));
+  for (AffineExpr size : node.reductionRanges)
+    sizes.push_back(canonicalizeIndexExpr(size));
+  SmallVector<AffineExpr> varSizes;
   for (auto &[name, size] : body.varRanges)
-    varSizes.push_back(size);
+    varSizes.push_back(canonicalizeIndexExpr(size));
   if (varSizes != sizes) {
     std::string expected, found;
     llvm::raw_string_ostream es(expected), fs(found);
-    llvm::interleaveComma(sizes, es);
-    llvm::interleaveComma(varSizes, fs);
+    auto print = [](raw_ostream &os) {
+      return [&os](AffineExpr e) { printSizeExpr(os, e); };
+    };
+    llvm::interleaveComma(sizes, es, print(es));
+    llvm::interleaveComma(varSizes, fs, print(fs));
     return error(body.varRangesLoc)
            << "var_ranges [" << found << "] do not match the node sizes ["
            << expected << "]";
@@ -64,15 +71,19 @@ LogicalResult BodyImporter::parseIndices() {
         return getAffineDimExpr(it->second, ctx);
       unsigned k;
       if (var.consume_front("indirect") && !var.getAsInteger(10, k) &&
-          k < 1024) {
+          k < kSizeSymbolBase) {
         numIndirect = std::max(numIndirect, k + 1);
         return getAffineSymbolExpr(k, ctx);
       }
+      // Size symbols get their places after the indirect ones in buildIndex.
+      if (SizeSymbols::isSizeSymbolName(var))
+        return graph.dump.symbols.get(var, ctx, kSizeSymbolBase);
       return AffineExpr();
     };
     FailureOr<ParsedIndex> parsed = parseIndex(
         text, ctx, resolve,
-        [&](const char *at) -> InFlightDiagnostic { return error(at); });
+        [&](const char *at) -> InFlightDiagnostic { return error(at); },
+        [](unsigned position) { return position >= kSizeSymbolBase; });
     if (failed(parsed))
       return failure();
     if (!indexNames.try_emplace(name, indices.size()).second)
@@ -351,7 +362,21 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
     }
     result = result.replace(termRepl);
   }
-  map = AffineMap::get(dimOperands.size(), symOperands.size(), result);
+  // Size symbol i follows the symbols bound to operands.
+  unsigned numSymbols = symOperands.size();
+  DenseMap<AffineExpr, AffineExpr> sizeRepl;
+  result.walk([&](AffineExpr e) {
+    auto sym = dyn_cast<AffineSymbolExpr>(e);
+    if (!sym || sym.getPosition() < kSizeSymbolBase ||
+        sym.getPosition() >= kIndexTermSymbolBase)
+      return;
+    unsigned to = symOperands.size() + sym.getPosition() - kSizeSymbolBase;
+    sizeRepl[e] = getAffineSymbolExpr(to, ctx);
+    numSymbols = std::max(numSymbols, to + 1);
+  });
+  if (!sizeRepl.empty())
+    result = canonicalizeIndexExpr(result.replace(sizeRepl));
+  map = AffineMap::get(dimOperands.size(), numSymbols, result);
   operands.append(dimOperands);
   operands.append(symOperands);
   return success();

@@ -90,9 +90,10 @@ using Operand = IndexOperand;
 class IndexParser {
 public:
   IndexParser(StringRef text, MLIRContext *context, IndexVarResolver resolve,
-              ErrorEmitter emitError, SmallVectorImpl<IndexTerm> *terms)
+              ErrorEmitter emitError, SmallVectorImpl<IndexTerm> *terms,
+              SizeSymbolPredicate isSizeSymbol)
       : cur(text.begin()), end(text.end()), context(context), resolve(resolve),
-        emitError(emitError), terms(terms) {}
+        emitError(emitError), terms(terms), isSizeSymbol(isSizeSymbol) {}
 
   FailureOr<AffineExpr> parse() {
     const char *start = cur;
@@ -287,9 +288,8 @@ private:
       skipSpace();
       const char *opLoc = cur;
       StringRef op;
-      if (consume("**"))
-        op = "**";
-      else if (consume("*"))
+      // `**` binds tighter: parseUnary takes it (parsePower).
+      if (consume("*"))
         op = "*";
       else if (consume("//"))
         op = "//";
@@ -305,9 +305,7 @@ private:
       if (failed(rhs))
         return failure();
       FailureOr<Operand> result;
-      if (op == "**")
-        result = power("**", *lhs, *rhs, opLoc);
-      else if (op == "*")
+      if (op == "*")
         result = multiply(*lhs, *rhs, opLoc);
       else if (op == "/")
         result = term("/", {*lhs, *rhs}, true, opLoc,
@@ -321,8 +319,45 @@ private:
     }
   }
 
+  /// True for an integer operand in size symbols and constants only.
+  bool isSize(const Operand &operand) const {
+    if (operand.isFloat() || !operand.affine.isSymbolicOrConstant())
+      return false;
+    bool size = true;
+    operand.affine.walk([&](AffineExpr e) {
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        size &= isSizeSymbol && sym.getPosition() < kIndexTermSymbolBase &&
+                isSizeSymbol(sym.getPosition());
+    });
+    return size;
+  }
+
+  /// `base ** exponent` after a primary (sympy's `**` binds tighter than
+  /// `*` and associates to the right).
+  FailureOr<Operand> parsePower(const Operand &base) {
+    skipSpace();
+    const char *opLoc = cur;
+    if (!consume("**"))
+      return base;
+    if (failed(countOperator(opLoc)))
+      return failure();
+    FailureOr<Operand> exponent = parseUnary();
+    if (failed(exponent))
+      return failure();
+    return power("**", base, *exponent, opLoc);
+  }
+
   FailureOr<Operand> power(StringRef fn, const Operand &base,
                            const Operand &exp, const char *loc) {
+    // A small power of a size (`s27**2`) is a product of symbols.
+    std::optional<int64_t> n = constantOf(exp);
+    if (fn == "**" && isSize(base) && !exp.isFloat() && n && *n >= 1 &&
+        *n <= 16) {
+      AffineExpr product = base.affine;
+      for (int64_t i = 1; i < *n; ++i)
+        product = product * base.affine;
+      return affine(product);
+    }
     bool isFloat = fn == "FloatPow" || anyFloat({base, exp});
     return term(isFloat ? "FloatPow" : "PowByNatural", {base, exp}, isFloat,
                 loc, "'**' is not affine");
@@ -343,6 +378,9 @@ private:
       return affine(lhs.affine * *rc);
     if (lc)
       return affine(rhs.affine * *lc);
+    // A product with a size (`p0*s27`) is semi-affine.
+    if (isSize(lhs) || isSize(rhs))
+      return affine(lhs.affine * rhs.affine);
     return term("*", {lhs, rhs}, false, loc,
                 "product of two non-constant expressions is not affine");
   }
@@ -357,6 +395,10 @@ private:
     if (divisor && *divisor <= 0)
       return error(loc) << (mod ? "modulus" : "divisor")
                         << " must be a positive integer constant";
+    // Division and modulo by a size (`ModularIndexing(x, 1, s27*s77)`).
+    if (!divisor && isSize(rhs))
+      return affine(mod ? lhs.affine % rhs.affine
+                        : lhs.affine.floorDiv(rhs.affine));
     if (!divisor)
       return term(fn, {lhs, rhs}, false, loc,
                   Twine(mod ? "modulus" : "divisor") +
@@ -390,6 +432,8 @@ private:
             term("Not", {*result}, false, at, "'~' is not an index operation");
     } else {
       result = parsePrimary();
+      if (succeeded(result))
+        result = parsePower(*result);
     }
     --depth;
     return result;
@@ -556,6 +600,7 @@ private:
   IndexVarResolver resolve;
   ErrorEmitter emitError;
   SmallVectorImpl<IndexTerm> *terms;
+  SizeSymbolPredicate isSizeSymbol;
   unsigned depth = 0;
   unsigned numOperators = 0;
 };
@@ -564,17 +609,22 @@ private:
 FailureOr<AffineExpr>
 mlir::fusion::inductor::parseIndexExpr(StringRef text, MLIRContext *context,
                                        IndexVarResolver resolve,
-                                       ErrorEmitter emitError) {
-  return IndexParser(text, context, resolve, emitError, nullptr).parse();
+                                       ErrorEmitter emitError,
+                                       SizeSymbolPredicate isSizeSymbol) {
+  return IndexParser(text, context, resolve, emitError, nullptr, isSizeSymbol)
+      .parse();
 }
 
 FailureOr<ParsedIndex>
 mlir::fusion::inductor::parseIndex(StringRef text, MLIRContext *context,
                                    IndexVarResolver resolve,
-                                   ErrorEmitter emitError) {
+                                   ErrorEmitter emitError,
+                                   SizeSymbolPredicate isSizeSymbol) {
   ParsedIndex parsed;
   FailureOr<AffineExpr> expr =
-      IndexParser(text, context, resolve, emitError, &parsed.terms).parse();
+      IndexParser(text, context, resolve, emitError, &parsed.terms,
+                  isSizeSymbol)
+          .parse();
   if (failed(expr))
     return failure();
   parsed.expr = *expr;

@@ -34,6 +34,12 @@ using IndexVarResolver = function_ref<AffineExpr(StringRef name)>;
 /// Emits an error located at a character of the text being parsed.
 using ErrorEmitter = function_ref<InFlightDiagnostic(const char *at)>;
 
+/// Tells which symbol positions the resolver gives size symbols (`s27`).
+/// An expression in size symbols and constants is a size: products,
+/// divisions, modulos and small powers by sizes stay affine (semi-affine)
+/// instead of becoming index terms.
+using SizeSymbolPredicate = function_ref<bool(unsigned position)>;
+
 /// One operand of an index term: an integer (affine, possibly using the
 /// symbols of other terms) or a float (another term or a literal).
 struct IndexOperand {
@@ -75,14 +81,16 @@ constexpr unsigned kIndexTermSymbolBase = 1u << 16;
 /// `Mod(x, m)` and `PythonMod(x, m)`. Anything else is an error.
 FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
-                                     ErrorEmitter emitError);
+                                     ErrorEmitter emitError,
+                                     SizeSymbolPredicate isSizeSymbol = {});
 
 /// Parses `text` as parseIndexExpr does, and also every function of
 /// torch/utils/_sympy/functions.py and sympy that Inductor prints in
 /// indices, turning non-affine parts into index terms.
 FailureOr<ParsedIndex> parseIndex(StringRef text, MLIRContext *context,
                                   IndexVarResolver resolve,
-                                  ErrorEmitter emitError);
+                                  ErrorEmitter emitError,
+                                  SizeSymbolPredicate isSizeSymbol = {});
 
 /// The index functions parseIndex takes, with their arity (0: any number,
 /// at least one) and whether they compute a float.

@@ -12,12 +12,14 @@
 #ifndef FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
 #define FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 
@@ -87,7 +89,7 @@ struct DumpDep {
   StringRef name;
   /// MemoryDep: the index (sympy text) and the `{d0: 64}` variables.
   StringRef index;
-  SmallVector<std::pair<StringRef, int64_t>, 4> sizes;
+  SmallVector<std::pair<StringRef, AffineExpr>, 4> sizes;
   /// MemoryDep / StarDep store mode (`atomic_add`); empty for None.
   StringRef mode;
   /// WeakDep.
@@ -116,8 +118,10 @@ struct DumpLayout {
   /// "torch.float32"; empty for MultiOutputLayout and NoneLayout.
   StringRef dtype;
   const char *dtypeLoc = nullptr;
-  SmallVector<int64_t, 4> size, stride;
-  int64_t offset = 0;
+  /// Sizes, strides and offset: integers, or expressions in the size
+  /// symbols (SizeSymbols) for graphs compiled with dynamic shapes.
+  SmallVector<AffineExpr, 4> size, stride;
+  AffineExpr offset;
 };
 
 /// `NodeUser(node=SchedulerNode(name='op4'), can_inplace=False, is_weak=False)`
@@ -164,7 +168,7 @@ struct DumpBlock {
 struct DumpLoopBody {
   const char *loc;
   /// `var_ranges = {p0: 64, p1: 4096}`.
-  SmallVector<std::pair<StringRef, int64_t>, 4> varRanges;
+  SmallVector<std::pair<StringRef, AffineExpr>, 4> varRanges;
   const char *varRangesLoc;
   /// `index0 = 4096*p0 + p1`: name and expression text.
   SmallVector<std::pair<StringRef, StringRef>, 4> indices;
@@ -187,9 +191,9 @@ struct DumpNode {
   // SchedulerNode.
   StringRef groupDevice;
   const char *groupDeviceLoc = nullptr;
-  int64_t numel = 0, reductionNumel = 0;
+  AffineExpr numel, reductionNumel;
   const char *iterationLoc = nullptr;
-  SmallVector<int64_t, 4> ranges, reductionRanges;
+  SmallVector<AffineExpr, 4> ranges, reductionRanges;
   const char *sizesLoc = nullptr;
   /// `primals_3_layout = FixedLayout(...)` lines, in order.
   SmallVector<std::pair<StringRef, DumpLayout>, 4> layouts;
@@ -207,10 +211,30 @@ struct DumpNode {
 /// together and freed together.
 using PyValueArena = llvm::SpecificBumpPtrAllocator<PyValue>;
 
+/// The size symbols of a dump compiled with dynamic shapes (Inductor's
+/// `s27`, unbacked `u0`, precomputed `ps0`), numbered in order of first
+/// appearance: symbol `i` of the imported graph is `names[i]`.
+class SizeSymbols {
+public:
+  /// True for the names Inductor gives size symbols.
+  static bool isSizeSymbolName(StringRef name);
+  /// The symbol expression of `name` (numbered on first use), at position
+  /// `base + number`.
+  AffineExpr get(StringRef name, MLIRContext *context, unsigned base = 0);
+  ArrayRef<std::string> getNames() const { return names; }
+  /// The number of `name`, if it has one.
+  std::optional<unsigned> lookup(StringRef name) const;
+
+private:
+  SmallVector<std::string> names;
+  llvm::StringMap<unsigned> positions;
+};
+
 /// A parsed dump: its nodes in dump order. Owns the parsed Python values.
 struct InductorDump {
   std::vector<std::unique_ptr<DumpNode>> nodes;
   PyValueArena values;
+  SizeSymbols symbols;
 };
 
 //===----------------------------------------------------------------------===//

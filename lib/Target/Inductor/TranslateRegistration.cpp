@@ -45,6 +45,15 @@ void mlir::fusion::registerInductorTranslations() {
       llvm::cl::desc("extern_calls.json giving each extern node's call "
                      "(default: the one next to the dump, if any)"),
       llvm::cl::init(""), llvm::cl::cat(category));
+  static llvm::cl::opt<std::string> sizeHints(
+      "inductor-size-hints",
+      llvm::cl::desc("size_hints.json giving the hint of each size symbol "
+                     "(default: the one next to the dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
+  static llvm::cl::opt<bool> noSizeHintsLookup(
+      "inductor-no-size-hints-lookup",
+      llvm::cl::desc("Do not look for size_hints.json next to the dump"),
+      llvm::cl::init(false), llvm::cl::cat(category));
 
   auto options = [] {
     InductorImportOptions opts;
@@ -54,6 +63,8 @@ void mlir::fusion::registerInductorTranslations() {
     opts.noFxGraphLookup = noFxLookup;
     opts.foreachListsPath = foreachLists;
     opts.noForeachLists = noForeachLists;
+    opts.sizeHintsPath = sizeHints;
+    opts.noSizeHintsLookup = noSizeHintsLookup;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

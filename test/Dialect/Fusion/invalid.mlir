@@ -1096,6 +1096,14 @@ fusion.graph @opaque_unnamed(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf
 
 // -----
 
+// Size symbols must be declared by the graph: in types...
+// expected-error @below {{'fusion.graph' op uses size symbol s1 in an input type but the graph declares 1 (s0..s0)}}
+fusion.graph @undeclared_type symbols(s0 = 8) (%x: !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
 fusion.graph @opaque_buffer_result(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [16] writes(%out : !fusion.buffer<16xf32>) {
     %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
@@ -1104,4 +1112,79 @@ fusion.graph @opaque_buffer_result(%x: !fusion.buffer<16xf32>) -> (!fusion.buffe
     fusion.store %0, %out[%p0] : !fusion.buffer<16xf32>
   }
   fusion.output %buf0 : !fusion.buffer<16xf32>
+}
+
+// -----
+
+// ... in loop sizes ...
+fusion.graph @undeclared_range(%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op uses size symbol s0 in its loop sizes but the graph declares no size symbols}}
+  %buf0 = fusion.node "op0" (%p0) in [s0] writes(%out : !fusion.buffer<16xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<16xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+// ... and in indices.
+fusion.graph @undeclared_index symbols(s0 = 4) (%x: !fusion.buffer<s0 x 4 x f32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s0, 4] writes(%out : !fusion.buffer<s0 x 4 x f32>) {
+    // expected-error @below {{'fusion.load' op uses size symbol s2 in its index but the graph declares 1 (s0..s0)}}
+    %0 = fusion.load %x[%p0 * s2 + %p1] : !fusion.buffer<s0 x 4 x f32>
+    fusion.store %0, %out[%p0 * 4 + %p1] : !fusion.buffer<s0 x 4 x f32>
+  }
+  fusion.output
+}
+
+// -----
+
+// Sizes are expressions in size symbols, not in loop variables.
+fusion.graph @loop_var_in_size(%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop sizes cannot use loop variables}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: -9223372036854775808>, reduction_ranges = array<i64>, symbolic_loop_sizes = affine_map<(d0) -> (d0)>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<16xf32>):
+    fusion.yield
+  }) : () -> !fusion.buffer<16xf32>
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{expected a size symbol 's<N>', got 'd0'}}
+func.func private @layout_loop_var(!fusion.buffer<4 x f32, strides = [d0]>)
+
+// -----
+
+// expected-error @below {{size symbols are declared in order; expected 's0', got 's1'}}
+fusion.graph @symbol_order symbols(s1 = 4) () attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{size hint must be non-negative}}
+fusion.graph @negative_hint symbols(s0 = -1) () attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// expected-error @below {{'fusion.graph' op declares 1 size symbols but 2 symbol names}}
+fusion.graph @symbol_names symbols(s0 = 4) () attributes {device = "cuda:0", symbol_names = ["s27", "s77"]} {
+  fusion.output
+}
+
+// -----
+
+// A hint that contradicts a static size: with s0 = 32 the node reads 32
+// elements of a 16-element buffer.
+fusion.graph @hint_contradicts_size symbols(s0 = 32) (%x: !fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [s0] writes(%out : !fusion.buffer<s0 x f32>) {
+    // expected-error @below {{'fusion.load' op reaches element 31 of a buffer of 16 elements at the size hints (s0 = 32): a hint contradicts a static size}}
+    %0 = fusion.load %x[%p0] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<s0 x f32>
+  }
+  fusion.output
 }

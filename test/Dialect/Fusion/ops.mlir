@@ -251,3 +251,32 @@ fusion.graph @opaque(%x: !fusion.buffer<16xf32>, %offsets: !fusion.buffer<5xf32>
   }
   fusion.output %buf0 : !fusion.buffer<16xi64>
 }
+
+// -----
+
+// Size symbols: the graph declares them with their hints;
+// sizes, strides, loop sizes and indices use them.
+// CHECK-LABEL: fusion.graph @dynamic symbols(s0 = 1024, s1 = 64)
+// CHECK-SAME: (%[[X:.*]]: !fusion.buffer<s1 x s0 x f32>, %[[Y:.*]]: !fusion.buffer<(s0 * s1) x 8 x f32, strides = [1, s0 * s1], offset = s0>)
+// CHECK: fusion.node "op0" (%[[P0:.*]], %[[P1:.*]]) in [s1] reduce [s0] writes(%[[OUT:.*]] : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>)
+// CHECK:   fusion.load %[[X]][%[[P0]] * s0 + %[[P1]]] : !fusion.buffer<s1 x s0 x f32>
+// CHECK:   fusion.store %{{.*}}, %[[OUT]][%[[P0]]] : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>
+// CHECK: fusion.node "op1" (%[[Q0:.*]]) in [(s0 + 7) floordiv 8]
+// CHECK:   %[[I:.*]] = arith.index_cast
+// CHECK:   fusion.load %[[X]][%[[Q0]] * s1 + symbol(%[[I]])] : !fusion.buffer<s1 x s0 x f32>
+// CHECK:   fusion.index_expr [s1 * 2] : i64
+fusion.graph @dynamic symbols(s0 = 1024, s1 = 64) (%x: !fusion.buffer<s1 x s0 x f32>, %y: !fusion.buffer<(s0 * s1) x 8 x f32, strides = [1, s0 * s1], offset = s0>) -> (!fusion.buffer<s1 x 1 x f32, strides = [1, s1]>, !fusion.buffer<s1 x i64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s1] reduce [s0] writes(%out : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>) {
+    %0 = fusion.load %x[%p0 * s0 + %p1] : !fusion.buffer<s1 x s0 x f32>
+    %1 = fusion.reduce max %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [(s0 + 7) floordiv 8] writes(%out : !fusion.buffer<s1 x i64>) {
+    %c = arith.constant 3 : i64
+    %i = arith.index_cast %c : i64 to index
+    %0 = fusion.load %x[symbol(%i) + %p0 * s1] : !fusion.buffer<s1 x s0 x f32>
+    %1 = fusion.index_expr [s1 * 2] : i64
+    fusion.store %1, %out[%p0] : !fusion.buffer<s1 x i64>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>, !fusion.buffer<s1 x i64>
+}

@@ -43,17 +43,18 @@ struct TestPrintDependencesPass
       return signalPassFailure();
     }
     llvm::raw_ostream &os = llvm::outs();
+    unsigned g = getOperation().getNumSizeSymbols();
     os << "graph @" << getOperation().getSymName() << "\n";
     for (unsigned n = 0, e = graph.getNumNodes(); n < e; ++n) {
       SchedulerNodeOpInterface node = graph.getNode(n);
       std::string name = node.getNodeName();
       os << name << ": " << node.getInductorClassName() << "\n";
       os << name << ".writes = "
-         << formatInductorDepSet(graph.getWrites(n)) << "\n";
+         << formatInductorDepSet(graph.getWrites(n), g) << "\n";
       os << name << ".unmet_dependencies = "
-         << formatInductorDepSet(graph.getUnmetDependencies(n)) << "\n";
+         << formatInductorDepSet(graph.getUnmetDependencies(n), g) << "\n";
       os << name << ".met_dependencies = "
-         << formatInductorDepSet(graph.getMetDependencies(n)) << "\n";
+         << formatInductorDepSet(graph.getMetDependencies(n), g) << "\n";
       for (OpResult result : node->getResults()) {
         StringAttr buffer = node.getBufferName(result.getResultNumber());
         if (Value old = node.getMutatedBuffer(result.getResultNumber()))

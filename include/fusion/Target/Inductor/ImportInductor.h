@@ -51,6 +51,12 @@ struct InductorImportOptions {
   /// attached to its fusion.extern as `fusion.call`. Empty: use
   /// `extern_calls.json` next to the dump when there is one.
   std::string externCallsPath;
+  /// `size_hints.json` of a graph compiled with dynamic shapes: the hint of
+  /// each size symbol. Empty: use `size_hints.json` next to the dump when
+  /// there is one.
+  std::string sizeHintsPath;
+  /// Never look for `size_hints.json` next to the dump.
+  bool noSizeHintsLookup = false;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a

@@ -238,7 +238,8 @@ static ParseResult parseSymbolicDims(AsmParser &parser,
           return failure();
         if (!name.consume_front("s") || name.getAsInteger(10, position))
           return parser.emitError(loc, "expected a size, a size symbol "
-                                       "'s<N>' or the element type");
+                                       "'s<N>' or the element type (symbolic "
+                                       "sizes are separated by ' x ')");
         size = getAffineSymbolExpr(position, parser.getContext());
       }
     }
