@@ -1,0 +1,78 @@
+//===- FuzzSupport.h - Shared pieces of the libFuzzer targets ---*- C++ -*-===//
+//
+// Every target runs one input in a fresh MLIRContext (no state carried from
+// one input to the next) and checks the project's invariants on top of the
+// sanitizers: a failure always comes with an error diagnostic, a pass's
+// output verifies, and the same input gives the same output. A broken
+// invariant aborts, which libFuzzer records as a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSION_FUZZ_FUZZSUPPORT_H
+#define FUSION_FUZZ_FUZZSUPPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace mlir::fusion::fuzz {
+
+/// Registers the passes and pipelines once per process (the textual
+/// pipelines that lowerings nest by name need them).
+void initialize();
+
+/// A context with every dialect scheduler-opt knows registered (loaded on
+/// demand), no threads, and a diagnostic handler that swallows diagnostics
+/// and counts the errors.
+class FuzzContext {
+public:
+  FuzzContext();
+  ~FuzzContext();
+  MLIRContext &get() { return *context; }
+  unsigned errors() const { return numErrors; }
+  void resetErrors() { numErrors = 0; }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<ScopedDiagnosticHandler> handler;
+  unsigned numErrors = 0;
+};
+
+/// Parses `text` as a module and verifies it; null when either fails (after
+/// an error diagnostic, checked).
+OwningOpRef<ModuleOp> parseAndVerify(FuzzContext &ctx, llvm::StringRef text);
+
+/// Aborts with `what` when `condition` is false.
+void check(bool condition, const char *what);
+
+/// Runs `pm` on a clone of `module` with verification between passes off;
+/// on success checks that the result verifies and returns it, on failure
+/// checks that an error was emitted and returns null.
+OwningOpRef<ModuleOp> runChecked(FuzzContext &ctx, PassManager &pm,
+                                 ModuleOp module, const char *pipeline);
+
+/// Prints `op` in the generic form, with locations (for determinism checks).
+std::string print(Operation *op);
+
+/// Runs --fusion-schedule (options picked from `selector`) on `module`
+/// twice and checks that it verifies and is deterministic; returns the
+/// scheduled module or null when scheduling failed with an error.
+OwningOpRef<ModuleOp> scheduleChecked(FuzzContext &ctx, ModuleOp module,
+                                      uint8_t selector);
+
+/// Lowers `module` to loops and on to the LLVM dialect (the CPU path), and
+/// when `gpu` is set through convert-fusion-to-gpu and the NVVM lowering to
+/// PTX text (no ptxas), checking each result as runChecked does.
+void lowerChecked(FuzzContext &ctx, ModuleOp module, bool gpu);
+
+} // namespace mlir::fusion::fuzz
+
+#endif // FUSION_FUZZ_FUZZSUPPORT_H

@@ -1,0 +1,58 @@
+//===- fuzz-generated.cpp - Structure-aware: generated, mutated graphs ----===//
+//
+// The fuzzer's bytes choose the random generator's options (node count,
+// seed, sizes, how many reductions, externs, views and mutations) and then
+// a few semantic mutations of the generated graph (GraphMutator.h). Graphs
+// that still verify go through --fusion-schedule (twice: verified,
+// deterministic) and the lowering to loops and the LLVM dialect. Most
+// inputs reach the passes, unlike byte-level mutations of MLIR text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzSupport.h"
+#include "GraphMutator.h"
+
+#include "fusion/Utils/GraphGenerator.h"
+
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::fuzz;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  initialize();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzedDataProvider bytes(data, size);
+  GraphGeneratorOptions options;
+  options.numNodes = bytes.ConsumeIntegralInRange<unsigned>(1, 24);
+  options.seed = bytes.ConsumeIntegral<uint32_t>();
+  options.maxDim = int64_t(1) << bytes.ConsumeIntegralInRange<unsigned>(2, 5);
+  options.shuffle = bytes.ConsumeBool();
+  options.reductionPercent = bytes.ConsumeIntegralInRange<unsigned>(0, 50);
+  options.externPercent = bytes.ConsumeIntegralInRange<unsigned>(0, 20);
+  options.nopPercent = bytes.ConsumeIntegralInRange<unsigned>(0, 20);
+  options.mutationPercent = bytes.ConsumeIntegralInRange<unsigned>(0, 30);
+  options.maxDistance = bytes.ConsumeIntegralInRange<unsigned>(0, 8);
+  uint8_t selector = bytes.ConsumeIntegral<uint8_t>();
+  unsigned mutations = bytes.ConsumeIntegralInRange<unsigned>(0, 3);
+
+  FuzzContext ctx;
+  OwningOpRef<ModuleOp> module = generateGraphModule(&ctx.get(), options);
+  check(succeeded(verify(*module)), "a generated graph does not verify");
+  for (unsigned i = 0; i < mutations && bytes.remaining_bytes(); ++i)
+    (void)mutateGraph(*module, bytes);
+  ctx.resetErrors();
+  if (failed(verify(*module))) {
+    check(ctx.errors() > 0, "verification failed without an error");
+    return 0;
+  }
+  OwningOpRef<ModuleOp> scheduled = scheduleChecked(ctx, *module, selector);
+  if (!scheduled)
+    return 0;
+  lowerChecked(ctx, *scheduled, /*gpu=*/false);
+  return 0;
+}

@@ -1,0 +1,33 @@
+//===- fuzz-lower.cpp - Lowering to loops and to GPU ----------------------===//
+//
+// Input: one selector byte and MLIR text. Inputs that verify are scheduled
+// (options from the selector) and lowered to loops and the LLVM dialect,
+// and when the selector's top bit is set, through convert-fusion-to-gpu and
+// the NVVM lowering to PTX text (no ptxas, no libdevice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzSupport.h"
+
+using namespace mlir;
+using namespace mlir::fusion::fuzz;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  initialize();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0)
+    return 0;
+  FuzzContext ctx;
+  llvm::StringRef text(reinterpret_cast<const char *>(data) + 1, size - 1);
+  OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);
+  if (!module)
+    return 0;
+  OwningOpRef<ModuleOp> scheduled = scheduleChecked(ctx, *module, data[0]);
+  if (!scheduled)
+    return 0;
+  lowerChecked(ctx, *scheduled, data[0] & 0x80);
+  return 0;
+}

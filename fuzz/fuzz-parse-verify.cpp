@@ -1,0 +1,29 @@
+//===- fuzz-parse-verify.cpp - The fusion dialect's parser and verifier ---===//
+//
+// Input: MLIR text. Parses and verifies it; a module that verifies must
+// print and parse back to the same module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzSupport.h"
+
+using namespace mlir;
+using namespace mlir::fusion::fuzz;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  initialize();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzContext ctx;
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);
+  if (!module)
+    return 0;
+  std::string printed = print(*module);
+  OwningOpRef<ModuleOp> again = parseAndVerify(ctx, printed);
+  check(bool(again), "a verified module does not parse back");
+  check(print(*again) == printed, "a verified module prints differently");
+  return 0;
+}

@@ -1,0 +1,29 @@
+//===- fuzz-schedule.cpp - --fusion-schedule on verified graphs -----------===//
+//
+// Input: one selector byte (the pipeline's options) and MLIR text. Inputs
+// that verify go through --fusion-schedule twice: the output must verify
+// and be the same both times; a failure must come with an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzSupport.h"
+
+using namespace mlir;
+using namespace mlir::fusion::fuzz;
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  initialize();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size == 0)
+    return 0;
+  FuzzContext ctx;
+  llvm::StringRef text(reinterpret_cast<const char *>(data) + 1, size - 1);
+  OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);
+  if (!module)
+    return 0;
+  (void)scheduleChecked(ctx, *module, data[0]);
+  return 0;
+}
