@@ -287,6 +287,71 @@ fusion.graph @zero_size(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"
 
 // -----
 
+// 2^62 * 2^62 iterations: no int64 counts them (this graph crashed
+// --fusion-to-ptx with SIGFPE and made --fusion-schedule compute with a
+// wrapped count before the verifier checked it).
+fusion.graph @iterations_overflow(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop sizes [4611686018427387904, 4611686018427387904] make more iterations than int64 can count}}
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4611686018427387904, 4611686018427387904] writes(%out : !fusion.buffer<16xf32>) {
+    %0 = fusion.load %x[%p1] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p1] : !fusion.buffer<16xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xf32>
+}
+
+// -----
+
+// 2^62 f32 elements are 2^64 bytes.
+// expected-error @below {{buffer of shape [4611686018427387904], strides [1] and offset 0 of 'f32' takes more bytes than int64 can count}}
+fusion.graph @bytes_overflow(%x: !fusion.buffer<4611686018427387904xf32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// The last element of a strided buffer lies past int64.
+// expected-error @below {{buffer of shape [4, 4], strides [4611686018427387904, 1] and offset 0 of 'i8' takes more bytes than int64 can count}}
+fusion.graph @extent_overflow(%x: !fusion.buffer<4x4xi8, strides = [4611686018427387904, 1]>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// Each buffer fits; together they take 2^61 * 8 bytes = 2^64.
+// expected-error @below {{'fusion.graph' op buffers take more bytes together than int64 can count}}
+fusion.graph @total_bytes_overflow(%a: !fusion.buffer<1152921504606846976xf32>, %b: !fusion.buffer<1152921504606846976xf32>, %c: !fusion.buffer<1152921504606846976xf32>, %d: !fusion.buffer<1152921504606846976xf32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// p0 * 2^62 reaches 3 * 2^62 for p0 = 3.
+fusion.graph @index_overflow(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<16xf32>) {
+    // expected-error @below {{'fusion.load' op index d0 * 4611686018427387904 leaves int64 over its loop ranges}}
+    %0 = fusion.load %x[%p0 * 4611686018427387904] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<16xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xf32>
+}
+
+// -----
+
+// The same product, under an indirect index: the part without it is
+// checked all the same.
+fusion.graph @index_overflow_indirect(%x: !fusion.buffer<16xf32>, %ids: !fusion.buffer<4xi64>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<16xf32>) {
+    %id = fusion.load %ids[%p0] : !fusion.buffer<4xi64>
+    %i = arith.index_cast %id : i64 to index
+    // expected-error @below {{'fusion.load' op index d0 * 4611686018427387904 + s0 leaves int64 over its loop ranges}}
+    %0 = fusion.load %x[%p0 * 4611686018427387904 + symbol(%i)] : !fusion.buffer<16xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<16xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<16xf32>
+}
+
+// -----
+
 fusion.graph @names_count(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   // expected-error @below {{'fusion.node' op has 1 results but 2 buffer names}}
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) attributes {buffer_names = ["a", "b"]} {

@@ -280,3 +280,23 @@ fusion.graph @dynamic symbols(s0 = 1024, s1 = 64) (%x: !fusion.buffer<s1 x s0 x 
   }
   fusion.output %buf0, %buf1 : !fusion.buffer<s1 x 1 x f32, strides = [1, s1]>, !fusion.buffer<s1 x i64>
 }
+
+// -----
+
+// Sizes near what int64 represents still verify: 2^60 f32 elements (2^62
+// bytes), a node of 2^31 * 2^31 iterations and an index reaching
+// 3 * 2^61 + 3.
+// CHECK-LABEL: fusion.graph @largest_sizes
+// CHECK: in [2147483648, 2147483648]
+// CHECK: fusion.load %{{.*}}[%{{.*}} * 2305843009213693952 + %{{.*}}]
+fusion.graph @largest_sizes(%x: !fusion.buffer<1152921504606846976xf32>) -> (!fusion.buffer<4x4xf32>, !fusion.buffer<4x4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [2147483648, 2147483648] writes(%out : !fusion.buffer<4x4xf32>) {
+    %0 = fusion.load %x[%p1] : !fusion.buffer<1152921504606846976xf32>
+    fusion.store %0, %out[0] : !fusion.buffer<4x4xf32>
+  }
+  %buf1 = fusion.node "op1" (%p0, %p1) in [4, 4] writes(%out : !fusion.buffer<4x4xf32>) {
+    %0 = fusion.load %x[%p0 * 2305843009213693952 + %p1] : !fusion.buffer<1152921504606846976xf32>
+    fusion.store %0, %out[%p0 * 4 + %p1] : !fusion.buffer<4x4xf32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<4x4xf32>, !fusion.buffer<4x4xf32>
+}

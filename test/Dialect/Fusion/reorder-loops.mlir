@@ -233,16 +233,3 @@ fusion.graph @fused_members(%x: !fusion.buffer<8x16xf32>, %y: !fusion.buffer<16x
   fusion.output %buf0, %buf1 : !fusion.buffer<8x16xf32>, !fusion.buffer<8x16xf32, strides = [1, 8]>
 }
 
-// -----
-
-// Merging would need a loop of 2^62 * 2^62 iterations, which no int64_t
-// holds: the loops stay apart.
-// CHECK-LABEL: fusion.graph @negative_merge_overflow
-// CHECK:      fusion.node "op0" (%{{.*}}, %{{.*}}) in [4611686018427387904, 4611686018427387904]
-fusion.graph @negative_merge_overflow(%x: !fusion.buffer<16xf32>) -> (!fusion.buffer<16xf32>) attributes {device = "cuda:0"} {
-  %buf0 = fusion.node "op0" (%p0, %p1) in [4611686018427387904, 4611686018427387904] writes(%out : !fusion.buffer<16xf32>) {
-    %0 = fusion.load %x[%p0 * 4611686018427387904 + %p1] : !fusion.buffer<16xf32>
-    fusion.store %0, %out[%p0 * 4611686018427387904 + %p1] : !fusion.buffer<16xf32>
-  }
-  fusion.output %buf0 : !fusion.buffer<16xf32>
-}

@@ -1,6 +1,7 @@
 //===- FusionOps.cpp - Operations of the fusion dialect -------------------===//
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 #include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
@@ -111,7 +112,11 @@ static LogicalResult verifyIndexing(Operation *op, AffineMap map,
              << (i - map.getNumDims())
              << " is a loop variable; use it as a dimension instead";
   }
-  return success();
+  SmallVector<int64_t> loopSizes = node.getLoopSizes(), dimSizes;
+  for (Value index : indices.take_front(map.getNumDims()))
+    dimSizes.push_back(
+        loopSizes[cast<BlockArgument>(index).getArgNumber()]);
+  return verifyIndexRange(op, map, dimSizes);
 }
 
 unsigned mlir::fusion::getNumIndirectSymbols(AffineMap map,
@@ -620,6 +625,8 @@ LogicalResult GraphOp::verifyRegions() {
     return emitOpError("body must end with fusion.output");
   if (output.getBuffers().getTypes() != type.getResults())
     return output.emitOpError("types do not match the graph result types");
+  if (failed(verifyTotalBytes(*this)))
+    return failure();
 
   for (Operation &op : block.without_terminator())
     if (!isa<SchedulerNodeOpInterface>(op))
@@ -1045,6 +1052,8 @@ LogicalResult NodeOp::verify() {
   for (int64_t size : getLoopSizes())
     if (size != kSymbolicSize && size < 1)
       return emitOpError("loop sizes must be positive, got ") << size;
+  if (failed(verifyIterationCount(*this, getLoopSizes())))
+    return failure();
   return verifyLeafResults(*this, getBufferNames(), getTiedOperands(),
                            getMutated(), /*everyOperandTied=*/true);
 }

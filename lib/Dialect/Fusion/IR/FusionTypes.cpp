@@ -3,6 +3,7 @@
 #include "fusion/Dialect/Fusion/IR/FusionTypes.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -154,7 +155,11 @@ BufferType::getSizeInBytes(ArrayRef<int64_t> symbolValues) const {
   if (!storage)
     return std::nullopt;
   unsigned bits = getElementType().getIntOrFloatBitWidth();
-  return *storage * static_cast<int64_t>(std::max(bits / 8, 1u));
+  int64_t bytes;
+  if (llvm::MulOverflow(*storage, static_cast<int64_t>(std::max(bits / 8, 1u)),
+                        bytes))
+    return std::nullopt;
+  return bytes;
 }
 
 bool BufferType::isContiguous() const {
@@ -186,7 +191,7 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "buffer strides must be non-negative";
     if (offset < 0)
       return emitError() << "buffer offset must be non-negative";
-    return success();
+    return verifyBufferSize(emitError, shape, strides, offset, elementType);
   }
   if (layoutExprs.size() != 2 * shape.size() + 1)
     return emitError() << "symbolic buffer layout of rank " << shape.size()

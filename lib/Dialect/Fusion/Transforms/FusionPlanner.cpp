@@ -19,6 +19,7 @@
 
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "fusion/Support/RangeMaxTree.h"
 #include "fusion/Support/ReachabilityIndex.h"
@@ -552,7 +553,7 @@ int64_t Planner::depElements(MemoryDepAttr dep) {
   AffineExpr index = dep.getIndex().getResult(0);
   for (auto [d, size] : llvm::enumerate(dep.getSizes()))
     if (index.isFunctionOfDim(d))
-      numel *= sizeVars.sizeHint(size);
+      numel = saturatingMul(numel, sizeVars.sizeHint(size));
   return numel;
 }
 
@@ -572,7 +573,7 @@ int64_t Planner::depSize(Attribute dep) {
       std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
   auto memory = dyn_cast<MemoryDepAttr>(dep);
   int64_t numel = memory ? depElements(memory) : bufferElements(name);
-  return it->second = numel * itemSize;
+  return it->second = saturatingMul(numel, itemSize);
 }
 
 /// Inductor's score_fusion_memory: bytes of the dependences both share.
@@ -583,10 +584,10 @@ int64_t Planner::scoreFusionMemory(const Group &g1, const Group &g2) {
   };
   for (Attribute dep : g1.reads)
     if (shares(dep))
-      score += depSize(dep);
+      score = saturatingAdd(score, depSize(dep));
   for (Attribute dep : g1.writes)
     if (!g1.reads.contains(dep) && shares(dep))
-      score += depSize(dep);
+      score = saturatingAdd(score, depSize(dep));
   return score;
 }
 
@@ -703,8 +704,8 @@ bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
   int64_t overhead = 0;
   for (auto key : keys1)
     if (keys2.contains(key))
-      overhead += sizeVars.sizeHint(key.second);
-  return overhead > 32 * scoreFusionMemory(g1, g2);
+      overhead = saturatingAdd(overhead, sizeVars.sizeHint(key.second));
+  return overhead > saturatingMul(32, scoreFusionMemory(g1, g2));
 }
 
 /// Inductor's are_long_distant_nodes.
@@ -969,13 +970,14 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
     int64_t score = 1;
     for (unsigned d = 0; d < ranges.size(); ++d)
       if ((*strides)[d] != 0)
-        score *= sizeVars.sizeHint(ranges[d]);
+        score = saturatingMul(score, sizeVars.sizeHint(ranges[d]));
+    // Size hints are unbounded, and the bonuses may not fit either.
     if (llvm::is_contained(writeNames, name))
-      score *= 2;
+      score = saturatingMul(score, 2);
     if (isGoodSize(outer))
-      score *= 2;
+      score = saturatingMul(score, 2);
     if (isGoodSize(inner))
-      score *= 2;
+      score = saturatingMul(score, 2);
     if (score < nodeNumel)
       continue;
     candidates.push_back({{outer, inner}, score, name});
