@@ -7,8 +7,9 @@ dump.py), `plan` decides:
   tensor (so in-place updates land in the caller's storage), a size
   argument binds a size symbol;
 - which storages each call allocates (outputs and temporaries) and after
-  which step each temporary is last used (freed there, so that PyTorch's
-  caching allocator reuses it, as Inductor's wrapper does with `del`);
+  which step each temporary and each input storage is last used (released
+  there, so that PyTorch's caching allocator reuses the memory, as
+  Inductor's wrapper does with `del bufN` and `del primals_N`);
 - the steps: kernels and externs; copies into output storages become
   aliases (the output is a view of the copied storage, as Inductor returns
   inputs and views without copying);
@@ -75,6 +76,9 @@ class Plan:
     aliases: Tuple[Tuple[str, str], ...]
     outputs: Tuple[Output, ...]
     dtypes: Tuple[Tuple[str, str], ...]
+    # Input storages no step uses and no output returns: released right
+    # after the call's arguments are bound.
+    free_at_start: Tuple[str, ...] = ()
 
     def dtype(self, storage: str) -> str:
         return dict(self.dtypes)[storage]
@@ -95,6 +99,73 @@ def _view(entry: dict, storage: str) -> View:
                 size=tuple(sizes.parse(v) for v in entry["size"]),
                 stride=tuple(sizes.parse(v) for v in entry["stride"]),
                 offset=sizes.parse(entry["offset"]))
+
+
+def run_steps(manifest: Manifest) -> List[Step]:
+    """The steps a call runs (copies into outputs become aliases)."""
+    return [s for s in manifest.steps if s.kind != "copy"]
+
+
+def _call_buffers(value, out: set):
+    """The buffers a recorded extern call names (its tensor arguments)."""
+    if isinstance(value, list):
+        for v in value:
+            _call_buffers(v, out)
+    elif isinstance(value, dict):
+        if "buffer" in value:
+            out.add(value["buffer"])
+        else:
+            for v in value.values():
+                _call_buffers(v, out)
+
+
+def step_storages(step: Step, graph_buffers: Dict[str, str]) -> List[str]:
+    """Every storage `step` reads or writes: a kernel's arguments; an
+    extern's operands, outputs and the storages of the views its recorded
+    call passes (the step's own buffer map first, then the graph's, as the
+    runtime decodes the call)."""
+    used = list(step.args) + list(step.inputs) + \
+        [o.storage for o in step.outputs]
+    if step.kind == "extern" and step.call:
+        named: set = set()
+        _call_buffers(step.call, named)
+        own = step.buffer_storages()
+        for buffer in sorted(named):
+            storage = own.get(buffer, graph_buffers.get(buffer))
+            if storage is not None:
+                used.append(storage)
+    return used
+
+
+def _release_points(manifest: Manifest, run: List[Step],
+                    aliases: Dict[str, str], outputs: List[Output],
+                    inputs: List[InputBinding]):
+    """After which step each temporary and each input storage is used for
+    the last time (Inductor's `compute_last_usage`; its wrapper's `del
+    bufN` and `del primals_N`), so that the runtime drops its reference
+    there and PyTorch's caching allocator reuses the memory for later
+    allocations. Storages that outputs return (directly, through a copy
+    that became an alias, or as a view) live until the call returns; an
+    input's memory stays with the caller when the caller still holds it
+    (parameters), so releasing it only drops the graph's reference.
+    Returns ({step index: [storage]}, storages released before step 0)."""
+    roles = {s.name: s.role for s in manifest.storages}
+    releasable = {name for name, role in roles.items()
+                  if role in ("temp", "input")}
+    releasable |= {b.storage for b in inputs if b.storage}
+    graph_buffers = manifest.buffer_storages()
+    last_use: Dict[str, int] = {name: -1 for name in releasable}
+    for i, step in enumerate(run):
+        for name in step_storages(step, graph_buffers):
+            if name in releasable:
+                last_use[name] = i
+    kept = {_resolve(aliases, src) for src in aliases.values()}
+    kept |= {out.view.storage for out in outputs if out.view is not None}
+    releases: Dict[int, List[str]] = {}
+    for name, i in last_use.items():
+        if name not in kept:
+            releases.setdefault(i, []).append(name)
+    return releases, tuple(sorted(releases.pop(-1, ())))
 
 
 def plan(manifest: Manifest, signature: dict) -> Plan:
@@ -161,27 +232,10 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
         else:
             raise PlanError("output %d: unknown kind %r" % (k, entry))
 
-    roles = {s.name: s.role for s in manifest.storages}
-    # Last step using each temporary.
-    last_use: Dict[str, int] = {}
-    run = [s for s in manifest.steps if s.kind != "copy"]
-    for i, step in enumerate(run):
-        used = list(step.args) + list(step.inputs) + \
-            [o.storage for o in step.outputs]
-        for name in used:
-            if roles.get(name) == "temp":
-                last_use[name] = i
-    # Temporaries an output aliases or views live as long as the outputs.
-    for dst, src in aliases.items():
-        last_use.pop(_resolve(aliases, src), None)
-    for out in outputs:
-        if out.view is not None:
-            last_use.pop(out.view.storage, None)
-    frees: Dict[int, List[str]] = {}
-    for name, i in last_use.items():
-        frees.setdefault(i, []).append(name)
-    steps = tuple(RunStep(step, tuple(sorted(frees.get(i, ()))))
-                  for i, step in enumerate(run))
+    releases, free_at_start = _release_points(manifest, run_steps(manifest),
+                                              aliases, outputs, inputs)
+    steps = tuple(RunStep(step, tuple(sorted(releases.get(i, ()))))
+                  for i, step in enumerate(run_steps(manifest)))
 
     allocations = tuple((s.name, s.dtype, s.elements)
                         for s in manifest.storages
@@ -196,7 +250,8 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
                 allocations=allocations, steps=steps,
                 aliases=tuple(sorted((dst, _resolve(aliases, src))
                                      for dst, src in aliases.items())),
-                outputs=tuple(outputs), dtypes=tuple(sorted(dtypes.items())))
+                outputs=tuple(outputs), dtypes=tuple(sorted(dtypes.items())),
+                free_at_start=free_at_start)
 
 
 def empty_manifest(graph: str) -> Manifest:

@@ -78,6 +78,70 @@ def test_allocations_and_frees():
         ("k2", ("buf3",))]
 
 
+def _last_users(p):
+    """Independently of the plan: the index of the last step naming each
+    storage (kernel arguments, extern operands and outputs)."""
+    last = {}
+    for i, r in enumerate(p.steps):
+        s = r.step
+        for name in list(s.args) + list(s.inputs) + \
+                [o.storage for o in s.outputs]:
+            last[name] = i
+    return last
+
+
+def test_inputs_released_after_last_reader():
+    """An input storage no output returns is released after its last
+    reader (Inductor's wrapper: `del primals_N`), never before."""
+    data = copy.deepcopy(DATA)
+    data["steps"].pop()  # output2 no longer aliases x
+    data["storages"].pop(3)
+    data["outputs"].pop()
+    sig = copy.deepcopy(SIGNATURE)
+    del sig["outputs"][1]  # nor does an output view x
+    p = plan.plan(manifest.parse(data), sig)
+    released = {n: i for i, r in enumerate(p.steps) for n in r.free_after}
+    # x is read by k0 and k1 (step 1); buf0 by k1; buf3 by k2 (step 3).
+    assert released == {"x": 1, "buf0": 1, "buf3": 3}
+    last = _last_users(p)
+    assert all(released[n] == last[n] for n in released)
+    # The unused argument is returned (output 2): never released.
+    assert p.free_at_start == ()
+    sig["outputs"] = [o for o in sig["outputs"]
+                      if not o or o.get("buffer") != "unused"]
+    p = plan.plan(manifest.parse(data), sig)
+    assert p.free_at_start == ("arg:unused",)
+
+
+def test_extern_call_views_extend_lifetime():
+    """A storage an extern's recorded call passes as a view (through the
+    graph's buffer map) is in use until that extern ran."""
+    data = copy.deepcopy(DATA)
+    data["buffers"] = {"buf0": "buf0", "buf1": "buf0"}
+    data["steps"][2]["call"] = {
+        "kernel": "extern_kernels.mm",
+        "args": [{"buffer": "buf2", "size": [4, 8], "stride": [8, 1],
+                  "offset": 0},
+                 {"buffer": "buf1", "size": [4, 1], "stride": [1, 1],
+                  "offset": 0}]}
+    p = plan.plan(manifest.parse(data), SIGNATURE)
+    released = {n: i for i, r in enumerate(p.steps) for n in r.free_after}
+    assert released["buf0"] == 2  # not after k1, which last names it
+
+
+def test_outputs_and_aliases_never_released():
+    p = make()
+    released = {n for r in p.steps for n in r.free_after} | \
+        set(p.free_at_start)
+    returned = {o.view.storage for o in p.outputs if o.view is not None}
+    assert returned == {"buf4", "x", "buf2", "arg:unused"}
+    assert not released & returned
+    assert not released & {dst for dst, _ in p.aliases}
+    assert not released & {src for _, src in p.aliases}
+    outputs = {s["name"] for s in DATA["storages"] if s["role"] == "output"}
+    assert not released & outputs
+
+
 def test_outputs():
     p = make()
     views = [o.view for o in p.outputs]
