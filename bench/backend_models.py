@@ -15,7 +15,9 @@ here: the corpus README and each fx_graph_readable.py say what they are):
 - GPU time of one model step (CUDA events around 10 steps, median of 7
   repeats, after warm-up) for us, Inductor and eager, in the same process;
 - peak memory: what one step allocates beyond what it holds before, for
-  us and Inductor;
+  us and Inductor; host time of one step (the Python per-call work);
+- with options={"cuda_graphs": True} (not for --no-cuda-graphs models):
+  steps 2 and 3 against eager's, GPU time, host time, peak memory;
 - compile time: the first call's wall time for us and for Inductor (their
   caches off or empty), and ours split into Inductor's front half (inside
   compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
@@ -356,6 +358,23 @@ def gpu_time_ms(run, reps=7, per=10):
     return statistics.median(times)
 
 
+def host_us(run, reps=7, per=20):
+    """Host time of one step (µs): `per` steps issued back to back without
+    waiting for the GPU (then waited for), median of `reps`; for small
+    models the GPU keeps up, so this is the Python per-call work (Dynamo's
+    guards, AOT autograd's wrappers and the compiled graphs' own calls)."""
+    run()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(per):
+            run()
+        times.append((time.perf_counter() - t0) / per * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(times)
+
+
 def peak_mib(run):
     """GPU memory one step allocates at its peak beyond what is held
     before it (MiB)."""
@@ -399,7 +418,13 @@ def run_model(name, make, args):
         return make()
 
     ref = step_fn(eager_case, eager_case.fn)()
+    # Steps 2 and 3 (state-mutating models change), for CUDA graphs, whose
+    # first call is a warm-up and second the capture.
+    refs = [ref] + [step_fn(eager_case, eager_case.fn)() for _ in range(2)]
     torch.cuda.synchronize()
+    del eager_case
+    torch.manual_seed(0)
+    eager_case = make()
     result["eager_ms"] = gpu_time_ms(step_fn(eager_case, eager_case.fn))
     del eager_case
 
@@ -418,6 +443,7 @@ def run_model(name, make, args):
             result[label + "_tolerance"] = tol
             result[label + "_ms"] = gpu_time_ms(step_fn(c, compiled))
             result[label + "_peak_mib"] = peak_mib(step_fn(c, compiled))
+            result[label + "_host_us"] = host_us(step_fn(c, compiled))
             if label == "ours":
                 stats = so_backend.STATS[before:]
                 result["graphs"] = len(stats)
@@ -434,9 +460,49 @@ def run_model(name, make, args):
                 traceback.print_exc()
         del c
         torch.cuda.empty_cache()
+    if name not in args.no_cuda_graphs.split(","):
+        cuda_graphs(result, fresh, refs, args)
     if "ours_ms" in result and "inductor_ms" in result:
         result["inductor_over_ours"] = result["inductor_ms"] / result["ours_ms"]
     return result
+
+
+def cuda_graphs(result, fresh, refs, args):
+    """options={"cuda_graphs": True}: steps 2 (capture and first replay)
+    and 3 (replay) against eager's, then time, host time and peak memory
+    (outputs copied out included)."""
+    torch._dynamo.reset()
+    c = fresh()
+    try:
+        compiled = torch.compile(c.fn, backend="scheduler_opt",
+                                 options={"fallback": False,
+                                          "cuda_graphs": True})
+        run = step_fn(c, compiled)
+        worst = "default"
+        order = [None] + [t for t in TOLERANCES if t is not None]
+        for k, out in enumerate([run(), run(), run()]):
+            if k == 0:
+                continue  # the warm-up call runs without a CUDA graph
+            _, rel, tol = compare(out, refs[k])
+            result["ours_cg_max_rel"] = max(
+                result.get("ours_cg_max_rel", 0.0), rel)
+            if tol is None or tol.startswith("outputs") or \
+                    tol.startswith("shape"):
+                worst = tol or "FAILS"
+                break
+            names = ["default"] + ["rtol=atol=%g" % t[0] for t in order[1:]]
+            if names.index(tol) > names.index(worst):
+                worst = tol
+        result["ours_cg_tolerance"] = worst
+        result["ours_cg_ms"] = gpu_time_ms(run)
+        result["ours_cg_peak_mib"] = peak_mib(run)
+        result["ours_cg_host_us"] = host_us(run)
+    except Exception as e:
+        result["ours_cg_error"] = error_text(e)
+        if args.verbose:
+            traceback.print_exc()
+    del c
+    torch.cuda.empty_cache()
 
 
 def bad_input(args):
@@ -502,14 +568,26 @@ def cache_hit(args):
             for s in stats]
 
 
+def cg_cell(r):
+    if "ours_cg_error" in r:
+        return "**fails**: " + r["ours_cg_error"].replace("|", "/")
+    if "ours_cg_ms" not in r:
+        return "not run"
+    return "%.3f / %s / %.0f / %.0f" % (
+        r["ours_cg_ms"], r.get("ours_cg_tolerance"),
+        r.get("ours_cg_host_us", math.nan),
+        r.get("ours_cg_peak_mib", math.nan))
+
+
 def table(results):
     lines = [
         "| model | graphs | kernels | externs | ours vs eager | Inductor vs "
         "eager | ours (ms) | Inductor (ms) | eager (ms) | Inductor / ours | "
         "compile ours (s) | front half / tools / load (s) | compile Inductor "
-        "(s) | peak MiB ours / Inductor |",
+        "(s) | peak MiB ours / Inductor | host µs/step ours / Inductor | "
+        "CUDA graphs: ours (ms) / tolerance / host µs / peak MiB |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
-        "--- | --- | --- |"]
+        "--- | --- | --- | --- | --- |"]
     for r in results:
         if "ours_error" in r and "ours_ms" not in r:
             lines.append("| %s | | | | **fails**: %s | %s | | %s | %s | | | "
@@ -523,7 +601,8 @@ def table(results):
             continue
         lines.append(
             "| %s | %d | %d | %d | %s (%.1e) | %s (%.1e) | %.3f | %.3f | %.3f "
-            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f | %.0f / %.0f |" % (
+            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f | %.0f / %.0f "
+            "| %.0f / %.0f | %s |" % (
                 r["model"], r.get("graphs", 0), r.get("kernels", 0),
                 r.get("externs", 0), r.get("ours_tolerance") or "FAILS",
                 r.get("ours_max_rel", math.nan),
@@ -535,7 +614,9 @@ def table(results):
                 r.get("ours_load_s", 0), r.get("inductor_compile_s",
                                                math.nan),
                 r.get("ours_peak_mib", math.nan),
-                r.get("inductor_peak_mib", math.nan)))
+                r.get("inductor_peak_mib", math.nan),
+                r.get("ours_host_us", math.nan),
+                r.get("inductor_host_us", math.nan), cg_cell(r)))
     return "\n".join(lines) + "\n"
 
 
@@ -544,6 +625,9 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--skip-extras", action="store_true")
+    parser.add_argument("--no-cuda-graphs", default="chain200,chain800",
+                        help="models not run with CUDA graphs (their "
+                        "front half is long: device time)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)

@@ -18,7 +18,9 @@ Options (`torch.compile(..., options={...})`):
 - `chip` ("sm_90"): the PTX target;
 - `cache_dir`: the compile cache (default `~/.cache/scheduler_opt`, or
   `SCHEDULER_OPT_CACHE_DIR`); `cache` (True) turns it off when False;
-- `keep_dir`: also copy each graph's dump and artifacts there.
+- `keep_dir`: also copy each graph's dump and artifacts there;
+- `cuda_graphs` (False): replay each graph from a CUDA graph
+  (`cudagraphs.py`); `mode="reduce-overhead"` turns it on.
 """
 import contextlib
 import dataclasses
@@ -33,7 +35,9 @@ from typing import Any, Dict, List, Optional
 import torch
 
 from . import cache as cache_lib
+from . import deps as deps_lib
 from . import dump, manifest as manifest_lib, plan as plan_lib, tools
+from .cudagraphs import CudaGraphed
 from .runtime import CompiledGraph, RuntimeError_
 
 
@@ -49,6 +53,7 @@ class Options:
     cache: bool = True
     cache_dir: Optional[str] = None
     keep_dir: Optional[str] = None
+    cuda_graphs: bool = False
 
     @classmethod
     def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":
@@ -74,11 +79,14 @@ _state = threading.local()
 
 def _graph_signature(graph) -> dict:
     inputs = []
+    mutated = set(getattr(graph, "mutated_inputs", ()))
     for name in graph.graph_input_names:
         value = graph.graph_inputs.get(name)
         if value is not None and hasattr(value, "get_layout"):
             inputs.append({"name": name,
                            "dtype": dump.dtype_name(value.get_dtype())})
+            if name in mutated:
+                inputs[-1]["mutated"] = True
         elif value is not None and getattr(value, "is_Symbol", False):
             inputs.append({"name": name, "symbol": str(value)})
         else:
@@ -166,7 +174,7 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
             shutil.copytree(entry, target)
     t1 = time.perf_counter()
     m = manifest_lib.load(os.path.join(entry, "graph.json"))
-    run_plan = plan_lib.plan(m, signature)
+    run_plan = plan_lib.plan(m, signature, deps_lib.parse(rec["dump_text"]))
     image = None
     if m.kernels():
         cubin = os.path.join(entry, "graph.cubin")
@@ -294,6 +302,8 @@ def _inner_compile(gm, example_inputs, *, opts: Options, **kwargs):
         # fallback to Inductor.
         stats.setdefault("inductor", True)
         return result
+    if opts.cuda_graphs:
+        return CudaGraphed(job["result"])
     return job["result"]
 
 
@@ -302,7 +312,9 @@ def backend(gm: torch.fx.GraphModule, example_inputs, options=None,
     """The TorchDynamo backend `"scheduler_opt"`."""
     from torch._inductor.compile_fx import compile_fx
     opts = Options.from_dict(options)
-    if mode not in (None, "default"):
+    if mode == "reduce-overhead":
+        opts.cuda_graphs = True
+    elif mode not in (None, "default"):
         warnings.warn("scheduler_opt ignores mode=%r" % mode)
     inner = functools.partial(_inner_compile, opts=opts)
     with _no_caches():

@@ -89,9 +89,7 @@ class Kernel:
 
     def launch(self, grid: Sequence[int], pointers: Sequence[int],
                stream: int):
-        values = self._values
-        for i, p in enumerate(pointers):
-            values[i] = p
+        self._values[:len(pointers)] = pointers
         bx, by, bz = self.block
         status = self._launch(self.function, grid[0], grid[1], grid[2],
                               bx, by, bz, 0, stream, self._params,

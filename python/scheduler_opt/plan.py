@@ -22,6 +22,7 @@ import dataclasses
 from typing import Dict, List, Optional, Tuple, Union
 
 from . import sizes
+from .deps import NodeDeps
 from .manifest import Manifest, Step
 
 
@@ -49,6 +50,8 @@ class InputBinding:
     shape: Tuple[sizes.Size, ...] = ()
     strides: Tuple[sizes.Size, ...] = ()
     symbol: str = ""
+    # The graph writes the input (Inductor's `mutated_inputs`).
+    mutated: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,8 +64,12 @@ class Output:
 @dataclasses.dataclass(frozen=True)
 class RunStep:
     step: Step
-    # Temporaries whose last use is this step.
+    # Storages (temporaries, inputs) whose last use is this step.
     free_after: Tuple[str, ...] = ()
+    # (storage, dying temporary): the kernel writes the storage in place
+    # of the temporary it reads for the last time (Inductor's in-place
+    # update), which it then gets instead of a new allocation.
+    reuse: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,8 +175,78 @@ def _release_points(manifest: Manifest, run: List[Step],
     return releases, tuple(sorted(releases.pop(-1, ())))
 
 
-def plan(manifest: Manifest, signature: dict) -> Plan:
-    """The run plan of `manifest` for calls with `signature`'s arguments."""
+def _in_place(manifest: Manifest, run: List[Step],
+              releases: Dict[int, List[str]],
+              deps: Dict[str, NodeDeps]) -> Dict[int, List[Tuple[str, str]]]:
+    """Kernels that write an output buffer into the memory of a temporary
+    they read for the last time, as Inductor's `decide_inplace_update`
+    (its kernels' `in_out_ptr`): the kernel's nodes are all pointwise (per
+    element: the thread that writes element i of the result is the one
+    that reads element i of the temporary, before it writes), the
+    temporary is read by them only at the index and over the ranges at
+    which the result is written (both MemoryDeps, compared as Inductor
+    compares them), and is written by none of them; the two storages hold
+    only that buffer, have one dtype and the same static number of
+    elements, and the result's storage is first written by this kernel.
+    Graph inputs and outputs are never given away (Inductor's
+    `can_reuse`)."""
+    storages = {s.name: s for s in manifest.storages}
+    shared = {}
+    for buffer, storage in manifest.buffers:
+        shared.setdefault(storage, set()).add(buffer)
+    touched = set()
+    reuse: Dict[int, List[Tuple[str, str]]] = {}
+    for i, step in enumerate(run):
+        args = set(step.args) | set(step.inputs) | \
+            {o.storage for o in step.outputs}
+        if step.kind != "kernel":
+            touched |= args
+            continue
+        nodes = [deps.get(n) for n in step.node.split("_")]
+        if not step.node or any(n is None or not n.pointwise()
+                                for n in nodes):
+            touched |= args
+            continue
+        taken = set()
+        for dying in sorted(releases.get(i, ())):
+            d = storages.get(dying)
+            if d is None or d.role != "temp" or \
+                    shared.get(dying, {dying}) != {dying} or \
+                    not isinstance(d.elements, int):
+                continue
+            readers = [n for n in nodes
+                       if any(r.buffer == dying for r in n.reads)]
+            if len(readers) != 1 or any(w.buffer == dying for n in nodes
+                                        for w in n.writes):
+                continue
+            # One node reads the temporary and writes the result (a later
+            # node of the kernel reading the temporary again would see the
+            # result).
+            node = readers[0]
+            reads = [r for r in node.reads if r.buffer == dying]
+            for w in node.writes:
+                out = storages.get(w.buffer)
+                if out is None or w.buffer in touched or \
+                        w.buffer in taken or w.kind != "MemoryDep" or \
+                        out.role not in ("temp", "output") or \
+                        w.buffer not in step.args or \
+                        shared.get(w.buffer, {w.buffer}) != {w.buffer} or \
+                        (out.dtype, out.elements) != (d.dtype, d.elements):
+                    continue
+                if all(r.kind == "MemoryDep" and r.index == w.index and
+                       r.ranges == w.ranges for r in reads):
+                    reuse.setdefault(i, []).append((w.buffer, dying))
+                    taken.add(w.buffer)
+                    break
+        touched |= args
+    return reuse
+
+
+def plan(manifest: Manifest, signature: dict,
+         deps: Optional[Dict[str, NodeDeps]] = None) -> Plan:
+    """The run plan of `manifest` for calls with `signature`'s arguments;
+    with the dump's dependencies (`deps.parse`), kernels update dying
+    temporaries in place."""
     by_name = {t.name: t for t in manifest.inputs}
     inputs: List[InputBinding] = []
     arg_storage: Dict[str, str] = {}
@@ -185,14 +262,16 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
         if t is None:
             # Read by no kernel (returned, or unused): no storage of its own.
             storage = "arg:" + name
-            inputs.append(InputBinding(position, storage=storage))
+            inputs.append(InputBinding(position, storage=storage,
+                                       mutated=bool(entry.get("mutated"))))
         else:
             storage = t.storage
             if storage in bound_storages:
                 raise PlanError("inputs share storage %r" % storage)
             inputs.append(InputBinding(position, storage=storage,
                                        offset=t.offset, shape=t.shape,
-                                       strides=t.strides))
+                                       strides=t.strides,
+                                       mutated=bool(entry.get("mutated"))))
         bound_storages.add(storage)
         arg_storage[name] = storage
     missing = [t.name for t in manifest.inputs if t.name not in arg_storage]
@@ -234,8 +313,11 @@ def plan(manifest: Manifest, signature: dict) -> Plan:
 
     releases, free_at_start = _release_points(manifest, run_steps(manifest),
                                               aliases, outputs, inputs)
-    steps = tuple(RunStep(step, tuple(sorted(releases.get(i, ()))))
-                  for i, step in enumerate(run_steps(manifest)))
+    run = run_steps(manifest)
+    reuse = _in_place(manifest, run, releases, deps or {})
+    steps = tuple(RunStep(step, tuple(sorted(releases.get(i, ()))),
+                          tuple(reuse.get(i, ())))
+                  for i, step in enumerate(run))
 
     allocations = tuple((s.name, s.dtype, s.elements)
                         for s in manifest.storages

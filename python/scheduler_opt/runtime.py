@@ -34,16 +34,14 @@ class RuntimeError_(RuntimeError):
 class Storage:
     """A storage at run time: element k is element `base + k` of `tensor`'s
     untyped storage."""
-    __slots__ = ("tensor", "base", "itemsize")
+    __slots__ = ("tensor", "base", "pointer")
 
     def __init__(self, tensor: torch.Tensor, base: int):
         self.tensor = tensor
         self.base = base
-        self.itemsize = tensor.element_size()
-
-    def pointer(self) -> int:
-        t = self.tensor
-        return t.data_ptr() + (self.base - t.storage_offset()) * self.itemsize
+        # The address of element 0, computed once (a kernel argument).
+        self.pointer = tensor.data_ptr() + \
+            (base - tensor.storage_offset()) * tensor.element_size()
 
     def view(self, size, stride, offset) -> torch.Tensor:
         return self.tensor.as_strided(size, stride, self.base + offset)
@@ -300,19 +298,32 @@ class CompiledGraph:
                 isinstance(x, int) for x in
                 out.view.size + out.view.stride + (out.view.offset,)))
             for out in plan.outputs]
-        # The call sequence: ("kernel", kernel, grid, args, frees) or
-        # ("extern", _Extern, frees).
+        # The call sequence, decided here so that a call only looks things
+        # up: (kernel launch, static grid or None, grid expressions,
+        # argument storages, storages first written here (allocated before
+        # the launch), (storage, dying temporary it takes over), storages
+        # released after it) or (None, _Extern,
+        # released storages). Externs allocate what they write themselves
+        # (or adopt the tensors they return).
         self._program = []
+        allocated = set()
         for run in plan.steps:
             step = run.step
             if step.kind == "kernel":
                 static = all(isinstance(g, int) for g in step.grid)
-                self._program.append(("kernel", kernels[step.name],
-                                      step.grid if static else None,
-                                      step.grid, step.args, run.free_after))
+                reused = {dst for dst, _ in run.reuse}
+                first = tuple(dict.fromkeys(
+                    n for n in step.args if n in self._allocations and
+                    n not in allocated and n not in reused))
+                self._program.append((kernels[step.name].launch,
+                                      tuple(step.grid) if static else None,
+                                      step.grid, tuple(step.args), first,
+                                      run.reuse, run.free_after))
+                allocated.update(step.args)
             else:
-                self._program.append(("extern", externs[id(step)],
+                self._program.append((None, externs[id(step)],
                                       run.free_after))
+                allocated.update(o.storage for o in step.outputs)
         self._aliases = plan.aliases
 
     def _bind(self, args: Sequence[Any], symbols: Dict[str, int]):
@@ -356,19 +367,20 @@ class CompiledGraph:
                                 device=device)
             storages[name] = Storage(t, 0)
 
+        for name in self.plan.free_at_start:
+            storages.pop(name, None)
         stream = _raw_stream(device)
         for entry in self._program:
-            if entry[0] == "kernel":
-                _, kernel, grid, sym_grid, names, frees = entry
-                pointers = []
-                for name in names:
-                    s = storages.get(name)
-                    if s is None:
+            launch = entry[0]
+            if launch is not None:
+                _, grid, sym_grid, names, first, reuse, frees = entry
+                for dst, src in reuse:
+                    storages[dst] = storages[src]
+                for name in first:
+                    if name not in storages:
                         allocate(name)
-                        s = storages[name]
-                    pointers.append(s.pointer())
-                kernel.launch(grid or _tuple(sym_grid, symbols), pointers,
-                              stream)
+                launch(grid or _tuple(sym_grid, symbols),
+                       [storages[name].pointer for name in names], stream)
             else:
                 _, extern, frees = entry
                 extern.run(storages, symbols, allocate)

@@ -59,3 +59,33 @@ def test_corpus_graph(graph, tmp_path):
         # The attention's four results come back from one extern step.
         sdpa = [s for s in m.externs() if "attention" in s.name]
         assert sdpa and [o.index for o in sdpa[0].outputs] == [0, 1, 2, 3]
+
+
+def test_in_place_as_inductor(tmp_path):
+    """mlp_train's backward: the GELU backward kernel writes buf12 into
+    buf8 (the matmul result it reads for the last time), as Inductor's
+    wrapper does (`buf12 = buf8; del buf8  # reuse` in its output code)."""
+    from scheduler_opt import deps
+    p = pipeline()
+    source = os.path.join(CORPUS, "mlp_train/model__0_backward_3.1")
+    if not os.path.isdir(source):
+        pytest.skip("no corpus graph")
+    with open(os.path.join(source, "output_code.py")) as f:
+        assert "buf12 = buf8; del buf8  # reuse" in f.read()
+    dump_dir = tmp_path / "dump"
+    dump_dir.mkdir()
+    for name in ("ir_pre_fusion.txt", "fx_graph_readable.py"):
+        shutil.copy(os.path.join(source, name), dump_dir)
+    p.toolkit = {}
+    p.compile(str(dump_dir), str(tmp_path))
+    m = manifest.load(str(tmp_path / "graph.json"))
+    params = fx_graph.read_signature(os.path.join(source,
+                                                  "fx_graph_readable.py"))
+    signature = {
+        "inputs": [{"name": q.name, "dtype": q.dtype} for q in params],
+        "outputs": [{"buffer": t.name, "size": list(t.shape),
+                     "stride": list(t.strides), "offset": t.offset}
+                    for t in m.outputs]}
+    with open(dump_dir / "ir_pre_fusion.txt") as f:
+        run = plan.plan(m, signature, deps.parse(f.read()))
+    assert [r.reuse for r in run.steps if r.reuse] == [(("buf12", "buf8"),)]

@@ -3,7 +3,7 @@ import copy
 
 import pytest
 
-from scheduler_opt import manifest, plan, sizes
+from scheduler_opt import deps, manifest, plan, sizes
 
 # x -> op0 -> buf0 (temp) -> op1 -> buf2 (output); an extern reads buf2
 # and writes buf3 (temp) read by op2 into buf4 (output); the graph also
@@ -140,6 +140,42 @@ def test_outputs_and_aliases_never_released():
     assert not released & {src for _, src in p.aliases}
     outputs = {s["name"] for s in DATA["storages"] if s["role"] == "output"}
     assert not released & outputs
+
+
+def _deps(read_index="c0", iteration="(32, 1)"):
+    """k2 (node op4) reads buf3 and writes buf4, 32 elements each."""
+    return deps.parse(
+        "op4.writes = [MemoryDep('buf4', c0, {c0: 32})]\n"
+        "op4.unmet_dependencies = [MemoryDep('buf3', %s, {c0: 32})]\n"
+        "op4.met_dependencies = []\n"
+        "op4.group.iteration = %s\n" % (read_index, iteration))
+
+
+def _with_node():
+    data = copy.deepcopy(DATA)
+    data["steps"][3]["node"] = "op4"
+    return manifest.parse(data)
+
+
+def test_in_place_update_of_a_dying_temporary():
+    """Inductor's decide_inplace_update: a pointwise kernel reading a
+    temporary for the last time at the index where it writes its result
+    writes into the temporary (`buf12 = buf8; del buf8  # reuse` in
+    Inductor's mlp_train backward)."""
+    p = plan.plan(_with_node(), SIGNATURE, _deps())
+    assert [(r.step.name, r.reuse) for r in p.steps if r.reuse] == \
+        [("k2", (("buf4", "buf3"),))]
+    # Not without dependencies, at another index, for a reduction, nor
+    # when the temporary is read later.
+    assert not any(r.reuse for r in plan.plan(_with_node(), SIGNATURE).steps)
+    for d in (_deps(read_index="31 - c0"), _deps(iteration="(1, 32)")):
+        assert not any(r.reuse for r in
+                       plan.plan(_with_node(), SIGNATURE, d).steps)
+    sig = copy.deepcopy(SIGNATURE)
+    sig["outputs"].append({"buffer": "buf3", "size": [32], "stride": [1],
+                           "offset": 0})
+    assert not any(r.reuse for r in plan.plan(_with_node(), sig,
+                                              _deps()).steps)
 
 
 def test_outputs():
