@@ -10,17 +10,22 @@ calls only replay.
 Inputs. Each tensor argument has a static tensor the graph reads and
 writes: the caller's own tensor when it is at the same address as in the
 warm-up call (parameters, optimizer state, batch-norm statistics: Inductor
-treats these as static inputs), else a placeholder of the same layout,
-filled by a copy. On replay an argument at its static tensor's address is
-used as is; any other is copied into the static tensor first, and when the
-graph mutates that input (Inductor's `mutated_inputs`, from
-signature.json), copied back after the replay, so in-place updates
+treats these as static inputs), else a placeholder of the same layout in
+a copy of the storage region the graph addresses (the input's storage in
+the manifest: extern calls may view it beyond the tensor). On replay an
+argument at its static tensor's address is used as is; for any other the
+region is copied into the placeholder's first, and when the graph mutates
+that input (Inductor's `mutated_inputs`, from signature.json), copied back
+after the replay, so in-place updates
 (optimizer steps) land in the caller's tensor either way.
 
-Outputs are copied out (cloned) after each replay: a returned tensor
-belongs to the caller and a later replay does not overwrite it (Inductor's
-cudagraph trees instead return the pool's tensors and invalidate them on
-the next replay of the same tree). Outputs that view an input are views of
+Outputs are copied out after each replay: each storage of the pool that
+outputs view is cloned whole and the outputs are the same views of the
+copy (so outputs sharing a storage still share it, and a view the next
+graph reads beyond its elements, as a backward graph reads a saved
+activation, keeps its storage), and a later replay does not overwrite
+them (Inductor's cudagraph trees instead return the pool's tensors and
+invalidate them on the next replay of the same tree). Outputs that view an input are views of
 the caller's tensor; sizes and None come back as recorded.
 
 Graphs with size symbols (dynamic shapes), or with inputs that are not
@@ -49,20 +54,26 @@ class CudaGraphed:
         self.graph: Optional[torch.cuda.CUDAGraph] = None
         self.disabled = compiled.dynamic
         self._warm_pointers: Optional[List[Optional[int]]] = None
-        mutated = set()
-        offsets = {}
+        # Per argument position: the elements of its storage before the
+        # tensor and the storage's elements (what the graph may address).
+        storages = {s.name: s for s in compiled.manifest.storages}
+        self._extent = {}
+        self._mutated = set()
         for b in compiled.plan.inputs:
             if b.storage:
-                offsets[b.position] = b.offset
+                s = storages.get(b.storage)
+                self._extent[b.position] = (
+                    b.offset, s.elements if s is not None else None)
                 if b.mutated:
-                    mutated.add(b.position)
-        self._offsets = offsets
-        self._mutated = mutated
-        # After capture: (position, static tensor, mutated) per tensor
-        # argument; per output, ("clone", tensor), ("view", position, size,
-        # stride, offset from the argument's) or ("value", value).
+                    self._mutated.add(b.position)
+        # After capture: (position, static tensor, its flat region or None,
+        # mutated) per tensor argument; the output storages of the pool,
+        # each as one flat tensor; per output, ("copy", storage index,
+        # size, stride, offset), ("view", position, size, stride, offset
+        # from the argument's) or ("value", value).
         self._inputs: List[Any] = []
         self._outputs: List[Any] = []
+        self._storages: List[torch.Tensor] = []
         self._viewed: List[int] = []
 
     def __call__(self, args: List[Any]):
@@ -90,28 +101,37 @@ class CudaGraphed:
             return self.compiled(args)
         return self._replay(args)
 
+    def _region(self, position: int, arg: torch.Tensor):
+        """The elements of `arg`'s storage the graph may address, as one
+        flat tensor, and where the argument starts in it."""
+        before, elements = self._extent.get(position, (0, None))
+        if not isinstance(before, int) or not isinstance(elements, int):
+            before, elements = 0, None
+        start = arg.storage_offset() - before
+        have = arg.untyped_storage().nbytes() // arg.element_size()
+        if elements is None or start < 0 or start + elements > have:
+            before, start = 0, arg.storage_offset()
+            elements = _span(arg)
+        return arg.as_strided((elements,), (1,), start), before
+
     def _static_input(self, position: int, arg: torch.Tensor):
+        """(static tensor, its flat region or None): the caller's tensor
+        when at a stable address, else a placeholder with the same layout
+        in a copy of the storage region the graph addresses."""
         if arg.data_ptr() == self._warm_pointers[position]:
-            return arg  # at a stable address: the graph uses it in place
-        # A placeholder with the same layout and as many elements before
-        # it as the plan addresses (the input's offset in its storage).
-        before = self._offsets.get(position, 0)
-        if not isinstance(before, int):
-            raise ValueError("input %d has a symbolic offset" % position)
-        flat = torch.empty(before + _span(arg), dtype=arg.dtype,
-                           device=arg.device)
-        static = flat.as_strided(arg.shape, arg.stride(), before)
-        static.copy_(arg)
-        return static
+            return arg, None
+        region, before = self._region(position, arg)
+        flat = region.clone()
+        return flat.as_strided(arg.shape, arg.stride(), before), flat
 
     def _capture(self, args: List[Any]):
         statics = []
         self._inputs = []
         for p, a in enumerate(args):
             if isinstance(a, torch.Tensor):
-                s = self._static_input(p, a)
+                s, flat = self._static_input(p, a)
                 statics.append(s)
-                self._inputs.append((p, s, p in self._mutated))
+                self._inputs.append((p, s, flat, p in self._mutated))
             else:
                 statics.append(a)
         torch.cuda.synchronize()
@@ -120,9 +140,11 @@ class CudaGraphed:
         with torch.cuda.graph(graph, pool=pool):
             outs = self.compiled(list(statics))
         by_storage = {}
-        for p, s, _ in self._inputs:
+        for p, s, _, _ in self._inputs:
             by_storage.setdefault(s.untyped_storage().data_ptr(), (p, s))
         self._outputs = []
+        self._storages = []
+        pool_storages = {}
         for o in outs:
             if not isinstance(o, torch.Tensor):
                 self._outputs.append(("value", o))
@@ -134,29 +156,44 @@ class CudaGraphed:
                                       o.storage_offset() -
                                       s.storage_offset()))
             else:
-                self._outputs.append(("clone", o))
+                key = (o.untyped_storage().data_ptr(), o.dtype)
+                k = pool_storages.get(key)
+                if k is None:
+                    k = pool_storages[key] = len(self._storages)
+                    n = o.untyped_storage().nbytes() // o.element_size()
+                    self._storages.append(o.as_strided((n,), (1,), 0))
+                self._outputs.append(("copy", k, tuple(o.shape), o.stride(),
+                                      o.storage_offset()))
         self._viewed = sorted({o[1] for o in self._outputs
                                if o[0] == "view"})
         self.graph = graph
 
     def _replay(self, args: List[Any]):
         back = []
-        for p, static, mutated in self._inputs:
+        for p, static, flat, mutated in self._inputs:
             a = args[p]
             if a.data_ptr() != static.data_ptr():
-                static.copy_(a)
+                if flat is None:  # a stable input moved: use its copy
+                    static.copy_(a)
+                    if mutated:
+                        back.append((a, static))
+                    continue
+                region, _ = self._region(p, a)
+                flat.copy_(region)
                 if mutated:
-                    back.append((a, static))
+                    back.append((region, flat))
         kept = {p: args[p] for p in self._viewed}
         args.clear()
         self.graph.replay()
         for a, static in back:
             a.copy_(static)
+        copies = [s.clone() for s in self._storages]
         result = []
         for o in self._outputs:
             kind = o[0]
-            if kind == "clone":
-                result.append(o[1].clone())
+            if kind == "copy":
+                _, k, size, stride, offset = o
+                result.append(copies[k].as_strided(size, stride, offset))
             elif kind == "view":
                 _, p, size, stride, offset = o
                 a = kept[p]

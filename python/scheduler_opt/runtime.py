@@ -44,7 +44,21 @@ class Storage:
             (base - tensor.storage_offset()) * tensor.element_size()
 
     def view(self, size, stride, offset) -> torch.Tensor:
-        return self.tensor.as_strided(size, stride, self.base + offset)
+        t = self.tensor
+        return _reinterpret(t, size, stride,
+                            self.base + offset - t.storage_offset())
+
+
+def _as_strided(t, size, stride, increment):
+    return t.as_strided(size, stride, t.storage_offset() + increment)
+
+
+# Inductor's wrapper's reinterpret_tensor (a view relative to the tensor's
+# storage offset, made in C++ without the dispatcher's Python overhead).
+try:
+    from torch._C._dynamo.guards import _reinterpret_tensor as _reinterpret
+except ImportError:  # older PyTorch
+    _reinterpret = _as_strided
 
 
 def resolve_kernel(name: str) -> Callable:
@@ -81,6 +95,13 @@ class _Hole:
         self.offset = sizes.parse(offset)
         self.static = all(isinstance(v, int) for v in
                           self.size + self.stride + (self.offset,))
+
+    def layout(self, symbols):
+        """(size, stride, offset) under `symbols`."""
+        if self.static:
+            return self.size, self.stride, self.offset
+        return (_tuple(self.size, symbols), _tuple(self.stride, symbols),
+                _eval(self.offset, symbols))
 
     def get(self, storages, symbols):
         s = storages[self.storage]
@@ -126,6 +147,19 @@ def _has_holes(template) -> bool:
     return isinstance(template, sizes.Expr)
 
 
+def _top_holes(template):
+    """Positions of `template`'s holes, or None when a nested list holds
+    one."""
+    positions = []
+    for i, v in enumerate(template):
+        if isinstance(v, list):
+            if _has_holes(v):
+                return None
+        elif _has_holes(v):
+            positions.append(i)
+    return positions
+
+
 def _fill(template, storages, symbols):
     if isinstance(template, _Hole):
         return template.get(storages, symbols)
@@ -154,8 +188,14 @@ class _Extern:
         self.args = _decode(call.get("args", []), buffers, where)
         self.kwargs = {k: _decode(v, buffers, where)
                        for k, v in call.get("kwargs", {}).items()}
-        self.dynamic = _has_holes(self.args) or any(
-            _has_holes(v) for v in self.kwargs.values())
+        # Arguments filled on each call: the positions of the top-level
+        # holes (views, sizes) when no nested list holds one, else None
+        # (filled recursively).
+        self.arg_holes = _top_holes(self.args)
+        self.kwarg_holes = [k for k, v in self.kwargs.items()
+                            if _has_holes(v)]
+        if any(isinstance(self.kwargs[k], list) for k in self.kwarg_holes):
+            self.kwarg_holes = None
         self.out = (_decode(call["out"], buffers, where)
                     if "out" in call else None)
         layouts = {o["buffer"]: o for o in call.get("outputs", [])}
@@ -181,9 +221,23 @@ class _Extern:
             self.outputs.append((out.storage, path, hole))
 
     def run(self, storages, symbols, allocate):
-        args = _fill(self.args, storages, symbols)
-        kwargs = {k: _fill(v, storages, symbols)
-                  for k, v in self.kwargs.items()}
+        if self.arg_holes is None:
+            args = _fill(self.args, storages, symbols)
+        elif self.arg_holes:
+            args = list(self.args)
+            for i in self.arg_holes:
+                args[i] = _fill(args[i], storages, symbols)
+        else:
+            args = self.args
+        if self.kwarg_holes is None:
+            kwargs = {k: _fill(v, storages, symbols)
+                      for k, v in self.kwargs.items()}
+        elif self.kwarg_holes:
+            kwargs = dict(self.kwargs)
+            for k in self.kwarg_holes:
+                kwargs[k] = _fill(kwargs[k], storages, symbols)
+        else:
+            kwargs = self.kwargs
         if self.out is not None:
             for storage, _, _ in self.outputs:
                 if storage not in storages:
@@ -206,9 +260,7 @@ class _Extern:
                 return  # an in-place update of the storage it writes
             storages[storage] = Storage(value, value.storage_offset())
             return
-        size = _tuple(hole.size, symbols)
-        stride = _tuple(hole.stride, symbols)
-        offset = _eval(hole.offset, symbols)
+        size, stride, offset = hole.layout(symbols)
         if storage not in storages and tuple(value.shape) == size and \
                 (math.prod(size) <= 1 or _same_strides(value, size, stride)):
             # Adopt the result's memory, as Inductor's wrapper does.
