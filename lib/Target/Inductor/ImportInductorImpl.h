@@ -13,6 +13,9 @@
 //   ImportExtern.cpp     extern, nop and MultiOutput nodes
 //   ImportLoopBody.cpp   loop bodies: blocks, statements, operands, indices
 //   ImportOps.cpp        the operation table: one row per `ops.<name>`
+//   ImportMathOps.cpp    rows whose PyTorch semantics need several ops
+//   ImportOpaqueOps.cpp  rows kept by name (fusion.opaque)
+//   ImportIndexTerms.cpp non-affine parts of indices
 //   IndexExpr.cpp        sympy index and size expressions
 //
 // The dump itself is read by DumpParser.cpp (lines), DumpFields.cpp (the
