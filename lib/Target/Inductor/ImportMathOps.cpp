@@ -217,4 +217,3 @@ LogicalResult BodyImporter::translateLdexp(const OpCall &c, const OpDef &def) {
       arith::MulFOp::create(builder, l, convert(xy->first, type, l), scale);
   return success();
 }
-
