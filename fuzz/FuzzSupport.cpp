@@ -22,13 +22,12 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-void fuzz::initialize() {
-  static bool done = [] {
-    registerTransformsPasses();
-    registerAllPasses();
-    return true;
-  }();
-  (void)done;
+/// Registers the passes and pipelines once per process, before the first
+/// input (the textual pipelines that lowerings nest by name need them).
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  registerTransformsPasses();
+  registerAllPasses();
+  return 0;
 }
 
 FuzzContext::FuzzContext() {
@@ -77,6 +76,15 @@ OwningOpRef<ModuleOp> fuzz::parseAndVerify(FuzzContext &ctx,
   if (!module)
     check(ctx.errors() > 0, "parse or verify failed without an error");
   return module;
+}
+
+OwningOpRef<ModuleOp> fuzz::parseAfterSelector(FuzzContext &ctx,
+                                               const uint8_t *data,
+                                               size_t size) {
+  if (size == 0)
+    return nullptr;
+  return parseAndVerify(
+      ctx, llvm::StringRef(reinterpret_cast<const char *>(data) + 1, size - 1));
 }
 
 std::string fuzz::print(Operation *op) {

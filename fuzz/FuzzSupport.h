@@ -4,7 +4,8 @@
 // one input to the next) and checks the project's invariants on top of the
 // sanitizers: a failure always comes with an error diagnostic, a pass's
 // output verifies, and the same input gives the same output. A broken
-// invariant aborts, which libFuzzer records as a crash.
+// invariant aborts, which libFuzzer records as a crash. FuzzSupport.cpp
+// defines LLVMFuzzerInitialize for all targets (pass registration).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,10 +25,6 @@
 #include <string>
 
 namespace mlir::fusion::fuzz {
-
-/// Registers the passes and pipelines once per process (the textual
-/// pipelines that lowerings nest by name need them).
-void initialize();
 
 /// A context with every dialect scheduler-opt knows registered (loaded on
 /// demand), no threads, and a diagnostic handler that swallows diagnostics
@@ -49,6 +46,11 @@ private:
 /// Parses `text` as a module and verifies it; null when either fails (after
 /// an error diagnostic, checked).
 OwningOpRef<ModuleOp> parseAndVerify(FuzzContext &ctx, llvm::StringRef text);
+
+/// For targets whose input is a selector byte (options) and MLIR text: the
+/// text after the first byte, parsed and verified as parseAndVerify does.
+OwningOpRef<ModuleOp> parseAfterSelector(FuzzContext &ctx,
+                                         const uint8_t *data, size_t size);
 
 /// Aborts with `what` when `condition` is false.
 void check(bool condition, const char *what);

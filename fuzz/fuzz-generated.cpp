@@ -20,11 +20,6 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  initialize();
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzedDataProvider bytes(data, size);
   GraphGeneratorOptions options;

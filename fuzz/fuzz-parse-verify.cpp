@@ -10,11 +10,6 @@
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  initialize();
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzContext ctx;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);

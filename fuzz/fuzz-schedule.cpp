@@ -11,17 +11,9 @@
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  initialize();
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size == 0)
-    return 0;
   FuzzContext ctx;
-  llvm::StringRef text(reinterpret_cast<const char *>(data) + 1, size - 1);
-  OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);
+  OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)
     return 0;
   (void)scheduleChecked(ctx, *module, data[0]);
