@@ -72,7 +72,11 @@ OwningOpRef<ModuleOp> fuzz::parseAndVerify(FuzzContext &ctx,
     return nullptr;
   ctx.resetErrors();
   ParserConfig config(&ctx.get(), /*verifyAfterParse=*/true);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
+  // MLIR's lexer reads the byte after the text, expecting the NUL that
+  // files and std::strings end with; fuzzer inputs have none.
+  std::string terminated = text.str();
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(terminated, config);
   if (!module)
     check(ctx.errors() > 0, "parse or verify failed without an error");
   return module;
