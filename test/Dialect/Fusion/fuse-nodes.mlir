@@ -307,6 +307,62 @@ fusion.graph @negative_mutation_other_index(%state: !fusion.buffer<64xf32>, %g: 
 
 // -----
 
+// Reduced from scripts/differential.py --first-seed 22: op4 updates in
+// place %buf1, itself op1's in-place update of %state, which op2 reads at
+// p0 - 1. Once op2 and op3 are one group, op4's WeakDep on op2 is pruned
+// (op4 reads op3), and fusable_weak_dep, which looks only for reads named
+// after the first version (%state), would not see op2's read anyway; the
+// fused kernel would race, so the group-level check over every member and
+// every version of the storage refuses it.
+// CHECK-LABEL: fusion.graph @negative_mutation_chain_in_group
+// CHECK:       fusion.fused
+// CHECK-NEXT:    fusion.node "op2"
+// CHECK:         fusion.node "op3"
+// CHECK:         fusion.yield
+// CHECK-NEXT:  }
+// CHECK-NEXT:  fusion.node "op4"
+// CHECK-SAME:    mutates
+// expected-remark @below {{fused 4 nodes into 3}}
+fusion.graph @negative_mutation_chain_in_group(%state: !fusion.buffer<64xf32>, %g: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+  %buf1 = fusion.node "op1" (%p0) in [64] writes(%out : !fusion.buffer<64xf32> mutates %state) {
+    %0 = fusion.load %state[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.load %g[%p0] : !fusion.buffer<64xf32>
+    %2 = arith.subf %0, %1 : f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  // expected-remark @below {{not fusing op1 with op2_op3: memory deps did not match [memory-deps-mismatch]}}
+  %buf2 = fusion.node "op2" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
+    %0 = fusion.load %buf1[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.index_expr [%p0] : i64
+    %c1 = arith.constant 1 : i64
+    %2 = arith.cmpi sge, %1, %c1 : i64
+    %zero = arith.constant 0.000000e+00 : f32
+    %3 = fusion.masked %2, %zero : f32 {
+      %4 = fusion.load %buf1[%p0 - 1] : !fusion.buffer<64xf32>
+      fusion.yield %4 : f32
+    }
+    %5 = arith.addf %0, %3 : f32
+    fusion.store %5, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  %buf3 = fusion.node "op3" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
+    %0 = fusion.load %buf2[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.load %buf1[%p0] : !fusion.buffer<64xf32>
+    %2 = arith.maximumf %0, %1 : f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  // expected-remark @below {{not fusing op1 with op4: memory deps did not match [memory-deps-mismatch]}}
+  // expected-remark @below {{not fusing op2_op3 with op4: node2 would overwrite in place what node1 reads at another index [in-place-race]}}
+  %buf4 = fusion.node "op4" (%p0) in [64] writes(%out : !fusion.buffer<64xf32> mutates %buf1) {
+    %0 = fusion.load %buf1[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.load %buf3[%p0] : !fusion.buffer<64xf32>
+    %2 = arith.addf %0, %1 : f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %buf3 : !fusion.buffer<64xf32>
+}
+
+// -----
+
 // A consumer broadcasting its producer over a new inner loop shares the
 // producer's data, but pointwise kernels over different numbers of elements
 // do not fuse.

@@ -827,6 +827,44 @@ bool Planner::fusableWeakDep(WeakDepAttr weak, const Group &g1,
   return true;
 }
 
+/// True when a member of `writer` overwrites a storage in place that a
+/// member of `reader` reads at another index (or whole, or indirectly), so
+/// that in one kernel some threads would read what others already
+/// overwrote. Every version of the storage counts; reads of buffers that
+/// `writer` itself produces are real dependences, left to
+/// can_fuse_vertical.
+bool Planner::racesInPlace(const Group &reader, const Group &writer) {
+  for (unsigned w : writer.units)
+    for (Attribute dep : unitDeps[w].writes) {
+      auto write = dyn_cast<MemoryDepAttr>(dep);
+      if (!write)
+        continue;
+      StringAttr storage = realName(write.getName());
+      if (storage == write.getName())
+        continue;
+      for (unsigned r : reader.units)
+        for (Attribute readDep : unitDeps[r].reads) {
+          StringAttr name = depName(readDep);
+          if (isa<WeakDepAttr>(readDep) || writer.bufferNames.contains(name) ||
+              realName(name) != storage)
+            continue;
+          auto read = dyn_cast<MemoryDepAttr>(readDep);
+          // A mutation's own ordering StarDep on the version it updates.
+          if (!read && isa<StarDepAttr>(readDep) &&
+              llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
+                return depName(own) != realName(depName(own)) &&
+                       realName(depName(own)) == storage;
+              }))
+            continue;
+          if (!read || isIndirect(read) || isIndirect(write) ||
+              read.getIndex() != write.getIndex() ||
+              read.getSizes() != write.getSizes())
+            return true;
+        }
+    }
+  return false;
+}
+
 /// Inductor's can_fuse_vertical: every read of node2 matches a write of
 /// node1 or is produced by a node that can run before both.
 std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
@@ -858,18 +896,11 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   for (StringAttr name : remainingNames)
     if (node1.bufferNames.contains(name))
       return RefusalReason::MemoryDepsMismatch;
-  // The mutation order prune_redundant_deps dropped still decides whether
-  // the kernel would race.
-  for (unsigned unit : node2.units)
-    for (Attribute dep : deps.getUnmetDependencies(unit)) {
-      auto weak = dyn_cast<WeakDepAttr>(dep);
-      if (!weak || node2.unmet.contains(dep))
-        continue;
-      std::optional<unsigned> producer = producerUnit(depName(dep));
-      if (producer && inGroup(*producer, g1) &&
-          !fusableWeakDep(weak, node1, node2))
-        return RefusalReason::InPlaceRace;
-    }
+  // Beyond Inductor: neither a WeakDep prune_redundant_deps dropped nor a
+  // chain of mutations (fusable_weak_dep looks for reads of the first
+  // version's name only) may hide a race.
+  if (racesInPlace(node1, node2) || racesInPlace(node2, node1))
+    return RefusalReason::InPlaceRace;
   for (StringAttr name : remainingNames) {
     std::optional<unsigned> producer = producerUnit(name);
     if (producer && !inGroup(*producer, g1) &&

@@ -161,6 +161,7 @@ private:
   bool fusableReadAndWrite(Attribute read, MemoryDepAttr write);
   std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
+  bool racesInPlace(const Group &reader, const Group &writer);
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);
