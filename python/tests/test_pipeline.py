@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from scheduler_opt import fx_graph, manifest, plan, tools
+from scheduler_opt import deps, fx_graph, manifest, plan, tools
 
 CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
     os.path.dirname(__file__), "..", "..", "corpus", "inductor")
@@ -21,12 +21,9 @@ def pipeline():
     return p
 
 
-@pytest.mark.parametrize("graph", [
-    "softmax/model__0_inference_0.0",
-    "gpt2/model__0_forward_1.0",
-    "resnet18/model__0_forward_1.0",
-])
-def test_corpus_graph(graph, tmp_path):
+def compile_and_plan(graph, tmp_path):
+    """The manifest of corpus graph `graph` (PTX only) and its run plan,
+    with the dump's dependencies (in-place updates)."""
     p = pipeline()
     source = os.path.join(CORPUS, graph)
     if not os.path.isdir(source):
@@ -45,7 +42,17 @@ def test_corpus_graph(graph, tmp_path):
         "outputs": [{"buffer": t.name, "size": list(t.shape),
                      "stride": list(t.strides), "offset": t.offset}
                     for t in m.outputs]}
-    run = plan.plan(m, signature)
+    with open(dump_dir / "ir_pre_fusion.txt") as f:
+        return m, plan.plan(m, signature, deps.parse(f.read()))
+
+
+@pytest.mark.parametrize("graph", [
+    "softmax/model__0_inference_0.0",
+    "gpt2/model__0_forward_1.0",
+    "resnet18/model__0_forward_1.0",
+])
+def test_corpus_graph(graph, tmp_path):
+    m, run = compile_and_plan(graph, tmp_path)
     assert len(run.outputs) == len(m.outputs)
     freed = set()
     for r in run.steps:
@@ -65,27 +72,10 @@ def test_in_place_as_inductor(tmp_path):
     """mlp_train's backward: the GELU backward kernel writes buf12 into
     buf8 (the matmul result it reads for the last time), as Inductor's
     wrapper does (`buf12 = buf8; del buf8  # reuse` in its output code)."""
-    from scheduler_opt import deps
-    p = pipeline()
     source = os.path.join(CORPUS, "mlp_train/model__0_backward_3.1")
     if not os.path.isdir(source):
         pytest.skip("no corpus graph")
     with open(os.path.join(source, "output_code.py")) as f:
         assert "buf12 = buf8; del buf8  # reuse" in f.read()
-    dump_dir = tmp_path / "dump"
-    dump_dir.mkdir()
-    for name in ("ir_pre_fusion.txt", "fx_graph_readable.py"):
-        shutil.copy(os.path.join(source, name), dump_dir)
-    p.toolkit = {}
-    p.compile(str(dump_dir), str(tmp_path))
-    m = manifest.load(str(tmp_path / "graph.json"))
-    params = fx_graph.read_signature(os.path.join(source,
-                                                  "fx_graph_readable.py"))
-    signature = {
-        "inputs": [{"name": q.name, "dtype": q.dtype} for q in params],
-        "outputs": [{"buffer": t.name, "size": list(t.shape),
-                     "stride": list(t.strides), "offset": t.offset}
-                    for t in m.outputs]}
-    with open(dump_dir / "ir_pre_fusion.txt") as f:
-        run = plan.plan(m, signature, deps.parse(f.read()))
+    _, run = compile_and_plan("mlp_train/model__0_backward_3.1", tmp_path)
     assert [r.reuse for r in run.steps if r.reuse] == [(("buf12", "buf8"),)]
