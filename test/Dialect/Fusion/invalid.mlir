@@ -1253,3 +1253,25 @@ fusion.graph @hint_contradicts_size symbols(s0 = 32) (%x: !fusion.buffer<16xf32>
   }
   fusion.output
 }
+
+// -----
+
+// Sizes have values: no division by zero, no symbol beyond s32767.
+// expected-error @below {{the right operand of 'floordiv' must be positive}}
+func.func private @size_divides_by_zero(!fusion.buffer<(s0 floordiv 0) x f32>)
+
+// -----
+
+// expected-error @below {{size symbol number 70000 is too large (at most 32767)}}
+func.func private @size_symbol_too_large(!fusion.buffer<(s70000 + 1) x f32>)
+
+// -----
+
+fusion.graph @generic_loop_size_divides_by_zero symbols(s0 = 4) () attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop size s0 floordiv 0 divides by a non-positive constant or uses a size symbol beyond s32767}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: -9223372036854775808>, reduction_ranges = array<i64>, symbolic_loop_sizes = affine_map<()[s0] -> (s0 floordiv 0)>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}

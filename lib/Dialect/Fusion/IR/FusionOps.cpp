@@ -89,6 +89,8 @@ static LogicalResult verifyIndexing(Operation *op, AffineMap map,
   if (map.getNumResults() != 1)
     return op->emitOpError("expects a single flat index, got ")
            << map.getNumResults() << " index results";
+  if (hasNonPositiveDivisor(map.getResult(0)))
+    return op->emitOpError("index divides by a non-positive constant");
   if (indices.size() < map.getNumDims() ||
       indices.size() > map.getNumDims() + map.getNumSymbols())
     return op->emitOpError("index map takes ")
@@ -1044,10 +1046,19 @@ LogicalResult NodeOp::verify() {
       return emitOpError("has ")
              << getNumLoops() << " loops but " << sizes.getNumResults()
              << " symbolic loop sizes";
-    for (auto [size, expr] : llvm::zip(getLoopSizes(), sizes.getResults()))
+    for (auto [size, expr] : llvm::zip(getLoopSizes(), sizes.getResults())) {
       if (size != getStaticSize(expr))
         return emitOpError("loop size ")
-               << size << " does not match its expression " << sizeExprToString(expr);
+               << size << " does not match its expression "
+               << sizeExprToString(expr);
+      if (hasNonPositiveDivisor(expr) ||
+          getNumSymbolsUsed(expr) > kMaxSizeSymbols)
+        return emitOpError("loop size ")
+               << sizeExprToString(expr)
+               << " divides by a non-positive constant or uses a size "
+                  "symbol beyond s"
+               << kMaxSizeSymbols - 1;
+    }
   }
   for (int64_t size : getLoopSizes())
     if (size != kSymbolicSize && size < 1)

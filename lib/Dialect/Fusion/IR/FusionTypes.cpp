@@ -211,6 +211,15 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (value != kSymbolicSize && value < 0)
       return emitError() << "buffer sizes, strides and offset must be "
                             "non-negative";
+    if (hasNonPositiveDivisor(expr))
+      return emitError() << "buffer layout expression "
+                         << sizeExprToString(expr)
+                         << " divides by a non-positive constant";
+    if (getNumSymbolsUsed(expr) > kMaxSizeSymbols)
+      return emitError() << "buffer layout expression "
+                         << sizeExprToString(expr)
+                         << " uses a size symbol beyond s"
+                         << kMaxSizeSymbols - 1;
   }
   return success();
 }
@@ -241,7 +250,8 @@ static ParseResult parseSymbolicDims(AsmParser &parser,
         unsigned position;
         if (parser.parseKeyword(&name))
           return failure();
-        if (!name.consume_front("s") || name.getAsInteger(10, position))
+        if (!name.consume_front("s") || name.getAsInteger(10, position) ||
+            position >= kMaxSizeSymbols)
           return parser.emitError(loc, "expected a size, a size symbol "
                                        "'s<N>' or the element type (symbolic "
                                        "sizes are separated by ' x ')");

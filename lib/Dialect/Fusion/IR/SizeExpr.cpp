@@ -18,6 +18,19 @@ bool mlir::fusion::isSizeExpr(AffineExpr expr) {
   return expr.isSymbolicOrConstant();
 }
 
+bool mlir::fusion::hasNonPositiveDivisor(AffineExpr expr) {
+  bool bad = false;
+  expr.walk([&](AffineExpr e) {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin || bin.getKind() == AffineExprKind::Add ||
+        bin.getKind() == AffineExprKind::Mul)
+      return;
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      bad |= c.getValue() <= 0;
+  });
+  return bad;
+}
+
 unsigned mlir::fusion::getNumSymbolsUsed(AffineExpr expr) {
   unsigned n = 0;
   expr.walk([&](AffineExpr e) {
@@ -88,6 +101,9 @@ private:
       if (!rhs.isSymbolicOrConstant())
         return parser.emitError(loc, "the right operand of '")
                << kw << "' must be a constant or use size symbols only";
+      if (auto c = dyn_cast<AffineConstantExpr>(rhs); c && c.getValue() <= 0)
+        return parser.emitError(loc, "the right operand of '")
+               << kw << "' must be positive";
       expr = kw == "floordiv"  ? expr.floorDiv(rhs)
              : kw == "ceildiv" ? expr.ceilDiv(rhs)
                                : expr % rhs;
@@ -126,6 +142,10 @@ private:
         name.getAsInteger(10, position))
       return parser.emitError(loc, "expected a size symbol 's<N>', got '")
              << name << "'";
+    if (position >= kMaxSizeSymbols)
+      return parser.emitError(loc, "size symbol number ")
+             << position << " is too large (at most "
+             << kMaxSizeSymbols - 1 << ")";
     expr = getAffineSymbolExpr(base + position, ctx);
     return success();
   }

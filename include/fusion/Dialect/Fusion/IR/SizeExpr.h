@@ -29,6 +29,13 @@ int64_t getStaticSize(AffineExpr expr);
 /// True if `expr` uses only constants and symbols (no dimensions).
 bool isSizeExpr(AffineExpr expr);
 
+/// The most size symbols a graph may declare: `s0` to `s<kMaxSizeSymbols-1>`.
+constexpr unsigned kMaxSizeSymbols = 1u << 15;
+
+/// True if `expr` divides or takes a modulo by a constant that is not
+/// positive (which has no value).
+bool hasNonPositiveDivisor(AffineExpr expr);
+
 /// One past the highest symbol position used in `expr` (0 if none).
 unsigned getNumSymbolsUsed(AffineExpr expr);
 
