@@ -25,12 +25,12 @@ Operation *downstream::DownstreamDialect::materializeConstant(
 }
 
 /// Folds to the element count the fusion type's C++ API computes, when the
-/// shape is static.
+/// shape is static (the count of a shape with size symbols has no value).
 OpFoldResult downstream::NumElementsOp::fold(FoldAdaptor) {
-  fusion::BufferType type = getBuffer().getType();
-  if (!llvm::all_of(type.getShape(), [](int64_t size) { return size >= 0; }))
+  std::optional<int64_t> numElements = getBuffer().getType().getNumElements();
+  if (!numElements)
     return {};
-  return IntegerAttr::get(IndexType::get(getContext()), type.getNumElements());
+  return IntegerAttr::get(IndexType::get(getContext()), *numElements);
 }
 
 #define GET_OP_CLASSES

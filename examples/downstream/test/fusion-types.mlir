@@ -24,3 +24,14 @@ func.func @strided(%b: !fusion.buffer<4096x1xf32, strides = [1, 4096]>) -> index
   return %n : index
 }
 
+
+// -----
+
+// A size symbol leaves the count unknown at compile time: no fold.
+// CHECK-LABEL: func.func @symbolic
+// CHECK: %[[N:.*]] = downstream.num_elements %{{.*}} : <s0 x 8 x f32>
+// CHECK: return %[[N]]
+func.func @symbolic(%b: !fusion.buffer<s0 x 8 x f32>) -> index {
+  %n = downstream.num_elements %b : !fusion.buffer<s0 x 8 x f32>
+  return %n : index
+}
