@@ -359,8 +359,7 @@ static bool canInplace(SchedulerNodeOpInterface leaf, const ReadWrites &rw,
          readDep.getSizes() == writeDep.getSizes();
 }
 
-/// Returns the buffer name a dependence refers to.
-static StringAttr getDepName(Attribute dep) {
+StringAttr mlir::fusion::getDepName(Attribute dep) {
   if (auto memory = dyn_cast<MemoryDepAttr>(dep))
     return memory.getName();
   if (auto star = dyn_cast<StarDepAttr>(dep))

@@ -50,6 +50,10 @@ ReadWrites computeReadWrites(SchedulerNodeOpInterface leaf);
 /// of the scheduler node producing it. Returns null for other values.
 StringAttr getBufferName(Value buffer);
 
+/// Returns the buffer a dependence (`#fusion.memory_dep`, `#fusion.star_dep`
+/// or `#fusion.weak_dep`) names.
+StringAttr getDepName(Attribute dep);
+
 /// One user of a buffer (Inductor's NodeUser): the leaf node that reads it
 /// and the index of the top-level node holding that leaf, or `kOutput` and
 /// a null leaf for the graph's consumer.

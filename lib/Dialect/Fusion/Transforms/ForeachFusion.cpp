@@ -78,7 +78,7 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex) {
     fe.maxOrder = std::max(fe.maxOrder, group.maxOrder);
     if (rebuildReadIndex)
       for (Attribute dep : group.reads)
-        fe.readToPart[depName(dep)] = part;
+        fe.readToPart[getDepName(dep)] = part;
   }
   recomputeGroupDeps(fe);
 }
@@ -103,7 +103,7 @@ std::optional<unsigned> Planner::producerPartFor(unsigned f,
                                                  unsigned consumer) {
   std::optional<unsigned> found;
   for (Attribute dep : groups[consumer].reads) {
-    std::optional<unsigned> producer = producerUnit(depName(dep));
+    std::optional<unsigned> producer = producerUnit(getDepName(dep));
     if (!producer || groupOf[*producer] != f)
       continue;
     if (found && *found != partOf[*producer])

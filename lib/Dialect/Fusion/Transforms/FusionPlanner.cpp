@@ -326,7 +326,7 @@ void Planner::refreshUnitDeps(unsigned unit) {
   // Unmet: produced by another node of the graph.
   ud.unmet.clear();
   for (Attribute dep : ud.reads) {
-    std::optional<unsigned> producer = producerUnit(depName(dep));
+    std::optional<unsigned> producer = producerUnit(getDepName(dep));
     if (producer && *producer != unit)
       ud.unmet.push_back(dep);
   }
@@ -345,7 +345,7 @@ void Planner::recomputeGroupDeps(Group &group) {
       if (!group.writes.contains(dep))
         group.reads.insert(dep);
     for (Attribute dep : unitDeps[unit].unmet)
-      if (!group.bufferNames.contains(depName(dep)) &&
+      if (!group.bufferNames.contains(getDepName(dep)) &&
           !group.writes.contains(dep))
         group.unmet.insert(dep);
   }
@@ -564,7 +564,7 @@ int64_t Planner::depSize(Attribute dep) {
     return it->second;
   if (isa<WeakDepAttr>(dep))
     return it->second = 1;
-  StringAttr name = depName(dep);
+  StringAttr name = getDepName(dep);
   Value buffer = deps.lookupBuffer(name);
   auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
   if (!type)
@@ -613,9 +613,9 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   auto nameToDep = [](const Group &g) {
     DenseMap<StringAttr, Attribute> map;
     for (Attribute dep : g.reads)
-      map[depName(dep)] = dep;
+      map[getDepName(dep)] = dep;
     for (Attribute dep : g.writes)
-      map[depName(dep)] = dep;
+      map[getDepName(dep)] = dep;
     return map;
   };
   llvm::SetVector<StringAttr> names1 = bufferNames(groups[g1]);
@@ -680,7 +680,7 @@ bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
   auto reuseKey = [&](Attribute dep) {
     auto [it, inserted] = reuseKeys.try_emplace(dep);
     if (inserted) {
-      Value buffer = deps.lookupBuffer(depName(dep));
+      Value buffer = deps.lookupBuffer(getDepName(dep));
       auto type = buffer && !isa<BlockArgument>(buffer)
                       ? dyn_cast<BufferType>(buffer.getType())
                       : BufferType();
@@ -809,7 +809,7 @@ bool Planner::fusableWeakDep(WeakDepAttr weak, const Group &g1,
   MemoryDepAttr write;
   unsigned count = 0;
   for (Attribute dep : g2.writes)
-    if (depName(dep) == weak.getMutating()) {
+    if (getDepName(dep) == weak.getMutating()) {
       write = dyn_cast<MemoryDepAttr>(dep);
       ++count;
     }
@@ -817,7 +817,7 @@ bool Planner::fusableWeakDep(WeakDepAttr weak, const Group &g1,
     return false;
   StringAttr real = realName(weak.getMutating());
   for (Attribute dep : g1.reads) {
-    if (depName(dep) != real)
+    if (getDepName(dep) != real)
       continue;
     auto read = dyn_cast<MemoryDepAttr>(dep);
     if (!read || isIndirect(read) || read.getIndex() != write.getIndex() ||
@@ -844,7 +844,7 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
         continue;
       for (unsigned r : reader.units)
         for (Attribute readDep : unitDeps[r].reads) {
-          StringAttr name = depName(readDep);
+          StringAttr name = getDepName(readDep);
           if (isa<WeakDepAttr>(readDep) || writer.bufferNames.contains(name) ||
               realName(name) != storage)
             continue;
@@ -852,8 +852,8 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
           // A mutation's own ordering StarDep on the version it updates.
           if (!read && isa<StarDepAttr>(readDep) &&
               llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
-                return depName(own) != realName(depName(own)) &&
-                       realName(depName(own)) == storage;
+                return getDepName(own) != realName(getDepName(own)) &&
+                       realName(getDepName(own)) == storage;
               }))
             continue;
           if (!read || isIndirect(read) || isIndirect(write) ||
@@ -876,7 +876,7 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
     if (auto weak = dyn_cast<WeakDepAttr>(dep))
       if (fusableWeakDep(weak, node1, node2))
         continue;
-    remaining[renamed(depName(dep))].push_back(dep);
+    remaining[renamed(getDepName(dep))].push_back(dep);
   }
   for (Attribute write : node1.writes) {
     auto memory = dyn_cast<MemoryDepAttr>(write);
@@ -892,7 +892,7 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   llvm::SetVector<StringAttr> remainingNames;
   for (auto &[key, list] : remaining)
     for (Attribute dep : list)
-      remainingNames.insert(depName(dep));
+      remainingNames.insert(getDepName(dep));
   for (StringAttr name : remainingNames)
     if (node1.bufferNames.contains(name))
       return RefusalReason::MemoryDepsMismatch;
@@ -1261,9 +1261,9 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
       continue;
     llvm::SetVector<StringAttr> used;
     for (Attribute dep : group.reads)
-      used.insert(depName(dep));
+      used.insert(getDepName(dep));
     for (Attribute dep : group.writes)
-      used.insert(depName(dep));
+      used.insert(getDepName(dep));
     for (StringAttr name : used)
       byBuffer[name].push_back(g);
   }
@@ -1368,7 +1368,7 @@ SmallVector<unsigned> Planner::inductorOrder() {
     for (Attribute dep : groups[g].unmet)
       if (std::optional<unsigned> producer = producerGroup(dep))
         if (*producer != g)
-          named.push_back({depName(dep).getValue(), *producer});
+          named.push_back({getDepName(dep).getValue(), *producer});
     llvm::stable_sort(named, [](const auto &a, const auto &b) {
       return a.first < b.first;
     });
@@ -1685,7 +1685,7 @@ std::optional<unsigned> Planner::producerUnit(StringAttr name) const {
 
 /// The group producing the buffer `dep` names, if a node of the graph does.
 std::optional<unsigned> Planner::producerGroup(Attribute dep) const {
-  if (std::optional<unsigned> producer = producerUnit(depName(dep)))
+  if (std::optional<unsigned> producer = producerUnit(getDepName(dep)))
     return groupOf[*producer];
   return std::nullopt;
 }

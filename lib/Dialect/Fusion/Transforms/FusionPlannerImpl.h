@@ -24,15 +24,6 @@ namespace mlir {
 namespace fusion {
 namespace planner {
 
-/// The buffer a dependence names.
-inline StringAttr depName(Attribute dep) {
-  if (auto memory = dyn_cast<MemoryDepAttr>(dep))
-    return memory.getName();
-  if (auto star = dyn_cast<StarDepAttr>(dep))
-    return star.getName();
-  return cast<WeakDepAttr>(dep).getName();
-}
-
 /// True when the index uses an indirect index (Inductor's SymT.TMP): a
 /// symbol after the graph's `numSizeSymbols` size symbols.
 inline bool isIndirect(MemoryDepAttr dep, unsigned numSizeSymbols) {
