@@ -1,6 +1,7 @@
 //===- DependenceGraph.cpp - Inductor's compute_dependencies --------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Support/TopologicalOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -628,42 +629,9 @@ SmallVector<unsigned> DependenceGraph::getAncestors(unsigned node) const {
 }
 
 void DependenceGraph::findCycle() {
-  // Kahn's algorithm; what it cannot order lies on or behind a cycle.
-  unsigned numNodes = nodes.size();
-  SmallVector<unsigned> indegree(numNodes);
-  SmallVector<unsigned> ready;
-  for (unsigned n = 0; n < numNodes; ++n)
-    if ((indegree[n] = preds[n].size()) == 0)
-      ready.push_back(n);
-  unsigned ordered = 0;
-  while (!ready.empty()) {
-    unsigned n = ready.pop_back_val();
-    ++ordered;
-    for (unsigned s : succs[n])
-      if (--indegree[s] == 0)
-        ready.push_back(s);
-  }
-  if (ordered == numNodes)
-    return;
-  // Every unordered node has an unordered predecessor: walking predecessors
-  // from one of them must revisit a node, which closes a cycle.
-  unsigned start = 0;
-  while (indegree[start] == 0)
-    ++start;
-  SmallVector<int> position(numNodes, -1);
-  SmallVector<unsigned> path;
-  unsigned n = start;
-  while (position[n] < 0) {
-    position[n] = path.size();
-    path.push_back(n);
-    n = *llvm::find_if(preds[n], [&](unsigned p) { return indegree[p] != 0; });
-  }
-  // path[position[n]..] walks predecessors; reverse it into edge order.
-  cycle.assign(path.begin() + position[n], path.end());
-  std::reverse(cycle.begin(), cycle.end());
-  // Start the cycle at its earliest node for a stable message.
-  auto first = std::min_element(cycle.begin(), cycle.end());
-  std::rotate(cycle.begin(), first, cycle.end());
+  cycle = fusion::findCycle(
+      nodes.size(), [&](unsigned n) { return ArrayRef<unsigned>(preds[n]); },
+      [&](unsigned n) { return ArrayRef<unsigned>(succs[n]); });
 }
 
 InFlightDiagnostic DependenceGraph::emitCycleError() const {

@@ -3,6 +3,7 @@
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 #include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 #include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "fusion/Support/TopologicalOrder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -545,8 +546,8 @@ static LogicalResult verifySizeSymbols(GraphOp graph) {
   return failure(result.wasInterrupted());
 }
 
-/// Reports the first cycle among the def-use edges of the graph's top-level
-/// scheduler nodes, naming the nodes on it. Iterative DFS; no recursion.
+/// Reports a cycle among the def-use edges of the graph's top-level
+/// scheduler nodes, naming the nodes on it (fusion::findCycle).
 static LogicalResult verifyAcyclic(GraphOp graph) {
   Block &block = graph.getBodyBlock();
   DenseMap<Operation *, unsigned> index;
@@ -555,60 +556,28 @@ static LogicalResult verifyAcyclic(GraphOp graph) {
     index[&op] = nodes.size();
     nodes.push_back(&op);
   }
-  // Successors: the top-level ops that use a result of the node.
-  auto successors = [&](Operation *op) {
-    SmallVector<unsigned> succs;
+  // Edges: a node to every top-level op using one of its results.
+  SmallVector<SmallVector<unsigned, 4>> preds(nodes.size()),
+      succs(nodes.size());
+  for (auto [n, op] : llvm::enumerate(nodes))
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())
         if (Operation *top = block.findAncestorOpInBlock(*user))
-          if (auto it = index.find(top); it != index.end())
-            succs.push_back(it->second);
-    return succs;
-  };
-  enum Color : uint8_t { White, Grey, Black };
-  SmallVector<Color> color(nodes.size(), White);
-  SmallVector<unsigned> parent(nodes.size(), ~0u);
-  for (unsigned root = 0; root < nodes.size(); ++root) {
-    if (color[root] != White)
-      continue;
-    // Stack of (node, its successors, next successor to visit).
-    struct Frame {
-      unsigned node;
-      SmallVector<unsigned> succs;
-      unsigned next = 0;
-    };
-    SmallVector<Frame> stack;
-    stack.push_back({root, successors(nodes[root])});
-    color[root] = Grey;
-    while (!stack.empty()) {
-      Frame &frame = stack.back();
-      if (frame.next == frame.succs.size()) {
-        color[frame.node] = Black;
-        stack.pop_back();
-        continue;
-      }
-      unsigned succ = frame.succs[frame.next++];
-      if (color[succ] == Black)
-        continue;
-      if (color[succ] == Grey) {
-        // Walk the DFS stack back from the current node to `succ`.
-        SmallVector<std::string> names;
-        unsigned start = 0;
-        while (stack[start].node != succ)
-          ++start;
-        for (unsigned i = start; i < stack.size(); ++i)
-          names.push_back(cast<SchedulerNodeOpInterface>(nodes[stack[i].node])
-                              .getNodeName());
-        names.push_back(names.front());
-        return nodes[succ]->emitOpError("is on a dependence cycle: ")
-               << llvm::join(names, " -> ");
-      }
-      color[succ] = Grey;
-      parent[succ] = frame.node;
-      stack.push_back({succ, successors(nodes[succ])});
-    }
-  }
-  return success();
+          if (auto it = index.find(top); it != index.end()) {
+            succs[n].push_back(it->second);
+            preds[it->second].push_back(n);
+          }
+  SmallVector<unsigned> cycle = findCycle(
+      nodes.size(), [&](unsigned n) { return ArrayRef<unsigned>(preds[n]); },
+      [&](unsigned n) { return ArrayRef<unsigned>(succs[n]); });
+  if (cycle.empty())
+    return success();
+  SmallVector<std::string> names;
+  for (unsigned n : cycle)
+    names.push_back(cast<SchedulerNodeOpInterface>(nodes[n]).getNodeName());
+  names.push_back(names.front());
+  return nodes[cycle.front()]->emitOpError("is on a dependence cycle: ")
+         << llvm::join(names, " -> ");
 }
 
 LogicalResult GraphOp::verifyRegions() {

@@ -51,41 +51,6 @@ struct ContainerOrder {
 };
 } // namespace
 
-/// Returns the nodes on one cycle of a cyclic ordering graph, in edge order,
-/// starting at the lowest index. Walks predecessors from a node Kahn's
-/// algorithm could not order until one repeats; no recursion.
-static SmallVector<unsigned> findCycle(const OrderingGraph &graph) {
-  unsigned numNodes = graph.preds.size();
-  SmallVector<unsigned> remaining(numNodes);
-  SmallVector<unsigned> ready;
-  for (unsigned n = 0; n < numNodes; ++n)
-    if ((remaining[n] = graph.preds[n].size()) == 0)
-      ready.push_back(n);
-  while (!ready.empty()) {
-    unsigned n = ready.pop_back_val();
-    for (unsigned s : graph.succs[n])
-      if (--remaining[s] == 0)
-        ready.push_back(s);
-  }
-  const unsigned *start = llvm::find_if(
-      remaining, [](unsigned count) { return count != 0; });
-  if (start == remaining.end())
-    return {};
-  SmallVector<int> position(numNodes, -1);
-  SmallVector<unsigned> path;
-  unsigned n = start - remaining.begin();
-  while (position[n] < 0) {
-    position[n] = path.size();
-    path.push_back(n);
-    n = *llvm::find_if(graph.preds[n],
-                       [&](unsigned p) { return remaining[p] != 0; });
-  }
-  SmallVector<unsigned> cycle(path.begin() + position[n], path.end());
-  std::reverse(cycle.begin(), cycle.end());
-  std::rotate(cycle.begin(), llvm::min_element(cycle), cycle.end());
-  return cycle;
-}
-
 /// Builds the ordering edges between the members of `container`: a member
 /// using another member's result runs after it, and a member overwriting a
 /// buffer version in place runs after every other member reading that
@@ -145,7 +110,9 @@ decideMemberOrder(Operation *container, const DependenceGraph &deps) {
       [&](unsigned n) { return ArrayRef(graph.succs[n]); });
   if (!order) {
     SmallVector<std::string> names;
-    SmallVector<unsigned> cycle = findCycle(graph);
+    SmallVector<unsigned> cycle = findCycle(
+        members.size(), [&](unsigned n) { return ArrayRef(graph.preds[n]); },
+        [&](unsigned n) { return ArrayRef(graph.succs[n]); });
     for (unsigned n : cycle)
       names.push_back(cast<SchedulerNodeOpInterface>(members[n]).getNodeName());
     if (!names.empty())
