@@ -1,7 +1,6 @@
-//===- Dtypes.cpp - torch dtypes and name order ---------------------------===//
+//===- Dtypes.cpp - torch dtypes ------------------------------------------===//
 //
-// The element types of torch dtypes, and the natural order of buffer
-// names that fixes the order of graph inputs and extern operands.
+// The element types of torch dtypes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,34 +13,6 @@
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
-
-bool mlir::fusion::inductor::naturalLess(StringRef a, StringRef b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (llvm::isDigit(a[i]) && llvm::isDigit(b[j])) {
-      size_t ie = i, je = j;
-      while (ie < a.size() && llvm::isDigit(a[ie]))
-        ++ie;
-      while (je < b.size() && llvm::isDigit(b[je]))
-        ++je;
-      StringRef na = a.slice(i, ie).ltrim('0'), nb = b.slice(j, je).ltrim('0');
-      if (na.size() != nb.size())
-        return na.size() < nb.size();
-      if (int c = na.compare(nb))
-        return c < 0;
-      i = ie;
-      j = je;
-      continue;
-    }
-    if (a[i] != b[j])
-      return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  if (a.size() - i != b.size() - j)
-    return a.size() - i < b.size() - j;
-  return a < b;
-}
 
 FailureOr<Type>
 mlir::fusion::inductor::convertDtype(StringRef dtype, const char *loc,

@@ -88,7 +88,9 @@ LogicalResult createForeachNodes(InductorDump &dump,
                                  const DumpLocator &locator);
 
 /// Natural order of names: numbers compare by value (arg2_1 < arg10_1).
-bool naturalLess(StringRef a, StringRef b);
+inline bool naturalLess(StringRef a, StringRef b) {
+  return a.compare_numeric(b) < 0;
+}
 
 /// torch dtype name (`torch.float32`) to element type; a located error for
 /// anything else (unsigned dtypes are rejected, see docs/Importer.md).
