@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/InductorFormat.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Target/Inductor/InductorFormat.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

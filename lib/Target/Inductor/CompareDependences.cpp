@@ -16,8 +16,8 @@
 #include "InductorDump.h"
 
 #include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/InductorFormat.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "fusion/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/InductorFormat.h"
+#include "fusion/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringExtras.h"

@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/InductorFormat.h"
 #include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "fusion/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_ANALYSIS_INDUCTORFORMAT_H
-#define FUSION_ANALYSIS_INDUCTORFORMAT_H
+#ifndef FUSION_TARGET_INDUCTOR_INDUCTORFORMAT_H
+#define FUSION_TARGET_INDUCTOR_INDUCTORFORMAT_H
 
 #include "fusion/Analysis/DependenceGraph.h"
 
@@ -44,4 +44,4 @@ std::string formatInductorUsers(StringRef bufferName, ArrayRef<NodeUser> users);
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_ANALYSIS_INDUCTORFORMAT_H
+#endif // FUSION_TARGET_INDUCTOR_INDUCTORFORMAT_H

@@ -1,6 +1,6 @@
 //===- InductorFormat.cpp - Print dependences as Inductor does ------------===//
 
-#include "fusion/Analysis/InductorFormat.h"
+#include "fusion/Target/Inductor/InductorFormat.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/StringExtras.h"
