@@ -58,7 +58,7 @@ enum class PeakMemoryPolicy {
 enum class LoopReorderPolicy {
   /// Never.
   Off,
-  /// In can_fuse of every round, as the scheduler.py of our seeds does.
+  /// In can_fuse of every round, as Inductor before 2.10 does.
   EveryRound,
   /// Only in one more round (is_reorder_round) once the rounds without
   /// reordering have reached their fixpoint, as Inductor 2.10+ does (the
