@@ -1,8 +1,15 @@
 //===- FusionPlannerImpl.h - The planner, for its sources ------*- C++ -*-===//
 //
 // Private to lib/Dialect/Fusion/Transforms: the Planner class behind
-// planFusion (FusionPlanner.h), declared here so that groups of rules can
-// live in sources of their own.
+// planFusion (FusionPlanner.h), declared here so that each of its concerns
+// lives in a source of its own:
+//
+//   FusionPlanner.cpp    setup, the rounds, fusing, the plan (the driver)
+//   PlannerRules.cpp     refusal reasons, dependence arithmetic, can_fuse
+//   PlannerTiling.cpp    the backend's can_fuse: iteration spaces, tiling
+//   PlannerScoring.cpp   candidate pairs, scores, memory heuristics
+//   PlannerSchedule.cpp  slots, reachability, placement with live bytes
+//   ForeachFusion.cpp    foreach (combo) kernels
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,8 +121,9 @@ public:
   FailureOr<FusionPlan> run();
 
 private:
-  // Setup.
+  // Setup (FusionPlanner.cpp; the schedule's in PlannerSchedule.cpp).
   LogicalResult initialize();
+  void initializeSchedule();
   Group makeUnitGroup(unsigned unit);
   void recomputeGroupDeps(Group &group);
   void refreshUnitDeps(unsigned unit);
@@ -124,7 +132,7 @@ private:
     return planner::isIndirect(dep, numSizeSymbols);
   }
 
-  // Graph queries.
+  // Graph queries (PlannerSchedule.cpp).
   template <typename Fn>
   void forEachSuccessorGroup(unsigned g, Fn fn);
   template <typename Fn>
@@ -133,7 +141,7 @@ private:
   bool isAncestor(unsigned g1, unsigned g2);
   bool createsCycle(unsigned g1, unsigned g2);
 
-  // Memory sizes and scores.
+  // Memory sizes and scores (PlannerScoring.cpp).
   int64_t depSize(Attribute dep);
   int64_t depElements(MemoryDepAttr dep);
   int64_t bufferElements(StringAttr name);
@@ -143,7 +151,7 @@ private:
   bool canFusionIncreasePeakMemory(const Group &g1, const Group &g2);
   bool areLongDistant(const Group &g1, const Group &g2) const;
 
-  // Rules.
+  // Rules (PlannerRules.cpp; the backend's and tiling in PlannerTiling.cpp).
   std::optional<RefusalReason> whyNotFuse(unsigned g1, unsigned g2);
   std::optional<RefusalReason> whyNotFuseVertical(unsigned g1, unsigned g2);
   std::optional<RefusalReason> whyNotFuseBackend(unsigned g1, unsigned g2);
@@ -166,7 +174,7 @@ private:
   Tiling selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
                       AffineExpr rnumel);
 
-  // Fusion.
+  // Fusion rounds (FusionPlanner.cpp; candidates in PlannerScoring.cpp).
   bool tryFuse(unsigned g1, unsigned g2);
   unsigned fuse(unsigned g1, unsigned g2);
   void absorb(unsigned into, unsigned from, bool prepend);
@@ -179,6 +187,7 @@ private:
   std::optional<unsigned> producerUnit(StringAttr name) const;
   std::optional<unsigned> producerGroup(Attribute dep) const;
   size_t numGroups() const;
+  void settleRefusals();
 
   // Foreach (combo) kernels: ForeachFusion.cpp.
   /// True when `unit` belongs to group g (a top-level group or a part).
@@ -199,7 +208,7 @@ private:
   void createComboKernels();
   void assignSlots(function_ref<unsigned(unsigned)> key);
 
-  // The schedule.
+  // The schedule (PlannerSchedule.cpp).
   SmallVector<unsigned> scheduleOrder() const;
   SmallVector<unsigned> inductorOrder();
   bool placeFusion(unsigned g1, unsigned g2);

@@ -1,0 +1,449 @@
+//===- PlannerRules.cpp - Inductor's can_fuse rules -----------------------===//
+//
+// The planner's fusion rules: Inductor's Scheduler.can_fuse and
+// can_fuse_vertical (scheduler.py), with the dependence arithmetic of
+// dependencies.py they rest on (normalize, normalize_with_stride_order,
+// mutation renames), and the table of refusal reasons every rule answers
+// with. The backend's rules (iteration spaces, tiling) are in
+// PlannerTiling.cpp, foreach kernels' in ForeachFusion.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionPlannerImpl.h"
+
+#include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::planner;
+
+//===----------------------------------------------------------------------===//
+// Refusal reasons
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ReasonInfo {
+  RefusalReason reason;
+  const char *key;
+  const char *message;
+};
+} // namespace
+
+/// Keys are stable identifiers for tools; messages are Inductor's WhyNoFuse
+/// texts where Inductor has one.
+static constexpr ReasonInfo kReasons[] = {
+    {RefusalReason::ExternOrNop, "extern-or-nop", "node is extern or nop"},
+    {RefusalReason::Grouped, "grouped",
+     "grouped node must not be fused with other nodes"},
+    {RefusalReason::Order, "order", "node1 must go before node2"},
+    {RefusalReason::NoSharedData, "no-shared-data", "no shared data"},
+    {RefusalReason::MaxFusionSize, "max-fusion-size", "exceeds max fusion"},
+    {RefusalReason::InductorPeakMemory, "inductor-peak-memory",
+     "Fusion will increase peak memory"},
+    {RefusalReason::MemoryDepsMismatch, "memory-deps-mismatch",
+     "memory deps did not match"},
+    {RefusalReason::IntermediateNodes, "intermediate-nodes",
+     "intermediate nodes between node1 & node2"},
+    {RefusalReason::ReductionShapeMismatch, "numel-mismatch-reduce",
+     "numel/rnumel mismatch (reduce)"},
+    {RefusalReason::PointwiseShapeMismatch, "numel-mismatch-pointwise",
+     "numel/rnumel mismatch (non-reduce)"},
+    {RefusalReason::ReductionShapeIncompatible, "numel-incompatible",
+     "nodes numel/rnumel incompatibility"},
+    {RefusalReason::TilingMismatch, "tiling-mismatch", "tiling mismatch"},
+    {RefusalReason::ReductionTiling, "reduction-tiling",
+     "invalid tiling for reduction"},
+    {RefusalReason::ScoreThreshold, "score-threshold",
+     "score_fusion_memory_threshold"},
+    {RefusalReason::LongDistance, "long-distance",
+     "Nodes are too far away. Fusing them may increase peak memory."},
+    {RefusalReason::HorizontalDisabled, "horizontal-disabled",
+     "horizontal fusion is disabled"},
+    {RefusalReason::Cycle, "cycle", "will create cycle"},
+    {RefusalReason::ForeachLengthMismatch, "foreach-length",
+     "foreach do not have same length"},
+    {RefusalReason::ForeachProducerReduction, "foreach-producer-reduction",
+     "candidate producer is a reduction, foreach ops cannot be fused with "
+     "reductions currently"},
+    {RefusalReason::ForeachConsumerReduction, "foreach-consumer-reduction",
+     "candidate consumer is a reduction, foreach ops cannot be fused with "
+     "reductions currently"},
+    {RefusalReason::ForeachNoConsumerPart, "foreach-no-consumer-part",
+     "candidate producer is not dep of any foreach consumer"},
+    {RefusalReason::ForeachNoProducerPart, "foreach-no-producer-part",
+     "candidate consumer has no dep in any foreach producer"},
+    {RefusalReason::ForeachPartsDepend, "foreach-parts-depend",
+     "one part of the foreach kernel would read what another part writes"},
+    {RefusalReason::InPlaceRace, "in-place-race",
+     "node2 would overwrite in place what node1 reads at another index"},
+    {RefusalReason::PeakMemory, "peak-memory",
+     "fusion would raise peak memory above the unfused schedule's"},
+};
+
+StringRef mlir::fusion::getRefusalKey(RefusalReason reason) {
+  return kReasons[static_cast<unsigned>(reason)].key;
+}
+
+StringRef mlir::fusion::getRefusalMessage(RefusalReason reason) {
+  return kReasons[static_cast<unsigned>(reason)].message;
+}
+
+//===----------------------------------------------------------------------===//
+// Dependence arithmetic (dependencies.py)
+//===----------------------------------------------------------------------===//
+
+/// A linear index: sum of stride * dim (strides in the size symbols), plus
+/// a part without dims.
+struct LinearIndex {
+  SmallVector<AffineExpr> strides;
+  AffineExpr rest;
+};
+
+/// Decomposes `expr` over `numDims` dims into strides and a dim-free rest;
+/// nullopt unless every dim appears only linearly.
+static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
+                                                  unsigned numDims,
+                                                  unsigned numSizeSymbols) {
+  // A scale may use size symbols, not indirect indices.
+  auto isScale = [&](AffineExpr e) {
+    return e.isSymbolicOrConstant() && getNumSymbolsUsed(e) <= numSizeSymbols;
+  };
+  MLIRContext *ctx = expr.getContext();
+  LinearIndex result{
+      SmallVector<AffineExpr>(numDims, getAffineConstantExpr(0, ctx)),
+      getAffineConstantExpr(0, ctx)};
+  SmallVector<std::pair<AffineExpr, AffineExpr>> worklist = {
+      {expr, getAffineConstantExpr(1, ctx)}};
+  while (!worklist.empty()) {
+    auto [e, scale] = worklist.pop_back_val();
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      AffineExpr &stride = result.strides[dim.getPosition()];
+      stride = SizeVars::simplify(stride + scale);
+      continue;
+    }
+    if (llvm::none_of(llvm::seq(0u, numDims),
+                      [&](unsigned d) { return e.isFunctionOfDim(d); })) {
+      result.rest = result.rest + e * scale;
+      continue;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return std::nullopt;
+    if (bin.getKind() == AffineExprKind::Add) {
+      worklist.push_back({bin.getLHS(), scale});
+      worklist.push_back({bin.getRHS(), scale});
+      continue;
+    }
+    // A factor in the size symbols only scales the stride (`d0 * s0`).
+    if (bin.getKind() == AffineExprKind::Mul) {
+      if (isScale(bin.getRHS())) {
+        worklist.push_back({bin.getLHS(), scale * bin.getRHS()});
+        continue;
+      }
+      if (isScale(bin.getLHS())) {
+        worklist.push_back({bin.getRHS(), scale * bin.getLHS()});
+        continue;
+      }
+    }
+    return std::nullopt;
+  }
+  result.rest = SizeVars::simplify(result.rest);
+  return result;
+}
+
+
+/// Inductor's `_simplify_loops` on one linear index (with
+/// `index_prevent_reordering`, so only adjacent dims merge): drops dims of
+/// size 1, merges an outer dim into the next inner one when its stride is
+/// the inner dim's stride times the inner size, and renames the dims left.
+/// With `byStride`, first orders the dims by decreasing stride
+/// (`normalize_with_stride_order`); otherwise drops trailing unused dims
+/// (`normalize`). Nullopt for a non-linear index. Sizes and strides may use
+/// size symbols: merging needs `stride(outer) == stride(inner) *
+/// size(inner)` statically known, the stride order uses the hints.
+static std::optional<NormalizedDep> normalizeDep(MemoryDepAttr dep,
+                                                 bool byStride,
+                                                 SizeVars &sizeVars) {
+  AffineMap map = dep.getIndex();
+  ArrayRef<AffineExpr> depSizes = dep.getSizes();
+  std::optional<LinearIndex> linear =
+      decomposeLinear(map.getResult(0), map.getNumDims(),
+                      sizeVars.getHints().size());
+  if (!linear)
+    return std::nullopt;
+  SmallVector<unsigned> order(depSizes.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (byStride) {
+    SmallVector<int64_t> hints = llvm::map_to_vector(
+        linear->strides, [&](AffineExpr e) { return sizeVars.sizeHint(e); });
+    llvm::stable_sort(order,
+                      [&](unsigned a, unsigned b) { return hints[a] > hints[b]; });
+  }
+  MLIRContext *ctx = map.getContext();
+  // (size, stride) outermost first.
+  SmallVector<std::pair<AffineExpr, AffineExpr>> dims;
+  for (unsigned d : order)
+    if (getStaticSize(depSizes[d]) != 1)
+      dims.push_back({depSizes[d], linear->strides[d]});
+  for (unsigned inner = dims.size(); inner-- > 1;) {
+    auto &outerDim = dims[inner - 1];
+    auto &innerDim = dims[inner];
+    if (SizeVars::staticallyKnownEquals(outerDim.second,
+                                        innerDim.second * innerDim.first)) {
+      innerDim.first = SizeVars::product(ctx, {innerDim.first, outerDim.first});
+      dims.erase(dims.begin() + inner - 1);
+    }
+  }
+  if (!byStride)
+    while (!dims.empty() && getStaticSize(dims.back().second) == 0)
+      dims.pop_back();
+  AffineExpr index = linear->rest;
+  NormalizedDep result{dep.getName(), nullptr, {}};
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    index = index + getAffineDimExpr(d, ctx) * dim.second;
+    result.sizes.push_back(dim.first);
+  }
+  result.index = SizeVars::simplify(
+      simplifyAffineExpr(index, dims.size(), map.getNumSymbols()));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+/// Inductor's mutation_renames: the newest version of a buffer.
+StringAttr Planner::renamed(StringAttr name) {
+  auto [it, inserted] = renamedCache.try_emplace(name);
+  if (!inserted)
+    return it->second;
+  return it->second = computeRenamed(name);
+}
+
+StringAttr Planner::computeRenamed(StringAttr name) {
+  Value buffer = deps.lookupBuffer(name);
+  if (!buffer)
+    return name;
+  Value version = buffer;
+  while (Value next = deps.getMutation(version))
+    version = next;
+  return version == buffer ? name : getBufferName(version);
+}
+
+/// Inductor's mutation_real_name: the buffer whose storage a version uses.
+StringAttr Planner::realName(StringAttr name) {
+  auto [it, inserted] = realNameCache.try_emplace(name);
+  if (!inserted)
+    return it->second;
+  Value version = deps.lookupBuffer(name);
+  if (!version)
+    return name;
+  while (auto result = dyn_cast<OpResult>(version)) {
+    auto op = dyn_cast<SchedulerNodeOpInterface>(result.getOwner());
+    Value old = op ? op.getMutatedBuffer(result.getResultNumber()) : Value();
+    if (!old)
+      break;
+    version = old;
+  }
+  return it->second = getBufferName(version);
+}
+
+/// normalizeDep, memoized.
+std::optional<NormalizedDep> Planner::normalized(MemoryDepAttr dep,
+                                                 bool byStride) {
+  auto [it, inserted] = normalizedCache.try_emplace({dep, byStride ? 1 : 0});
+  if (inserted)
+    it->second = normalizeDep(dep, byStride, sizeVars);
+  return it->second;
+}
+
+/// Inductor's fusable_read_and_write.
+bool Planner::fusableReadAndWrite(Attribute read, MemoryDepAttr write) {
+  if (auto memory = dyn_cast<MemoryDepAttr>(read)) {
+    // As Inductor, the read's name is renamed and the write's is not.
+    if (renamed(memory.getName()) != write.getName() || isIndirect(memory) ||
+        isIndirect(write))
+      return false;
+    AffineExpr readIndex = memory.getIndex().getResult(0);
+    AffineExpr writeIndex = write.getIndex().getResult(0);
+    SmallVector<AffineExpr> readSizes(memory.getSizes());
+    SmallVector<AffineExpr> writeSizes(write.getSizes());
+    if (options.reorderLoops != LoopReorderPolicy::Off &&
+        readSizes.size() != writeSizes.size()) {
+      std::optional<NormalizedDep> r = normalized(memory, false);
+      std::optional<NormalizedDep> w = normalized(write, false);
+      if (!r || !w)
+        return false;
+      readIndex = r->index;
+      writeIndex = w->index;
+      readSizes = r->sizes;
+      writeSizes = w->sizes;
+    }
+    return SizeVars::staticallyKnownEquals(readIndex, writeIndex) &&
+           readSizes.size() >= writeSizes.size() &&
+           llvm::all_of(llvm::zip(readSizes, writeSizes), [](auto pair) {
+             return SizeVars::staticallyKnownEquals(std::get<0>(pair),
+                                                    std::get<1>(pair));
+           });
+  }
+  if (auto star = dyn_cast<StarDepAttr>(read))
+    return star.getMode() == write.getMode() && write.getMode() &&
+           renamed(star.getName()) == renamed(write.getName());
+  return false;
+}
+
+/// Inductor's fusable_weak_dep: the fused kernel updates in place exactly
+/// the elements node1 read.
+bool Planner::fusableWeakDep(WeakDepAttr weak, const Group &g1,
+                             const Group &g2) {
+  if (!g1.bufferNames.contains(weak.getName()))
+    return false;
+  MemoryDepAttr write;
+  unsigned count = 0;
+  for (Attribute dep : g2.writes)
+    if (getDepName(dep) == weak.getMutating()) {
+      write = dyn_cast<MemoryDepAttr>(dep);
+      ++count;
+    }
+  if (count != 1 || !write || isIndirect(write))
+    return false;
+  StringAttr real = realName(weak.getMutating());
+  for (Attribute dep : g1.reads) {
+    if (getDepName(dep) != real)
+      continue;
+    auto read = dyn_cast<MemoryDepAttr>(dep);
+    if (!read || isIndirect(read) || read.getIndex() != write.getIndex() ||
+        read.getSizes() != write.getSizes())
+      return false;
+  }
+  return true;
+}
+
+/// True when a member of `writer` overwrites a storage in place that a
+/// member of `reader` reads at another index (or whole, or indirectly), so
+/// that in one kernel some threads would read what others already
+/// overwrote. Every version of the storage counts; reads of buffers that
+/// `writer` itself produces are real dependences, left to
+/// can_fuse_vertical.
+bool Planner::racesInPlace(const Group &reader, const Group &writer) {
+  for (unsigned w : writer.units)
+    for (Attribute dep : unitDeps[w].writes) {
+      auto write = dyn_cast<MemoryDepAttr>(dep);
+      if (!write)
+        continue;
+      StringAttr storage = realName(write.getName());
+      if (storage == write.getName())
+        continue;
+      for (unsigned r : reader.units)
+        for (Attribute readDep : unitDeps[r].reads) {
+          StringAttr name = getDepName(readDep);
+          if (isa<WeakDepAttr>(readDep) || writer.bufferNames.contains(name) ||
+              realName(name) != storage)
+            continue;
+          auto read = dyn_cast<MemoryDepAttr>(readDep);
+          // A mutation's own ordering StarDep on the version it updates.
+          if (!read && isa<StarDepAttr>(readDep) &&
+              llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
+                return getDepName(own) != realName(getDepName(own)) &&
+                       realName(getDepName(own)) == storage;
+              }))
+            continue;
+          if (!read || isIndirect(read) || isIndirect(write) ||
+              read.getIndex() != write.getIndex() ||
+              read.getSizes() != write.getSizes())
+            return true;
+        }
+    }
+  return false;
+}
+
+/// Inductor's can_fuse_vertical: every read of node2 matches a write of
+/// node1 or is produced by a node that can run before both.
+std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
+                                                         unsigned g2) {
+  Group &node1 = groups[g1];
+  Group &node2 = groups[g2];
+  llvm::MapVector<StringAttr, SmallVector<Attribute, 2>> remaining;
+  for (Attribute dep : node2.unmet) {
+    if (auto weak = dyn_cast<WeakDepAttr>(dep))
+      if (fusableWeakDep(weak, node1, node2))
+        continue;
+    remaining[renamed(getDepName(dep))].push_back(dep);
+  }
+  for (Attribute write : node1.writes) {
+    auto memory = dyn_cast<MemoryDepAttr>(write);
+    if (!memory)
+      continue;
+    auto it = remaining.find(renamed(memory.getName()));
+    if (it == remaining.end())
+      continue;
+    llvm::erase_if(it->second, [&](Attribute read) {
+      return fusableReadAndWrite(read, memory);
+    });
+  }
+  llvm::SetVector<StringAttr> remainingNames;
+  for (auto &[key, list] : remaining)
+    for (Attribute dep : list)
+      remainingNames.insert(getDepName(dep));
+  for (StringAttr name : remainingNames)
+    if (node1.bufferNames.contains(name))
+      return RefusalReason::MemoryDepsMismatch;
+  // Beyond Inductor: neither a WeakDep prune_redundant_deps dropped nor a
+  // chain of mutations (fusable_weak_dep looks for reads of the first
+  // version's name only) may hide a race.
+  if (racesInPlace(node1, node2) || racesInPlace(node2, node1))
+    return RefusalReason::InPlaceRace;
+  for (StringAttr name : remainingNames) {
+    std::optional<unsigned> producer = producerUnit(name);
+    if (producer && !inGroup(*producer, g1) &&
+        isAncestor(g1, groupOf[*producer]))
+      return RefusalReason::IntermediateNodes;
+  }
+  return std::nullopt;
+}
+
+/// Inductor's Scheduler.can_fuse (with InductorChoices.can_fuse,
+/// can_fuse_vertical and can_fuse_horizontal). Returns why not, if not.
+std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
+  const Group &node1 = groups[g1];
+  const Group &node2 = groups[g2];
+  if (node1.kind == GroupKind::Grouped || node2.kind == GroupKind::Grouped)
+    return RefusalReason::Grouped;
+  if (!node1.isFusable() || !node2.isFusable())
+    return RefusalReason::ExternOrNop;
+  if (isAncestor(g2, g1))
+    return RefusalReason::Order;
+
+  int64_t shared = scoreFusionMemory(groups[g1], groups[g2]);
+  if (reorderRound && shared < options.scoreFusionMemoryThreshold)
+    if (std::optional<int64_t> reordered = sharedDataAfterReorderingLoop(g1, g2))
+      shared = *reordered;
+  // InductorChoices.can_fuse.
+  if (shared == 0 && (!options.aggressiveFusion || groups[g1].isReduction ||
+                      groups[g2].isReduction))
+    return RefusalReason::NoSharedData;
+  if (groups[g1].leaves.size() + groups[g2].leaves.size() >
+      options.maxFusionSize)
+    return RefusalReason::MaxFusionSize;
+  if (canFusionIncreasePeakMemory(groups[g1], groups[g2]))
+    return RefusalReason::InductorPeakMemory;
+
+  if (isAncestor(g1, g2)) {
+    if (std::optional<RefusalReason> why = whyNotFuseVertical(g1, g2))
+      return why;
+    return whyNotFuseBackend(g1, g2);
+  }
+  if (!options.horizontal)
+    return RefusalReason::HorizontalDisabled;
+  if (shared < options.scoreFusionMemoryThreshold)
+    return RefusalReason::ScoreThreshold;
+  if (areLongDistant(groups[g1], groups[g2]))
+    return RefusalReason::LongDistance;
+  return whyNotFuseBackend(g1, g2);
+}

@@ -1,0 +1,300 @@
+//===- PlannerScoring.cpp - Candidate pairs and their scores --------------===//
+//
+// Inductor's get_possible_fusions and score_fusion: the candidate pairs of
+// a round (groups sharing a buffer), ordered by score_fusion_memory and
+// proximity, with the memory heuristics can_fuse consults
+// (can_fusion_increase_peak_memory, are_long_distant_nodes) and
+// shared_data_after_reordering_loop, which may reorder a node's loops to
+// raise the score.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionPlannerImpl.h"
+
+#include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Debug.h"
+
+#include <numeric>
+
+#define DEBUG_TYPE "fusion-fuse-nodes"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::planner;
+
+//===----------------------------------------------------------------------===//
+// Memory scores
+//===----------------------------------------------------------------------===//
+
+int64_t Planner::bufferElements(StringAttr name) {
+  Value buffer = deps.lookupBuffer(name);
+  auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+  if (!type)
+    return 0;
+  return sizeVars.sizeHint(SizeVars::product(
+      type.getContext(), type.getSizeExprs()));
+}
+
+/// MemoryDep.get_numel: the elements an access touches (the sizes of the
+/// dims its index uses; the whole buffer for an indirect access).
+int64_t Planner::depElements(MemoryDepAttr dep) {
+  if (isIndirect(dep))
+    return bufferElements(dep.getName());
+  int64_t numel = 1;
+  AffineExpr index = dep.getIndex().getResult(0);
+  for (auto [d, size] : llvm::enumerate(dep.getSizes()))
+    if (index.isFunctionOfDim(d))
+      numel = saturatingMul(numel, sizeVars.sizeHint(size));
+  return numel;
+}
+
+/// Inductor's dep_size_hint: the bytes an access touches.
+int64_t Planner::depSize(Attribute dep) {
+  auto [it, inserted] = depSizeCache.try_emplace(dep, 0);
+  if (!inserted)
+    return it->second;
+  if (isa<WeakDepAttr>(dep))
+    return it->second = 1;
+  StringAttr name = getDepName(dep);
+  Value buffer = deps.lookupBuffer(name);
+  auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
+  if (!type)
+    return it->second;
+  int64_t itemSize =
+      std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
+  auto memory = dyn_cast<MemoryDepAttr>(dep);
+  int64_t numel = memory ? depElements(memory) : bufferElements(name);
+  return it->second = saturatingMul(numel, itemSize);
+}
+
+/// Inductor's score_fusion_memory: bytes of the dependences both share.
+int64_t Planner::scoreFusionMemory(const Group &g1, const Group &g2) {
+  int64_t score = 0;
+  auto shares = [&](Attribute dep) {
+    return g2.reads.contains(dep) || g2.writes.contains(dep);
+  };
+  for (Attribute dep : g1.reads)
+    if (shares(dep))
+      score = saturatingAdd(score, depSize(dep));
+  for (Attribute dep : g1.writes)
+    if (!g1.reads.contains(dep) && shares(dep))
+      score = saturatingAdd(score, depSize(dep));
+  return score;
+}
+
+/// Inductor's shared_data_after_reordering_loop: when the groups access a
+/// shared buffer in different loop orders, reorder the pointwise one's loops
+/// to match, then score again. Nullopt (Inductor's -1) keeps the old score.
+std::optional<int64_t>
+Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
+  if (options.reorderLoops == LoopReorderPolicy::Off)
+    return std::nullopt;
+  // ReadWrites.buffer_names(): buffers accessed through a MemoryDep whose
+  // index is not a constant (load_seed).
+  auto bufferNames = [](const Group &g) {
+    llvm::SetVector<StringAttr> names;
+    for (const llvm::SetVector<Attribute> *list : {&g.reads, &g.writes})
+      for (Attribute dep : *list)
+        if (auto memory = dyn_cast<MemoryDepAttr>(dep))
+          if (!isa<AffineConstantExpr>(memory.getIndex().getResult(0)))
+            names.insert(memory.getName());
+    return names;
+  };
+  // {dep.name: dep for dep in reads_and_writes()}: the last one wins.
+  auto nameToDep = [](const Group &g) {
+    DenseMap<StringAttr, Attribute> map;
+    for (Attribute dep : g.reads)
+      map[getDepName(dep)] = dep;
+    for (Attribute dep : g.writes)
+      map[getDepName(dep)] = dep;
+    return map;
+  };
+  llvm::SetVector<StringAttr> names1 = bufferNames(groups[g1]);
+  llvm::SetVector<StringAttr> names2 = bufferNames(groups[g2]);
+  DenseMap<StringAttr, Attribute> deps1 = nameToDep(groups[g1]);
+  DenseMap<StringAttr, Attribute> deps2 = nameToDep(groups[g2]);
+  Attribute lhs, rhs;
+  int64_t bestNumel = -1;
+  for (StringAttr name : names1) {
+    if (!names2.contains(name))
+      continue;
+    auto m1 = dyn_cast<MemoryDepAttr>(deps1[name]);
+    auto m2 = dyn_cast<MemoryDepAttr>(deps2[name]);
+    // A StarDep normalizes to itself, which a MemoryDep never equals.
+    if (!m1 || !m2)
+      continue;
+    std::optional<NormalizedDep> n1 = normalized(m1, /*byStride=*/true);
+    std::optional<NormalizedDep> n2 = normalized(m2, /*byStride=*/true);
+    if (!n1 || !n2 || !(*n1 == *n2))
+      continue;
+    int64_t numel = depElements(m1);
+    if (numel > bestNumel) {
+      bestNumel = numel;
+      lhs = m1;
+      rhs = m2;
+    }
+  }
+  auto lhsDep = dyn_cast_or_null<MemoryDepAttr>(lhs);
+  auto rhsDep = dyn_cast_or_null<MemoryDepAttr>(rhs);
+  if (!lhsDep || !rhsDep)
+    return std::nullopt;
+  if (lhsDep.getIndex().getNumDims() != rhsDep.getIndex().getNumDims()) {
+    std::optional<NormalizedDep> n1 = normalized(lhsDep, false);
+    std::optional<NormalizedDep> n2 = normalized(rhsDep, false);
+    if (n1 && n2 && *n1 == *n2)
+      return depSize(lhsDep);
+    return std::nullopt;
+  }
+  auto reorder = [&](unsigned g, MemoryDepAttr self, MemoryDepAttr other) {
+    Group &group = groups[g];
+    if (failed(reorderLoopsByDepPair(group.leaves, self, other)))
+      return false;
+    for (NodeOp leaf : group.leaves)
+      tilingCache.erase(leaf.getOperation());
+    LLVM_DEBUG(llvm::dbgs() << "reordered loops of " << group.getName()
+                            << "\n");
+    recomputeAfterReorder(g);
+    return true;
+  };
+  bool reordered = false;
+  if (!groups[g1].isReduction)
+    reordered = reorder(g1, lhsDep, rhsDep);
+  else if (!groups[g2].isReduction)
+    reordered = reorder(g2, rhsDep, lhsDep);
+  if (!reordered)
+    return std::nullopt;
+  return scoreFusionMemory(groups[g1], groups[g2]);
+}
+
+/// Inductor's can_fusion_increase_peak_memory heuristic.
+bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
+  auto reuseKey = [&](Attribute dep) {
+    auto [it, inserted] = reuseKeys.try_emplace(dep);
+    if (inserted) {
+      Value buffer = deps.lookupBuffer(getDepName(dep));
+      auto type = buffer && !isa<BlockArgument>(buffer)
+                      ? dyn_cast<BufferType>(buffer.getType())
+                      : BufferType();
+      // buffer_reuse_key: the storage size as a simplified expression.
+      if (type && deps.getUsers(buffer).size() == 1)
+        it->second = std::make_pair(
+            type.getElementType(),
+            SizeVars::simplify(type.getStorageSizeExpr()));
+    }
+    return it->second;
+  };
+  auto singleUserInputs = [&](const Group &g) {
+    llvm::SetVector<std::pair<Type, AffineExpr>> keys;
+    for (Attribute dep : g.reads)
+      if (std::optional<std::pair<Type, AffineExpr>> key = reuseKey(dep))
+        keys.insert(*key);
+    return keys;
+  };
+  auto keys1 = singleUserInputs(g1);
+  auto keys2 = singleUserInputs(g2);
+  int64_t overhead = 0;
+  for (auto key : keys1)
+    if (keys2.contains(key))
+      overhead = saturatingAdd(overhead, sizeVars.sizeHint(key.second));
+  return overhead > saturatingMul(32, scoreFusionMemory(g1, g2));
+}
+
+/// Inductor's are_long_distant_nodes.
+bool Planner::areLongDistant(const Group &g1, const Group &g2) const {
+  int64_t proximity =
+      std::max(std::abs(static_cast<int64_t>(g1.minOrder) - g2.maxOrder),
+               std::abs(static_cast<int64_t>(g2.minOrder) - g1.maxOrder));
+  return proximity > 64;
+}
+
+//===----------------------------------------------------------------------===//
+// Candidates
+//===----------------------------------------------------------------------===//
+
+/// Inductor's get_possible_fusions: pairs of fusable groups sharing a
+/// buffer, each group with at most `pairwiseAttempts` later ones, that
+/// can_fuse allows, by decreasing score_fusion_key.
+SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
+  llvm::MapVector<StringAttr, SmallVector<unsigned>> byBuffer;
+  SmallVector<unsigned> order = inductorOrder();
+  for (unsigned g : order) {
+    Group &group = groups[g];
+    if (!group.isFusable())
+      continue;
+    llvm::SetVector<StringAttr> used;
+    for (Attribute dep : group.reads)
+      used.insert(getDepName(dep));
+    for (Attribute dep : group.writes)
+      used.insert(getDepName(dep));
+    for (StringAttr name : used)
+      byBuffer[name].push_back(g);
+  }
+  SmallVector<std::pair<unsigned, unsigned>> possible;
+  llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  auto checkAllPairs = [&](ArrayRef<unsigned> nodes) {
+    for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
+      unsigned end = std::min<unsigned>(e, i + 1 + options.pairwiseAttempts);
+      for (unsigned j = i + 1; j < end; ++j) {
+        if (!seen.insert({nodes[i], nodes[j]}).second)
+          continue;
+        ++plan.candidatesScored;
+        std::optional<RefusalReason> why = whyNotFuse(nodes[i], nodes[j]);
+        if (!why) {
+          possible.push_back({nodes[i], nodes[j]});
+          continue;
+        }
+        // Foreach fusions are order dependent: the foreach node may be the
+        // producer.
+        if (groups[nodes[j]].isForeach() && !whyNotFuse(nodes[j], nodes[i]))
+          possible.push_back({nodes[j], nodes[i]});
+        else
+          refuse(nodes[i], nodes[j], *why);
+      }
+    }
+  };
+  for (auto &[name, nodes] : byBuffer)
+    checkAllPairs(nodes);
+  if (options.aggressiveFusion) {
+    // config.aggressive_fusion: also pair nodes of the same iteration group.
+    llvm::MapVector<std::pair<AffineExpr, AffineExpr>, SmallVector<unsigned>>
+        byIterationGroup;
+    for (unsigned g : order)
+      if (groups[g].isFusable())
+        byIterationGroup[{groups[g].numel, groups[g].rnumel}].push_back(g);
+    for (auto &[key, nodes] : byIterationGroup)
+      checkAllPairs(nodes);
+  }
+  // InductorChoices.score_fusion, highest first; stable for ties.
+  struct Key {
+    int templateScore;
+    bool sameKind;
+    int64_t memory;
+    int64_t proximity;
+  };
+  SmallVector<Key> keys;
+  for (auto [g1, g2] : possible) {
+    const Group &a = groups[g1], &b = groups[g2];
+    int64_t memory = scoreFusionMemory(a, b);
+    int64_t proximity =
+        -std::max(std::abs(static_cast<int64_t>(a.minOrder) - b.maxOrder),
+                  std::abs(static_cast<int64_t>(b.minOrder) - a.maxOrder));
+    keys.push_back({1 + (memory > 0), a.isReduction == b.isReduction &&
+                                          memory > 0,
+                    memory, proximity});
+  }
+  SmallVector<unsigned> index(possible.size());
+  std::iota(index.begin(), index.end(), 0);
+  llvm::stable_sort(index, [&](unsigned x, unsigned y) {
+    const Key &a = keys[x], &b = keys[y];
+    return std::tie(a.templateScore, a.sameKind, a.memory, a.proximity) >
+           std::tie(b.templateScore, b.sameKind, b.memory, b.proximity);
+  });
+  SmallVector<std::pair<unsigned, unsigned>> sorted;
+  for (unsigned i : index)
+    sorted.push_back(possible[i]);
+  return sorted;
+}
