@@ -15,6 +15,17 @@
 // merge them with gpu.shuffle xor and, across the warps of a block, through
 // shared memory.
 //
+// Graphs with size symbols (docs/DynamicShapes.md): every kernel takes the
+// symbols' values (index) after its storages; grids, loop bounds and
+// indices are computed from them at run time, so one PTX serves every size.
+// Choices that need a number (block size, warp or block per row) are made
+// at the symbols' hints, as Inductor does; rows of symbolic length are
+// reduced in a loop (never persistent, never vectorized), which is correct
+// at any length; indices are 64-bit. A storage whose size is symbolic
+// reaches a kernel as a bare pointer too: the kernel's memref type has the
+// static extent kSymbolicStorageExtent, as the bare-pointer convention
+// needs static shapes (kernels compute in-bounds flat indices themselves).
+//
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
@@ -48,6 +59,9 @@ namespace {
 constexpr int64_t kWarpSize = 32;
 /// Threads per block of kernels that reduce one row per warp.
 constexpr int64_t kWarpRowBlockSize = 256;
+/// The extent of a kernel's memref for a storage of symbolic size (2^48
+/// elements, more than any GPU holds).
+constexpr int64_t kSymbolicStorageExtent = int64_t(1) << 48;
 
 struct MappingOptions {
   int64_t pointwiseBlockSize;
@@ -62,7 +76,8 @@ struct MappingOptions {
 struct KernelMapping {
   enum class Kind { Pointwise, WarpPerRow, BlockPerRow } kind;
   int64_t blockSize;
-  int64_t gridSize;
+  /// Blocks: ceil(numel / rowsPerBlock), an expression in the size symbols.
+  AffineExpr gridSize;
   /// Rows per block (Pointwise: elements per block).
   int64_t rowsPerBlock;
   /// Threads per row, and per thread the row elements kept in registers
@@ -81,15 +96,22 @@ KernelMapping chooseMapping(const KernelPlan &plan,
                             const MappingOptions &options,
                             std::optional<int64_t> blockSize = std::nullopt) {
   KernelMapping m;
+  // Sizes at the hints where symbolic (Inductor's size_hint).
+  int64_t numel = plan.getNumelHint();
+  int64_t rnumel = plan.getRNumelHint();
+  auto gridOf = [&](int64_t rowsPerBlock) {
+    return simplifyAffineExpr(plan.numelExpr.ceilDiv(rowsPerBlock), 0,
+                              plan.numSizeSymbols);
+  };
   if (!plan.isReduction) {
     m.kind = KernelMapping::Kind::Pointwise;
     m.blockSize = blockSize.value_or(std::min<int64_t>(
-        options.pointwiseBlockSize, llvm::alignTo(plan.numel, kWarpSize)));
+        options.pointwiseBlockSize, llvm::alignTo(numel, kWarpSize)));
     m.rowsPerBlock = m.blockSize;
-    m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
+    m.gridSize = gridOf(m.rowsPerBlock);
     return m;
   }
-  if (plan.rnumel <= options.warpReductionMaxSize) {
+  if (rnumel <= options.warpReductionMaxSize) {
     m.kind = KernelMapping::Kind::WarpPerRow;
     m.blockSize = blockSize.value_or(kWarpRowBlockSize);
     m.rowsPerBlock = m.blockSize / kWarpSize;
@@ -99,18 +121,20 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     // About elements-per-thread elements per thread (8 by default): enough
     // loads in flight per thread and few threads to combine.
     int64_t wanted = llvm::PowerOf2Ceil(
-        llvm::divideCeil(plan.rnumel, options.elementsPerThread));
+        llvm::divideCeil(rnumel, options.elementsPerThread));
     m.blockSize = blockSize.value_or(
         std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize));
     m.rowsPerBlock = 1;
     m.numLanes = m.blockSize;
   }
-  m.gridSize = llvm::divideCeil(plan.numel, m.rowsPerBlock);
+  m.gridSize = gridOf(m.rowsPerBlock);
   // Threads take 16-byte groups of adjacent elements when rows divide.
-  m.vectorWidth = plan.rnumel % 4 == 0 ? 4 : 1;
+  bool staticRows = plan.hasStaticRNumel();
+  m.vectorWidth = staticRows && plan.rnumel % 4 == 0 ? 4 : 1;
   int64_t perLane =
-      llvm::alignTo(llvm::divideCeil(plan.rnumel, m.numLanes), m.vectorWidth);
-  m.persistent = perLane <= options.maxPersistentElements;
+      llvm::alignTo(llvm::divideCeil(rnumel, m.numLanes), m.vectorWidth);
+  // A row of symbolic length may be longer than the hint: loop over it.
+  m.persistent = staticRows && perLane <= options.maxPersistentElements;
   m.elementsPerLane = m.persistent
                           ? perLane
                           : llvm::alignTo(options.loopUnroll, m.vectorWidth);
@@ -181,9 +205,13 @@ public:
       : graphName(graphName), options(options), manifestSteps(manifestSteps),
         numKernels(numKernels) {}
 
-  Value allocate(OpBuilder &b, Location loc, MemRefType type) override {
+  Value allocate(OpBuilder &b, Location loc, MemRefType type,
+                 Value dynamicSize) override {
+    SmallVector<Value> dynamicSizes;
+    if (dynamicSize)
+      dynamicSizes.push_back(dynamicSize);
     return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
-                                ValueRange{}, ValueRange{}, ValueRange{},
+                                ValueRange{}, dynamicSizes, ValueRange{},
                                 /*hostShared=*/false)
         .getMemref();
   }
@@ -255,13 +283,13 @@ private:
                                   int64_t blockSize, const GraphPlan &graph,
                                   ArrayRef<unsigned> storages, ValueRange args);
   void launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
-              StringRef node, int64_t gridSize, int64_t blockSize,
+              StringRef node, AffineExpr gridSize, int64_t blockSize,
               const GraphPlan &graph, ArrayRef<unsigned> storages,
               ValueRange args);
   LogicalResult emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                          const KernelPlan &plan, const KernelMapping &mapping,
                          const std::function<Value(Value)> &getMemref,
-                         int64_t firstBlock = 0);
+                         AffineExpr firstBlock = AffineExpr());
   SmallVector<Value> blockAllReduce(OpBuilder &b, Location loc,
                                     gpu::GPUFuncOp kernel, Value tid,
                                     int64_t blockSize,
@@ -336,14 +364,19 @@ LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         const KernelPlan &plan, const KernelMapping &mapping,
                         const std::function<Value(Value)> &getMemref,
-                        int64_t firstBlock) {
+                        AffineExpr firstBlock) {
   Location loc = plan.op->getLoc();
-  // Row and element indices are 32-bit unless the kernel is too large.
-  bool narrow = plan.numel + mapping.rowsPerBlock <
+  // Row and element indices are 32-bit unless the kernel is too large, or
+  // its sizes are only known at run time.
+  bool narrow = plan.hasStaticNumel() && plan.hasStaticRNumel() &&
+                plan.numel + mapping.rowsPerBlock <
                     std::numeric_limits<int32_t>::max() &&
                 plan.rnumel + mapping.numLanes * mapping.elementsPerLane <
                     std::numeric_limits<int32_t>::max();
   Type indexType = narrow ? b.getI32Type() : b.getI64Type();
+  // The size symbols are the kernel's last arguments.
+  KernelEmitter emitter(plan, getMemref, indexType,
+                        kernel.getArguments().take_back(sizeSymbols.size()));
   auto constant = [&](int64_t v) {
     return createIntConstant(b, loc, indexType, v);
   };
@@ -351,8 +384,9 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
       b, loc, indexType, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x));
   Value bid = arith::IndexCastUIOp::create(
       b, loc, indexType, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
-  if (firstBlock != 0)
-    bid = arith::SubIOp::create(b, loc, bid, constant(firstBlock));
+  if (firstBlock && firstBlock != getAffineConstantExpr(0, b.getContext()))
+    bid = arith::SubIOp::create(b, loc, bid,
+                                emitter.emitSize(b, firstBlock));
 
   RowLayout layout;
   Value x;
@@ -394,11 +428,18 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.persistent = mapping.persistent;
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
-  if (mapping.gridSize * mapping.rowsPerBlock != plan.numel) {
+  auto staticGrid = dyn_cast<AffineConstantExpr>(mapping.gridSize);
+  if (!plan.hasStaticNumel() ||
+      staticGrid.getValue() * mapping.rowsPerBlock != plan.numel) {
     // Threads past the last row compute on the last row and store nothing.
+    Value numel = emitter.emitSize(b, plan.numelExpr);
+    Value last = plan.hasStaticNumel()
+                     ? constant(plan.numel - 1)
+                     : arith::SubIOp::create(b, loc, numel, constant(1))
+                           .getResult();
     layout.rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            x, constant(plan.numel));
-    x = arith::MinUIOp::create(b, loc, x, constant(plan.numel - 1));
+                                            x, numel);
+    x = arith::MinUIOp::create(b, loc, x, last);
   }
   layout.rowStoreGuard = layout.rowValid;
   if (mapping.kind != KernelMapping::Kind::Pointwise) {
@@ -410,7 +451,6 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
             ? arith::AndIOp::create(b, loc, leader, layout.rowValid).getResult()
             : leader;
   }
-  KernelEmitter emitter(plan, getMemref, indexType);
   return emitter.emitRow(b, x, layout);
 }
 
@@ -422,8 +462,18 @@ static std::string sanitize(StringRef name) {
   return result;
 }
 
+/// The kernel argument type of a storage's memref: storages of symbolic
+/// size get a static extent (see the file comment).
+static Type getKernelArgType(Type hostType) {
+  auto memref = dyn_cast<MemRefType>(hostType);
+  if (!memref || memref.hasStaticShape())
+    return hostType;
+  return MemRefType::get({kSymbolicStorageExtent}, memref.getElementType());
+}
+
 /// An empty `gpu.func` kernel named after `node` taking the memrefs of
-/// `storages`, with its known block size; `sharedBytes` starts over.
+/// `storages`, then the size symbols (index) when the graph has some, with
+/// its known block size; `sharedBytes` starts over.
 gpu::GPUFuncOp GPUHostTarget::createKernelFunc(OpBuilder &b, Location loc,
                                                StringRef node,
                                                int64_t blockSize,
@@ -433,9 +483,13 @@ gpu::GPUFuncOp GPUHostTarget::createKernelFunc(OpBuilder &b, Location loc,
   auto host = b.getInsertionBlock()->getParentOp();
   gpu::GPUModuleOp gpuModule = getOrCreateModule(b, host);
   OpBuilder kb = OpBuilder::atBlockEnd(gpuModule.getBody());
+  SmallVector<Type> argTypes;
+  for (Type type : args.getTypes())
+    argTypes.push_back(getKernelArgType(type));
+  argTypes.append(sizeSymbols.size(), kb.getIndexType());
   auto kernel =
       gpu::GPUFuncOp::create(kb, loc, "kernel_" + sanitize(node),
-                             kb.getFunctionType(args.getTypes(), {}));
+                             kb.getFunctionType(argTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   kernel.setKnownBlockSizeAttr(
       kb.getDenseI32ArrayAttr({static_cast<int32_t>(blockSize), 1, 1}));
@@ -451,32 +505,59 @@ gpu::GPUFuncOp GPUHostTarget::createKernelFunc(OpBuilder &b, Location loc,
 
 /// Launches `kernel` from the host function and records the launch in the
 /// manifest.
+/// A size of the manifest: an integer, or its expression's text.
+static Attribute manifestSize(Builder &b, AffineExpr size,
+                              ArrayRef<std::string> names) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(size))
+    return b.getI64IntegerAttr(constant.getValue());
+  return b.getStringAttr(printManifestSize(size, names));
+}
+
 void GPUHostTarget::launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
-                           StringRef node, int64_t gridSize, int64_t blockSize,
-                           const GraphPlan &graph, ArrayRef<unsigned> storages,
-                           ValueRange args) {
+                           StringRef node, AffineExpr gridSize,
+                           int64_t blockSize, const GraphPlan &graph,
+                           ArrayRef<unsigned> storages, ValueRange args) {
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   Value one = index(1);
-  gpu::LaunchFuncOp::create(b, loc, kernel,
-                            gpu::KernelDim3{index(gridSize), one, one},
+  // Memrefs of symbolic size take the kernel's static extent; then the
+  // symbols.
+  SmallVector<Value> operands;
+  for (auto [arg, type] : llvm::zip(args, kernel.getArgumentTypes()))
+    operands.push_back(arg.getType() == type
+                           ? arg
+                           : memref::CastOp::create(b, loc, type, arg)
+                                 .getResult());
+  llvm::append_range(operands, sizeSymbols);
+  Value grid = emitSizeValue(b, loc, gridSize, sizeSymbols);
+  gpu::LaunchFuncOp::create(b, loc, kernel, gpu::KernelDim3{grid, one, one},
                             gpu::KernelDim3{index(blockSize), one, one},
-                            /*dynamicSharedMemorySize=*/Value(), args);
+                            /*dynamicSharedMemorySize=*/Value(), operands);
   ++numKernels;
 
-  SmallVector<Attribute> argNames;
+  SmallVector<std::string> symbolNames = getSizeSymbolNames(graph.graph);
+  SmallVector<Attribute> argNames, symbols;
   for (unsigned s : storages)
     argNames.push_back(b.getStringAttr(graph.storage.storages[s].name));
-  manifestSteps.push_back(b.getDictionaryAttr({
+  for (const std::string &name : symbolNames)
+    symbols.push_back(b.getStringAttr(name));
+  SmallVector<NamedAttribute> step = {
       b.getNamedAttr("kind", b.getStringAttr("kernel")),
       b.getNamedAttr("name", b.getStringAttr(kernel.getName())),
       b.getNamedAttr("node", b.getStringAttr(node)),
-      b.getNamedAttr("grid", b.getI64ArrayAttr({gridSize, 1, 1})),
+      b.getNamedAttr("grid",
+                     b.getArrayAttr({manifestSize(b, gridSize, symbolNames),
+                                     b.getI64IntegerAttr(1),
+                                     b.getI64IntegerAttr(1)})),
       b.getNamedAttr("block", b.getI64ArrayAttr({blockSize, 1, 1})),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)),
       b.getNamedAttr("args", b.getArrayAttr(argNames)),
-  }));
+  };
+  // The symbols' values follow the storages' pointers (64-bit each).
+  if (!symbols.empty())
+    step.push_back(b.getNamedAttr("symbols", b.getArrayAttr(symbols)));
+  manifestSteps.push_back(b.getDictionaryAttr(step));
 }
 
 /// The memref, in `kernel`'s arguments, of every buffer of `storages`.
@@ -533,19 +614,21 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
   std::function<Value(Value)> getMemref =
       memrefGetter(kernel, graph, storages);
   Value bid = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x);
-  int64_t firstBlock = 0;
+  ValueRange symbols = kernel.getArguments().take_back(sizeSymbols.size());
+  auto blockIndex = [&](AffineExpr blocks) {
+    return emitSizeValue(kb, loc, blocks, symbols);
+  };
+  AffineExpr firstBlock = getAffineConstantExpr(0, b.getContext());
   for (const ComboPart &part : parts) {
     KernelMapping mapping = chooseMapping(part.plan, options, blockSize);
-    int64_t endBlock = firstBlock + mapping.gridSize;
-    Value inRange = arith::CmpIOp::create(
-        kb, loc, arith::CmpIPredicate::ult, bid,
-        arith::ConstantIndexOp::create(kb, loc, endBlock));
-    if (firstBlock != 0)
+    AffineExpr endBlock = firstBlock + mapping.gridSize;
+    Value inRange = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                          bid, blockIndex(endBlock));
+    if (firstBlock != getAffineConstantExpr(0, b.getContext()))
       inRange = arith::AndIOp::create(
           kb, loc,
-          arith::CmpIOp::create(
-              kb, loc, arith::CmpIPredicate::uge, bid,
-              arith::ConstantIndexOp::create(kb, loc, firstBlock)),
+          arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::uge, bid,
+                                blockIndex(firstBlock)),
           inRange);
     auto ifOp = scf::IfOp::create(kb, loc, inRange, /*withElseRegion=*/false);
     OpBuilder pb = OpBuilder::atBlockBegin(ifOp.thenBlock());
@@ -565,14 +648,22 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
 /// A tensor of the manifest: a graph input or output as a strided view of
 /// a storage.
 static DictionaryAttr tensorEntry(Builder &b, StringRef name,
-                                  StringRef storage, BufferType type) {
+                                  StringRef storage, BufferType type,
+                                  ArrayRef<std::string> symbolNames) {
+  auto sizes = [&](ArrayRef<AffineExpr> exprs) {
+    SmallVector<Attribute> entries;
+    for (AffineExpr e : exprs)
+      entries.push_back(manifestSize(b, e, symbolNames));
+    return b.getArrayAttr(entries);
+  };
   return b.getDictionaryAttr({
       b.getNamedAttr("name", b.getStringAttr(name)),
       b.getNamedAttr("storage", b.getStringAttr(storage)),
       b.getNamedAttr("dtype", b.getStringAttr(getDTypeName(type.getElementType()))),
-      b.getNamedAttr("shape", b.getI64ArrayAttr(type.getShape())),
-      b.getNamedAttr("strides", b.getI64ArrayAttr(type.getStrides())),
-      b.getNamedAttr("offset", b.getI64IntegerAttr(type.getOffset())),
+      b.getNamedAttr("shape", sizes(type.getSizeExprs())),
+      b.getNamedAttr("strides", sizes(type.getStrideExprs())),
+      b.getNamedAttr("offset",
+                     manifestSize(b, type.getOffsetExpr(), symbolNames)),
   });
 }
 
@@ -582,6 +673,8 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
                                     StringRef moduleName,
                                     ArrayRef<Attribute> kernelSteps) {
   const StoragePlan &storage = plan.storage;
+  GraphOp graph = plan.graph;
+  SmallVector<std::string> symbolNames = getSizeSymbolNames(graph);
   SmallVector<Attribute> storages;
   for (const StoragePlan::Storage &s : storage.storages) {
     StringRef role = s.role == StoragePlan::Role::Input    ? "input"
@@ -591,22 +684,22 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
         b.getNamedAttr("name", b.getStringAttr(s.name)),
         b.getNamedAttr("role", b.getStringAttr(role)),
         b.getNamedAttr("dtype", b.getStringAttr(getDTypeName(s.elementType))),
-        b.getNamedAttr("elements", b.getI64IntegerAttr(s.numElements)),
+        b.getNamedAttr("elements",
+                       manifestSize(b, s.numElementsExpr, symbolNames)),
     }));
   }
-  GraphOp graph = plan.graph;
   SmallVector<Attribute> inputs, outputs;
   for (BlockArgument arg : graph.getBodyBlock().getArguments())
     inputs.push_back(tensorEntry(
         b, graph.getInputName(arg.getArgNumber()).getValue(),
         storage.storages[*storage.lookup(arg)].name,
-        cast<BufferType>(arg.getType())));
+        cast<BufferType>(arg.getType()), symbolNames));
   for (auto [j, value] : llvm::enumerate(graph.getOutputOp().getBuffers())) {
     StringAttr name = getBufferName(value);
     outputs.push_back(tensorEntry(
         b, name ? name.getValue() : StringRef(),
         storage.storages[storage.outputs[j].storage].name,
-        cast<BufferType>(value.getType())));
+        cast<BufferType>(value.getType()), symbolNames));
   }
   // Every buffer that reaches memory, by name (the first value of a name, in
   // graph order), for runtimes resolving buffers that calls or outputs
@@ -631,12 +724,19 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
       continue;
     const StoragePlan::Storage &to = storage.storages[output.storage];
     const StoragePlan::Storage &from = storage.storages[*output.copyFrom];
+    Attribute elements =
+        to.hasStaticSize() && from.hasStaticSize()
+            ? Attribute(b.getI64IntegerAttr(
+                  std::min(to.numElements, from.numElements)))
+            : b.getStringAttr(
+                  "min(" + printManifestSize(to.numElementsExpr, symbolNames) +
+                  ", " + printManifestSize(from.numElementsExpr, symbolNames) +
+                  ")");
     steps.push_back(b.getDictionaryAttr({
         b.getNamedAttr("kind", b.getStringAttr("copy")),
         b.getNamedAttr("src", b.getStringAttr(from.name)),
         b.getNamedAttr("dst", b.getStringAttr(to.name)),
-        b.getNamedAttr("elements", b.getI64IntegerAttr(
-                                       std::min(to.numElements, from.numElements))),
+        b.getNamedAttr("elements", elements),
     }));
   }
   return b.getDictionaryAttr({

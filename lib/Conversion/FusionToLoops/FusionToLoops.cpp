@@ -2,7 +2,9 @@
 //
 // Each kernel becomes a private function with a loop over its rows; the row
 // body comes from the KernelEmitter with a single lane, so every reduction
-// level is an scf.for over the row carrying the accumulators.
+// level is an scf.for over the row carrying the accumulators. Kernels of a
+// graph with size symbols take the symbols' values after the storages and
+// compute their loop bounds from them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +36,10 @@ public:
   LoopsHostTarget(StringRef graphName, unsigned &numKernels)
       : graphName(graphName), numKernels(numKernels) {}
 
-  Value allocate(OpBuilder &b, Location loc, MemRefType type) override {
+  Value allocate(OpBuilder &b, Location loc, MemRefType type,
+                 Value dynamicSize) override {
+    if (dynamicSize)
+      return memref::AllocOp::create(b, loc, type, ValueRange{dynamicSize});
     return memref::AllocOp::create(b, loc, type);
   }
   void deallocate(OpBuilder &b, Location loc, Value memref) override {
@@ -50,7 +55,9 @@ public:
     Location loc = plan.op->getLoc();
     auto host = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
     OpBuilder kb(host);
-    auto type = b.getFunctionType(args.getTypes(), {});
+    SmallVector<Value> operands(args.begin(), args.end());
+    llvm::append_range(operands, sizeSymbols);
+    auto type = b.getFunctionType(ValueRange(operands).getTypes(), {});
     auto kernel = func::FuncOp::create(
         kb, loc, (graphName + "__kernel_" + plan.name).str(), type);
     kernel.setPrivate();
@@ -66,13 +73,14 @@ public:
     auto getMemref = [&](Value buffer) {
       return memrefOf.lookup(*graph.storage.lookup(buffer));
     };
-    KernelEmitter emitter(plan, getMemref, kb.getIndexType());
+    KernelEmitter emitter(plan, getMemref, kb.getIndexType(),
+                          entry->getArguments().drop_front(args.size()));
     Value zero = createIntConstant(kb, loc, kb.getIndexType(), 0);
     RowLayout layout;
     layout.lane = zero;
     LogicalResult result = success();
     scf::ForOp::create(
-        kb, loc, zero, createIntConstant(kb, loc, kb.getIndexType(), plan.numel),
+        kb, loc, zero, emitter.emitSize(kb, plan.numelExpr),
         createIntConstant(kb, loc, kb.getIndexType(), 1), ValueRange{},
         [&](OpBuilder &lb, Location, Value x, ValueRange) {
           result = emitter.emitRow(lb, x, layout);
@@ -81,7 +89,7 @@ public:
     func::ReturnOp::create(kb, loc);
     if (failed(result))
       return failure();
-    func::CallOp::create(b, loc, kernel, args);
+    func::CallOp::create(b, loc, kernel, operands);
     ++numKernels;
     return success();
   }

@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/KernelCodegen/GraphPlan.h"
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Analysis/SizeVars.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -20,6 +21,80 @@ std::string codegen::getDTypeName(Type type) {
   if (type.isF64())
     return "f64";
   return "i" + std::to_string(type.getIntOrFloatBitWidth());
+}
+
+SmallVector<std::string> codegen::getSizeSymbolNames(GraphOp graph) {
+  SmallVector<std::string> names;
+  std::optional<ArrayAttr> inductorNames = graph.getSymbolNames();
+  for (unsigned i = 0, e = graph.getNumSizeSymbols(); i < e; ++i) {
+    if (inductorNames && i < inductorNames->size())
+      names.push_back(cast<StringAttr>((*inductorNames)[i]).str());
+    else
+      names.push_back("s" + std::to_string(i));
+  }
+  return names;
+}
+
+/// Prints `expr` into `os`, parenthesized unless atomic.
+static void printPython(raw_ostream &os, AffineExpr expr,
+                        ArrayRef<std::string> names, bool parenthesize) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    os << cast<AffineConstantExpr>(expr).getValue();
+    return;
+  case AffineExprKind::SymbolId:
+    os << names[cast<AffineSymbolExpr>(expr).getPosition()];
+    return;
+  case AffineExprKind::DimId:
+    llvm_unreachable("sizes use no dimensions");
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  if (parenthesize)
+    os << "(";
+  // Sizes are non-negative and divisors positive, so Python's floor
+  // division and modulo are the affine ones; ceildiv(a, c) is
+  // (a + c - 1) // c for a constant c, else -(-a // b).
+  auto divisor = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  if (expr.getKind() == AffineExprKind::CeilDiv && divisor) {
+    os << "(";
+    printPython(os, bin.getLHS() + (divisor.getValue() - 1), names, false);
+    os << ") // " << divisor.getValue();
+  } else if (expr.getKind() == AffineExprKind::CeilDiv) {
+    os << "-(-";
+    printPython(os, bin.getLHS(), names, true);
+    os << " // ";
+    printPython(os, bin.getRHS(), names, true);
+    os << ")";
+  } else {
+    printPython(os, bin.getLHS(), names, true);
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      os << " + ";
+      break;
+    case AffineExprKind::Mul:
+      os << "*";
+      break;
+    case AffineExprKind::FloorDiv:
+      os << " // ";
+      break;
+    default:
+      os << " % ";
+      break;
+    }
+    printPython(os, bin.getRHS(), names, true);
+  }
+  if (parenthesize)
+    os << ")";
+}
+
+std::string codegen::printManifestSize(AffineExpr expr,
+                                       ArrayRef<std::string> names) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printPython(os, expr, names, /*parenthesize=*/false);
+  return text;
 }
 
 /// The member result a container result re-exports.
@@ -216,9 +291,10 @@ private:
   unsigned addStorage(StringRef name, StoragePlan::Role role,
                       unsigned argNumber, BufferType type) {
     usedNames.insert(name);
+    AffineExpr size = SizeVars::simplify(type.getStorageSizeExpr());
     plan.storages.push_back({name.str(), role, argNumber,
-                             type.getElementType(),
-                             type.getStorageSize().value_or(0)});
+                             type.getElementType(), getStaticSize(size),
+                             size});
     return plan.storages.size() - 1;
   }
 
@@ -287,9 +363,6 @@ private:
 FailureOr<GraphPlan> codegen::planGraph(GraphOp graph, DependenceGraph &deps) {
   if (failed(checkOrder(graph, deps)) || failed(checkHostOps(graph)))
     return failure();
-  if (graph.getNumSizeSymbols() != 0)
-    return graph.emitOpError("has size symbols; the lowering needs static "
-                             "sizes");
   GraphPlan plan;
   plan.graph = graph;
   for (Operation &op : graph.getBodyBlock().without_terminator())

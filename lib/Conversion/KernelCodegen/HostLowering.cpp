@@ -1,6 +1,10 @@
 //===- HostLowering.cpp - The host function of a lowered graph ------------===//
 
 #include "fusion/Conversion/KernelCodegen/HostLowering.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,7 +28,14 @@ LogicalResult HostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
 }
 
 MemRefType codegen::getStorageType(const StoragePlan::Storage &storage) {
-  return MemRefType::get({storage.numElements}, storage.elementType);
+  return MemRefType::get({storage.hasStaticSize() ? storage.numElements
+                                                  : ShapedType::kDynamic},
+                         storage.elementType);
+}
+
+Value codegen::emitSizeValue(OpBuilder &b, Location loc, AffineExpr size,
+                             ValueRange symbols) {
+  return emitAffineExpr(b, loc, size, {}, {}, symbols, b.getIndexType());
 }
 
 /// Returns a private declaration of the extern kernel `kernel` with `type`,
@@ -51,15 +62,23 @@ static func::FuncOp getExternDeclaration(ModuleOp module, OpBuilder &b,
   return decl;
 }
 
-/// Views the first `n` elements of a 1-D memref as a memref of `n`.
-static Value prefix(OpBuilder &b, Location loc, Value memref, int64_t n) {
+/// Views the first `n` elements of a 1-D memref as a memref of `n`
+/// elements (static when `n` is a constant).
+static Value prefix(OpBuilder &b, Location loc, Value memref, Value n) {
   auto type = cast<MemRefType>(memref.getType());
-  if (type.getDimSize(0) == n)
+  std::optional<int64_t> count = getConstantIntValue(n);
+  if (count && type.getDimSize(0) == *count)
     return memref;
-  auto target = MemRefType::get({n}, type.getElementType());
-  return memref::ReinterpretCastOp::create(b, loc, target, memref,
-                                           /*offset=*/0, ArrayRef<int64_t>{n},
-                                           ArrayRef<int64_t>{1});
+  if (count) {
+    auto target = MemRefType::get({*count}, type.getElementType());
+    return memref::ReinterpretCastOp::create(
+        b, loc, target, memref, /*offset=*/0, ArrayRef<int64_t>{*count},
+        ArrayRef<int64_t>{1});
+  }
+  auto target = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+  return memref::ReinterpretCastOp::create(
+      b, loc, target, memref, b.getIndexAttr(0), ArrayRef<OpFoldResult>{n},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
 }
 
 FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
@@ -86,6 +105,8 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
   SmallVector<Type> argTypes;
   for (unsigned s : argStorages)
     argTypes.push_back(getStorageType(storage.storages[s]));
+  unsigned numSymbols = graph.getNumSizeSymbols();
+  argTypes.append(numSymbols, b.getIndexType());
   auto func = func::FuncOp::create(b, loc, (graph.getSymName() + ".host").str(),
                                    b.getFunctionType(argTypes, {}));
   for (auto [i, s] : llvm::enumerate(argStorages)) {
@@ -95,9 +116,25 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
                     b.getStringAttr(st.role == StoragePlan::Role::Input
                                         ? "input"
                                         : "output"));
+    if (!st.hasStaticSize())
+      func.setArgAttr(i, "fusion.elements",
+                      AffineMapAttr::get(AffineMap::get(
+                          0, numSymbols, st.numElementsExpr, b.getContext())));
+  }
+  SmallVector<std::string> symbolNames = getSizeSymbolNames(graph);
+  for (unsigned i = 0; i < numSymbols; ++i) {
+    func.setArgAttr(argStorages.size() + i, "fusion.name",
+                    b.getStringAttr(symbolNames[i]));
+    func.setArgAttr(argStorages.size() + i, "fusion.role",
+                    b.getStringAttr("symbol"));
   }
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
+  target.sizeSymbols.assign(entry->getArguments().take_back(numSymbols).begin(),
+                            entry->getArguments().take_back(numSymbols).end());
+  auto sizeOf = [&](const StoragePlan::Storage &s) {
+    return emitSizeValue(b, loc, s.numElementsExpr, target.sizeSymbols);
+  };
 
   SmallVector<Value> memrefs(storage.storages.size());
   for (auto [i, s] : llvm::enumerate(argStorages))
@@ -105,7 +142,8 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
   SmallVector<Value> temps;
   for (auto [i, s] : llvm::enumerate(storage.storages))
     if (s.role == StoragePlan::Role::Temp) {
-      memrefs[i] = target.allocate(b, loc, getStorageType(s));
+      memrefs[i] = target.allocate(b, loc, getStorageType(s),
+                                   s.hasStaticSize() ? Value() : sizeOf(s));
       temps.push_back(memrefs[i]);
     }
 
@@ -156,8 +194,16 @@ FailureOr<func::FuncOp> codegen::lowerGraph(const GraphPlan &plan,
       continue;
     Value to = memrefs[output.storage];
     Value from = memrefs[*output.copyFrom];
-    int64_t n = std::min(cast<MemRefType>(to.getType()).getDimSize(0),
-                         cast<MemRefType>(from.getType()).getDimSize(0));
+    const StoragePlan::Storage &toStorage = storage.storages[output.storage];
+    const StoragePlan::Storage &fromStorage =
+        storage.storages[*output.copyFrom];
+    Value n;
+    if (toStorage.hasStaticSize() && fromStorage.hasStaticSize())
+      n = arith::ConstantIndexOp::create(
+          b, loc, std::min(toStorage.numElements, fromStorage.numElements));
+    else
+      n = arith::MinUIOp::create(b, loc, sizeOf(toStorage),
+                                 sizeOf(fromStorage));
     target.copy(b, loc, prefix(b, loc, from, n), prefix(b, loc, to, n));
   }
   for (Value temp : temps)

@@ -61,9 +61,16 @@ struct KernelEmitter::Accumulator {
 
 KernelEmitter::KernelEmitter(const KernelPlan &plan,
                              std::function<Value(Value)> getMemref,
-                             Type indexType)
+                             Type indexType, ValueRange sizeSymbols)
     : plan(plan), getMemref(std::move(getMemref)), indexType(indexType),
+      sizeSymbols(sizeSymbols.begin(), sizeSymbols.end()),
       loc(plan.op->getLoc()) {}
+
+Value KernelEmitter::emitSize(OpBuilder &b, AffineExpr size) const {
+  if (auto constant = dyn_cast<AffineConstantExpr>(size))
+    return createIntConstant(b, loc, indexType, constant.getValue());
+  return emitAffineExpr(b, loc, size, {}, {}, sizeSymbols, indexType);
+}
 
 KernelEmitter::~KernelEmitter() = default;
 
@@ -151,8 +158,11 @@ FailureOr<Value> KernelEmitter::emitScopeExpr(OpBuilder &b, Scope &scope,
           : getAffineEvaluationType(b.getContext(), expr,
                                     {plan.numel, plan.rnumel});
   SmallVector<Value> dims = {scope.x, scope.r ? scope.r : scope.x};
+  // Size symbols come after the op's indirect indices.
+  SmallVector<Value> allSymbols(symbols.begin(), symbols.end());
+  llvm::append_range(allSymbols, sizeSymbols);
   Value v = emitAffineExpr(b, loc, expr, dims, {plan.numel, plan.rnumel},
-                           symbols, evalType);
+                           allSymbols, evalType);
   return castIntegerLike(b, loc, v, type);
 }
 
@@ -217,7 +227,7 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
           vector::ExtractOp::create(b, loc, vector, scope.inGroup);
       return success();
     }
-    if (load.getMap().getNumSymbols() == 0) {
+    if (!hasIndirectIndices(load)) {
       for (Scope *s = &scope; s; s = s->parent)
         if (Value loaded = s->loads.lookup(key)) {
           scope.values[value] = loaded;
@@ -372,8 +382,15 @@ KernelEmitter::makeGroup(OpBuilder &b, Scope &row, Value start, int64_t width,
   group->start = start;
   if (mayBePast) {
     // A group past the end computes on the last group and is masked out.
-    Value last = createIntConstant(b, loc, indexType, plan.rnumel - width);
-    Value end = createIntConstant(b, loc, indexType, plan.rnumel);
+    Value last, end;
+    if (plan.hasStaticRNumel()) {
+      last = createIntConstant(b, loc, indexType, plan.rnumel - width);
+      end = createIntConstant(b, loc, indexType, plan.rnumel);
+    } else {
+      end = rnumelValue;
+      last = arith::SubIOp::create(
+          b, loc, end, createIntConstant(b, loc, indexType, width));
+    }
     group->valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          start, end);
     group->start = arith::MinUIOp::create(b, loc, start, last);
@@ -400,20 +417,19 @@ bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
                                   : cast<StoreOp>(access).getValue().getType();
   if (!getVectorBytes(type, width) || access->getNumOperands() == 0)
     return false;
-  AffineMap map = isa<LoadOp>(access) ? cast<LoadOp>(access).getMap()
-                                      : cast<StoreOp>(access).getMap();
-  if (map.getNumSymbols() != 0 || (isa<StoreOp>(access) &&
-                                   cast<StoreOp>(access).getMode()))
+  if (hasIndirectIndices(access) ||
+      (isa<StoreOp>(access) && cast<StoreOp>(access).getMode()))
     return false;
   // index = f(x) + r with f(x) a multiple of the width: the group's
   // elements are adjacent and the vector is aligned.
   AffineExpr expr = plan.indexExprs.lookup(access);
   MLIRContext *context = expr.getContext();
-  AffineExpr rest =
-      simplifyAffineExpr(expr - getAffineDimExpr(1, context), 2, 0);
+  unsigned numSymbols = plan.numSizeSymbols;
+  AffineExpr rest = simplifyAffineExpr(expr - getAffineDimExpr(1, context), 2,
+                                       numSymbols);
   if (rest.isFunctionOfDim(1))
     return false;
-  AffineExpr misalignment = simplifyAffineExpr(rest % width, 2, 0);
+  AffineExpr misalignment = simplifyAffineExpr(rest % width, 2, numSymbols);
   auto constant = dyn_cast<AffineConstantExpr>(misalignment);
   return constant && constant.getValue() == 0;
 }
@@ -587,6 +603,10 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     return success();
   };
   if (layout.persistent) {
+    if (!plan.hasStaticRNumel())
+      return plan.op->emitOpError(
+          "internal error: a persistent reduction over rows of symbolic "
+          "length");
     // The lane's groups, unrolled; their scopes live for the whole row so
     // that later levels reuse the values in registers.
     int64_t numGroups = layout.elementsPerLane / width;
@@ -634,15 +654,26 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   } else {
     int64_t groupsPerIteration = layout.elementsPerLane / width;
     int64_t chunk = numLanes * layout.elementsPerLane;
-    int64_t iterations = llvm::divideCeil(plan.rnumel, chunk);
-    bool mayBePast = plan.rnumel % chunk != 0;
+    // ceil(rnumel / chunk) iterations, at run time when rnumel is symbolic.
+    Value iterations;
+    if (plan.hasStaticRNumel())
+      iterations = createIntConstant(b, loc, indexType,
+                                     llvm::divideCeil(plan.rnumel, chunk));
+    else if (chunk == 1)
+      iterations = rnumelValue;
+    else
+      iterations = arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, rnumelValue,
+                                createIntConstant(b, loc, indexType, chunk - 1)),
+          createIntConstant(b, loc, indexType, chunk));
+    bool mayBePast = !plan.hasStaticRNumel() || plan.rnumel % chunk != 0;
     SmallVector<Value> init;
     for (auto &v : values)
       llvm::append_range(init, v);
     LogicalResult bodyResult = success();
     auto loop = scf::ForOp::create(
-        b, loc, createIntConstant(b, loc, indexType, 0),
-        createIntConstant(b, loc, indexType, iterations),
+        b, loc, createIntConstant(b, loc, indexType, 0), iterations,
         createIntConstant(b, loc, indexType, 1), init,
         [&](OpBuilder &lb, Location, Value iv, ValueRange iterArgs) {
           SmallVector<SmallVector<Value>> current;
@@ -713,6 +744,9 @@ LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
                                      const RowLayout &layout) {
   Scope row;
   row.x = x;
+  // Computed once per row, where it dominates every use.
+  rnumelValue =
+      plan.hasStaticRNumel() ? Value() : emitSize(b, plan.rnumelExpr);
   SmallVector<std::unique_ptr<ElementGroup>> groups;
   for (unsigned level = 0; level <= plan.numLevels; ++level) {
     // Per-row stores whose values wait for `level` reductions.

@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/KernelCodegen/KernelPlan.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "fusion/Analysis/SizeVars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -19,6 +20,20 @@ const MemberPlan &KernelPlan::getMember(Operation *opInBody) const {
   while (!memberIndex.count(op))
     op = op->getParentOp();
   return members[memberIndex.lookup(op)];
+}
+
+/// `expr` where the size symbols take `hints`, or `fallback`.
+static int64_t hintOf(AffineExpr expr, ArrayRef<int64_t> hints,
+                      int64_t fallback) {
+  return evaluateSizeExpr(expr, hints).value_or(fallback);
+}
+
+int64_t KernelPlan::getNumelHint(int64_t fallback) const {
+  return hasStaticNumel() ? numel : hintOf(numelExpr, sizeHints, fallback);
+}
+
+int64_t KernelPlan::getRNumelHint(int64_t fallback) const {
+  return hasStaticRNumel() ? rnumel : hintOf(rnumelExpr, sizeHints, fallback);
 }
 
 unsigned KernelPlan::getLevel(ReduceOp reduce) const {
@@ -41,24 +56,28 @@ unsigned KernelPlan::getStoreDepth(StoreOp store) const {
   return d;
 }
 
-/// The variables of loops of `sizes` as the delinearization of `flat`
-/// (row-major). Loops of size 1 are 0.
-static void delinearize(AffineExpr flat, ArrayRef<int64_t> sizes,
+/// The variables of loops of `sizes` (expressions in the size symbols) as
+/// the delinearization of `flat` (row-major). Loops of size 1 are 0.
+static void delinearize(AffineExpr flat, ArrayRef<AffineExpr> sizes,
                         SmallVectorImpl<AffineExpr> &vars) {
   MLIRContext *context = flat.getContext();
-  int64_t stride = 1;
-  SmallVector<int64_t> strides(sizes.size());
+  AffineExpr stride = getAffineConstantExpr(1, context);
+  SmallVector<AffineExpr> strides(sizes.size());
   for (int i = sizes.size() - 1; i >= 0; --i) {
     strides[i] = stride;
-    stride *= sizes[i];
+    stride = SizeVars::simplify(stride * sizes[i]);
   }
+  auto isConstant = [](AffineExpr e, int64_t v) {
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    return c && c.getValue() == v;
+  };
   for (auto [i, size] : llvm::enumerate(sizes)) {
-    if (size == 1) {
+    if (isConstant(size, 1)) {
       vars.push_back(getAffineConstantExpr(0, context));
       continue;
     }
     AffineExpr var = flat;
-    if (strides[i] != 1)
+    if (!isConstant(strides[i], 1))
       var = var.floorDiv(strides[i]);
     if (i != 0)
       var = var % size;
@@ -66,51 +85,67 @@ static void delinearize(AffineExpr flat, ArrayRef<int64_t> sizes,
   }
 }
 
-/// Maps a member's loops onto the kernel's (x, r) space.
+bool codegen::hasIndirectIndices(Operation *access) {
+  if (auto load = dyn_cast<LoadOp>(access))
+    return getNumIndirectSymbols(load.getMap(), load.getIndices()) != 0;
+  if (auto store = dyn_cast<StoreOp>(access))
+    return getNumIndirectSymbols(store.getMap(), store.getIndices()) != 0;
+  auto index = cast<IndexExprOp>(access);
+  return getNumIndirectSymbols(index.getMap(), index.getIndices()) != 0;
+}
+
+/// Maps a member's loops onto the kernel's (x, r) space. Sizes compare as
+/// Inductor's statically_known_equals does: equal canonical expressions.
 static LogicalResult mapMember(NodeOp node, KernelPlan &plan,
                                MemberPlan &member) {
   MLIRContext *context = node.getContext();
   AffineExpr x = getAffineDimExpr(0, context);
   AffineExpr r = getAffineDimExpr(1, context);
-  int64_t numel = node.getNumel(), rnumel = node.getReductionNumel();
+  AffineExpr numel = SizeVars::simplify(node.getNumelExpr());
+  AffineExpr rnumel = SizeVars::simplify(node.getReductionNumelExpr());
+  auto equals = [](AffineExpr a, AffineExpr b) {
+    return SizeVars::staticallyKnownEquals(a, b);
+  };
+  auto text = [](AffineExpr e) { return sizeExprToString(e); };
   if (node.isReduction()) {
-    if (numel != plan.numel || rnumel != plan.rnumel)
+    if (!equals(numel, plan.numelExpr) || !equals(rnumel, plan.rnumelExpr))
       return node.emitOpError("reduces ")
-             << rnumel << " elements in each of " << numel
-             << " rows, but its kernel runs " << plan.numel << " rows of "
-             << plan.rnumel << " elements";
+             << text(rnumel) << " elements in each of " << text(numel)
+             << " rows, but its kernel runs " << text(plan.numelExpr)
+             << " rows of " << text(plan.rnumelExpr) << " elements";
     member.perElement = true;
-    delinearize(x, node.getRanges(), member.loopVars);
-    delinearize(r, node.getReductionRanges(), member.loopVars);
+    delinearize(x, node.getRangeExprs(), member.loopVars);
+    delinearize(r, node.getReductionRangeExprs(), member.loopVars);
     return success();
   }
-  if (plan.isReduction && plan.rnumel > 1 &&
-      numel == plan.numel * plan.rnumel) {
+  bool hasRows = !equals(plan.rnumelExpr, getAffineConstantExpr(1, context));
+  if (plan.isReduction && hasRows &&
+      equals(numel, SizeVars::simplify(plan.numelExpr * plan.rnumelExpr))) {
     member.perElement = true;
     // Loops that split at the row boundary take x and r directly; others
     // delinearize the flat element index.
-    ArrayRef<int64_t> ranges = node.getRanges();
-    int64_t prefix = 1;
+    SmallVector<AffineExpr> ranges = node.getRangeExprs();
+    AffineExpr prefix = getAffineConstantExpr(1, context);
     for (size_t k = 0; k <= ranges.size(); ++k) {
-      if (prefix == plan.numel) {
-        delinearize(x, ranges.take_front(k), member.loopVars);
-        delinearize(r, ranges.drop_front(k), member.loopVars);
+      if (equals(prefix, plan.numelExpr)) {
+        delinearize(x, ArrayRef(ranges).take_front(k), member.loopVars);
+        delinearize(r, ArrayRef(ranges).drop_front(k), member.loopVars);
         return success();
       }
       if (k < ranges.size())
-        prefix *= ranges[k];
+        prefix = SizeVars::simplify(prefix * ranges[k]);
     }
-    delinearize(x * plan.rnumel + r, ranges, member.loopVars);
+    delinearize(x * plan.rnumelExpr + r, ranges, member.loopVars);
     return success();
   }
-  if (numel == plan.numel) {
+  if (equals(numel, plan.numelExpr)) {
     member.perElement = false;
-    delinearize(x, node.getRanges(), member.loopVars);
+    delinearize(x, node.getRangeExprs(), member.loopVars);
     return success();
   }
   return node.emitOpError("runs ")
-         << numel << " iterations, which do not map onto its kernel's "
-         << plan.numel << " rows of " << plan.rnumel
+         << text(numel) << " iterations, which do not map onto its kernel's "
+         << text(plan.numelExpr) << " rows of " << text(plan.rnumelExpr)
          << " elements (Inductor fuses only nodes of numel, or numel * "
             "rnumel, iterations)";
 }
@@ -198,19 +233,26 @@ static AffineExpr simplifyWithRanges(AffineExpr expr,
 }
 
 /// The flat index of `map(indices)` in (x, r) space for a member whose
-/// loop variables are `loopVars`; indirect indices stay symbols.
+/// loop variables are `loopVars`; indirect indices stay symbols, and so do
+/// size symbols (after the indirect ones, as in the map).
 static AffineExpr composeIndex(AffineMap map, OperandRange indices,
                                ArrayRef<AffineExpr> loopVars,
-                               ArrayRef<int64_t> kernelSizes) {
+                               ArrayRef<int64_t> kernelSizes,
+                               unsigned numSizeSymbols) {
   MLIRContext *context = map.getContext();
+  unsigned numIndirect = getNumIndirectSymbols(map, indices);
   SmallVector<AffineExpr> dims, syms;
   for (unsigned i = 0; i < map.getNumDims(); ++i)
-    dims.push_back(loopVars[cast<BlockArgument>(indices[i]).getArgNumber()]);
+    dims.push_back(
+        loopVars[cast<BlockArgument>(indices[i]).getArgNumber()].shiftSymbols(
+            numSizeSymbols, numIndirect));
+  unsigned numSymbols = std::max(map.getNumSymbols(),
+                                 numIndirect + numSizeSymbols);
   for (unsigned j = 0; j < map.getNumSymbols(); ++j)
     syms.push_back(getAffineSymbolExpr(j, context));
   AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
-  expr = simplifyAffineExpr(expr, 2, map.getNumSymbols());
-  return simplifyWithRanges(expr, kernelSizes, map.getNumSymbols());
+  expr = simplifyAffineExpr(expr, 2, numSymbols);
+  return simplifyWithRanges(expr, kernelSizes, numSymbols);
 }
 
 namespace {
@@ -348,7 +390,7 @@ static LogicalResult planForwarding(KernelPlan &plan) {
       StringRef name =
           producerNode.getBufferName(result.getResultNumber()).getValue();
       if (stores.size() != 1 || stores.front().getMode() ||
-          stores.front().getMap().getNumSymbols() != 0)
+          hasIndirectIndices(stores.front()))
         return load.emitOpError("reads '")
                    << name << "' inside its fused group, but '"
                    << producerNode.getName()
@@ -358,7 +400,7 @@ static LogicalResult planForwarding(KernelPlan &plan) {
       StoreOp store = stores.front();
       AffineExpr written = plan.indexExprs.lookup(store);
       AffineExpr read = plan.indexExprs.lookup(load);
-      if (load.getMap().getNumSymbols() != 0 || written != read ||
+      if (hasIndirectIndices(load) || written != read ||
           (plan.isElementStore(store) && !consumer.perElement))
         return load.emitOpError("reads '")
                    << name << "' at index " << printIndex(read)
@@ -422,8 +464,7 @@ static LogicalResult checkInPlace(KernelPlan &plan,
         if (plan.isForwarded(load) || storage.lookup(load.getBuffer()) != target)
           return WalkResult::advance();
         if (plan.indexExprs.lookup(load) == written &&
-            load.getMap().getNumSymbols() == 0 &&
-            store.getMap().getNumSymbols() == 0)
+            !hasIndirectIndices(load) && !hasIndirectIndices(store))
           return WalkResult::advance();
         return load.emitOpError("reads the storage that '")
                    << node.getName()
@@ -457,12 +498,18 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
   // The kernel's iteration space is that of its reductions (Inductor's
   // FusedSchedulerNode.group), else that of its first node.
   auto firstReduction = llvm::find_if(nodes, [](NodeOp n) { return n.isReduction(); });
-  if (firstReduction != nodes.end()) {
-    plan.isReduction = true;
-    plan.numel = firstReduction->getNumel();
-    plan.rnumel = firstReduction->getReductionNumel();
-  } else {
-    plan.numel = nodes.front().getNumel();
+  NodeOp group = firstReduction != nodes.end() ? *firstReduction : nodes.front();
+  plan.isReduction = firstReduction != nodes.end();
+  plan.numel = group.getNumel();
+  plan.numelExpr = SizeVars::simplify(group.getNumelExpr());
+  plan.rnumel = plan.isReduction ? group.getReductionNumel() : 1;
+  plan.rnumelExpr = plan.isReduction
+                        ? SizeVars::simplify(group.getReductionNumelExpr())
+                        : getAffineConstantExpr(1, kernel->getContext());
+  if (auto graph = kernel->getParentOfType<GraphOp>()) {
+    plan.numSizeSymbols = graph.getNumSizeSymbols();
+    plan.sizeHints.assign(graph.getSizeHints().begin(),
+                          graph.getSizeHints().end());
   }
   for (NodeOp node : nodes) {
     plan.memberIndex[node] = plan.members.size();
@@ -475,17 +522,20 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
   int64_t kernelSizes[2] = {plan.numel, plan.rnumel};
   for (MemberPlan &member : plan.members) {
     for (AffineExpr &var : member.loopVars)
-      var = simplifyWithRanges(var, kernelSizes, 0);
+      var = simplifyWithRanges(var, kernelSizes, plan.numSizeSymbols);
     member.node.getBody().walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op))
         plan.indexExprs[op] = composeIndex(load.getMap(), load.getIndices(),
-                                           member.loopVars, kernelSizes);
+                                           member.loopVars, kernelSizes,
+                                           plan.numSizeSymbols);
       else if (auto store = dyn_cast<StoreOp>(op))
         plan.indexExprs[op] = composeIndex(store.getMap(), store.getIndices(),
-                                           member.loopVars, kernelSizes);
+                                           member.loopVars, kernelSizes,
+                                           plan.numSizeSymbols);
       else if (auto index = dyn_cast<IndexExprOp>(op))
         plan.indexExprs[op] = composeIndex(index.getMap(), index.getIndices(),
-                                           member.loopVars, kernelSizes);
+                                           member.loopVars, kernelSizes,
+                                           plan.numSizeSymbols);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         plan.reduces.push_back(reduce);
     });

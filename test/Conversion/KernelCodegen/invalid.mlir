@@ -48,6 +48,28 @@ fusion.graph @unmappable(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4xf32>,
 
 // -----
 
+// With size symbols, iterations map onto the kernel only where the sizes
+// are equal for every value of the symbols, as Inductor decides: s1 rows
+// are not the kernel's s0 rows, although both hints are 8.
+fusion.graph @symbolic_unmappable symbols(s0 = 8, s1 = 8) (%x: !fusion.buffer<s0 x 8 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.fused -> !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32> {
+    %a = fusion.node "op0" (%p0, %p1) in [s0] reduce [8] writes(%out : !fusion.buffer<s0 x f32>) attributes {buffer_names = ["buf0"]} {
+      %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<s0 x 8 x f32>
+      %1 = fusion.reduce sum %0 : f32 -> f32
+      fusion.store %1, %out[%p0] : !fusion.buffer<s0 x f32>
+    }
+    // expected-error @below {{'fusion.node' op runs s1 iterations, which do not map onto its kernel's s0 rows of 8 elements}}
+    %b = fusion.node "op1" (%p0) in [s1] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
+      %0 = fusion.load %a[%p0] : !fusion.buffer<s0 x f32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<s1 x f32>
+    }
+    fusion.yield %a, %b : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+}
+
+// -----
+
 // Two reductions over different row lengths cannot share a kernel.
 fusion.graph @two_row_lengths(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
   %buf0, %buf1 = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<8xf32> {

@@ -7,9 +7,14 @@
 // value, calls the function and prints every output (all values, or four
 // checksums for large ones) with printMemrefF64 from libmlir_runner_utils.
 // Running a graph before and after fusion through this main, with the same
-// seed, must print the same numbers up to rounding.
+// seed, must print the same numbers up to rounding. Graphs with size symbols
+// run at the symbols' values given by `sizes` (one per symbol, in order):
+// storages of symbolic size get the number of elements their
+// `fusion.elements` map gives there.
 //
 //===----------------------------------------------------------------------===//
+
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,6 +59,9 @@ struct TestJitMainPass
       llvm::cl::desc("Also print every input after the call (after the "
                      "outputs), to show in-place updates"),
       llvm::cl::init(false)};
+  ListOption<int64_t> sizes{
+      *this, "sizes",
+      llvm::cl::desc("Values of the size symbols of graphs that have some")};
   Option<bool> checksum{
       *this, "checksum",
       llvm::cl::desc("Print (sum, sum of |v|, weighted sum, NaN count) per "
@@ -216,15 +224,48 @@ struct TestJitMainPass
     auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {}));
     b.setInsertionPointToStart(main.addEntryBlock());
     for (func::FuncOp host : hosts) {
-      SmallVector<Value> args;
+      SmallVector<Value> args, operands;
+      unsigned numSymbols = 0;
       for (unsigned i = 0, e = host.getNumArguments(); i < e; ++i) {
-        auto type = cast<MemRefType>(host.getArgument(i).getType());
-        Value memref = memref::AllocOp::create(b, loc, type);
         auto role = host.getArgAttrOfType<StringAttr>(i, "fusion.role");
+        if (role && role.getValue() == "symbol") {
+          if (numSymbols >= sizes.size()) {
+            host.emitError("test-fusion-jit-main: give a value for each "
+                           "size symbol with sizes=...");
+            return signalPassFailure();
+          }
+          args.push_back(nullptr);
+          operands.push_back(
+              arith::ConstantIndexOp::create(b, loc, sizes[numSymbols++]));
+          continue;
+        }
+        auto type = cast<MemRefType>(host.getArgument(i).getType());
+        MemRefType allocType = type;
+        if (!type.hasStaticShape()) {
+          auto elements = host.getArgAttrOfType<AffineMapAttr>(
+              i, "fusion.elements");
+          SmallVector<int64_t> values(sizes.begin(), sizes.end());
+          std::optional<int64_t> n =
+              elements && elements.getValue().getNumSymbols() <= values.size()
+                  ? fusion::evaluateSizeExpr(elements.getValue().getResult(0),
+                                             values)
+                  : std::nullopt;
+          if (!n) {
+            host.emitError("test-fusion-jit-main: no size for argument ")
+                << i;
+            return signalPassFailure();
+          }
+          allocType = MemRefType::get({*n}, type.getElementType());
+        }
+        Value memref = memref::AllocOp::create(b, loc, allocType);
         fill(b, loc, memref, i, role && role.getValue() == "input");
         args.push_back(memref);
+        operands.push_back(
+            allocType == type
+                ? memref
+                : memref::CastOp::create(b, loc, type, memref).getResult());
       }
-      func::CallOp::create(b, loc, host, args);
+      func::CallOp::create(b, loc, host, operands);
       for (StringRef printed : {"output", "input"}) {
         if (printed == "input" && !printInputs)
           continue;
@@ -235,7 +276,8 @@ struct TestJitMainPass
         }
       }
       for (Value memref : args)
-        memref::DeallocOp::create(b, loc, memref);
+        if (memref)
+          memref::DeallocOp::create(b, loc, memref);
     }
     func::ReturnOp::create(b, loc);
   }

@@ -40,7 +40,11 @@ struct StoragePlan {
     /// The graph input or output number of an Input or Output storage.
     unsigned argNumber = 0;
     Type elementType;
+    /// The number of elements: static, or kSymbolicSize when it depends on
+    /// the graph's size symbols, and as an expression in them.
     int64_t numElements = 0;
+    AffineExpr numElementsExpr;
+    bool hasStaticSize() const { return numElements != kSymbolicSize; }
   };
   /// A graph output: the output argument's storage, and the storage copied
   /// into it once every kernel ran when the producer did not write it
@@ -110,6 +114,15 @@ SmallVector<ExternOutput> getExternOutputs(ExternOp op);
 /// Whether `op` only extracts an element of a tuple (Inductor's
 /// MultiOutput); the extern producing the tuple writes its buffer.
 bool isTupleElement(ExternOp op);
+
+/// A size expression of a graph (symbol i is its size symbol i) as the
+/// manifest writes it: Python syntax (`+ - * // %`, parentheses) over the
+/// symbols' Inductor names (`symbol_names`, else `s<i>`), which the runtime
+/// evaluates once it bound them (python/scheduler_opt/sizes.py).
+std::string printManifestSize(AffineExpr expr, ArrayRef<std::string> names);
+
+/// The names the manifest and host functions give a graph's size symbols.
+SmallVector<std::string> getSizeSymbolNames(GraphOp graph);
 
 /// A short name for an element type as the manifest and harness use it:
 /// f16, bf16, f32, f64, i1, i8, i16, i32, i64.

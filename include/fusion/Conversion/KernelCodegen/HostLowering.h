@@ -7,6 +7,12 @@
 // declared external function), then the copies into output arguments.
 // The GPU and CPU lowerings differ only in the hooks of `HostTarget`.
 //
+// A graph with size symbols takes their values as trailing `index`
+// arguments (`fusion.role = "symbol"`, `fusion.name` its Inductor name);
+// storages whose size depends on them are `memref<?xT>`, their size as an
+// affine map of the symbols in the argument's `fusion.elements`, and
+// temporaries are allocated at the size the symbols give.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSION_CONVERSION_KERNELCODEGEN_HOSTLOWERING_H
@@ -24,7 +30,10 @@ namespace mlir::fusion::codegen {
 class HostTarget {
 public:
   virtual ~HostTarget();
-  virtual Value allocate(OpBuilder &b, Location loc, MemRefType type) = 0;
+  /// Allocates a storage of `type`; `dynamicSize` is its number of
+  /// elements when `type` is `memref<?xT>`, else null.
+  virtual Value allocate(OpBuilder &b, Location loc, MemRefType type,
+                         Value dynamicSize) = 0;
   virtual void deallocate(OpBuilder &b, Location loc, Value memref) = 0;
   /// Copies `from` into `to` (same type).
   virtual void copy(OpBuilder &b, Location loc, Value from, Value to) = 0;
@@ -53,7 +62,16 @@ public:
   /// Called for each extern, in order, once its call is emitted.
   virtual void noteExtern(ExternOp op, const GraphPlan &graph,
                           ArrayRef<unsigned> storages) {}
+
+  /// The size symbols' values in the host function (`index`), set by
+  /// lowerGraph before any step is emitted; empty for static graphs.
+  SmallVector<Value> sizeSymbols;
 };
+
+/// Emits a size expression of the graph (symbol i = size symbol i) as an
+/// `index` value from the symbols' values `symbols`.
+Value emitSizeValue(OpBuilder &b, Location loc, AffineExpr size,
+                    ValueRange symbols);
 
 /// The memref type of a storage.
 MemRefType getStorageType(const StoragePlan::Storage &storage);

@@ -43,6 +43,9 @@ struct RowLayout {
   /// has groups l, l + numLanes, ...), whose contiguous, aligned loads and
   /// stores become vector accesses. The row length must be a multiple.
   int64_t vectorWidth = 1;
+  // Rows of symbolic length are never persistent and never vectorized:
+  // neither the unrolled lane count nor the divisibility holds at every
+  // size.
   /// i1 that is false for rows past the end (threads of a partial last
   /// block), or null when every row is valid.
   Value rowValid;
@@ -60,9 +63,16 @@ class KernelEmitter {
 public:
   /// `getMemref` returns the memref holding a buffer's storage. `indexType`
   /// is the type of row and element indices: `index` or an integer type.
+  /// `sizeSymbols` are the values of the graph's size symbols in the
+  /// kernel (integers or `index`; none for static graphs).
   KernelEmitter(const KernelPlan &plan,
-                std::function<Value(Value buffer)> getMemref, Type indexType);
+                std::function<Value(Value buffer)> getMemref, Type indexType,
+                ValueRange sizeSymbols = {});
   ~KernelEmitter();
+
+  /// A size expression of the graph (numel, rnumel) in the index type, at
+  /// `b`'s insertion point: a constant, or computed from the symbols.
+  Value emitSize(OpBuilder &b, AffineExpr size) const;
 
   /// Emits the computation of row `x` (a valid row: the caller clamps rows
   /// past the end and says so in `layout.rowValid`) at `b`'s insertion
@@ -121,6 +131,9 @@ private:
   const KernelPlan &plan;
   std::function<Value(Value)> getMemref;
   Type indexType;
+  SmallVector<Value> sizeSymbols;
+  /// rnumel in the index type for the row being emitted.
+  Value rnumelValue;
   Location loc;
   /// Phases of the row (one per row segment and per pass over the row), to
   /// detect loads of a storage after the kernel overwrote it.

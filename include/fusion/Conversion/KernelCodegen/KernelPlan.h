@@ -22,6 +22,13 @@
 // per-element stores of depth k run in that pass, per-row stores of depth k
 // before it.
 //
+// Graphs with size symbols: numel and rnumel are expressions in the symbols
+// (symbol i is the graph's size symbol i), known at run time. Loop
+// variables and index expressions may then use the symbols too: loop
+// variables use size symbol i as symbol i; the index of an access with k
+// indirect indices uses them as symbols 0..k-1 and size symbol i as symbol
+// k + i, as the dialect's index maps do.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSION_CONVERSION_KERNELCODEGEN_KERNELPLAN_H
@@ -55,9 +62,15 @@ struct KernelPlan {
   /// Inductor's name of the node (`op0_op1_op3` for a group).
   std::string name;
   /// Rows (Inductor's numel) and elements per row (rnumel; 1 when no
-  /// member reduces).
+  /// member reduces): the static values, kSymbolicSize when symbolic.
   int64_t numel = 1;
   int64_t rnumel = 1;
+  /// The same as expressions in the graph's size symbols.
+  AffineExpr numelExpr, rnumelExpr;
+  /// The graph's size symbols and their hints (kSymbolicSize where none is
+  /// known).
+  unsigned numSizeSymbols = 0;
+  SmallVector<int64_t> sizeHints;
   bool isReduction = false;
   SmallVector<MemberPlan> members;
 
@@ -78,6 +91,15 @@ struct KernelPlan {
   unsigned numLevels = 0;
   /// In-place stores emitted later than their depth (see getEmitDepth).
   DenseMap<Operation *, unsigned> deferredDepth;
+
+  bool hasStaticNumel() const { return numel != kSymbolicSize; }
+  bool hasStaticRNumel() const { return rnumel != kSymbolicSize; }
+  /// numel and rnumel where symbols take their hints, for heuristics that
+  /// need a number (block sizes, persistent reductions), as Inductor's
+  /// size_hint; `fallback` when a symbol has no hint (Inductor's
+  /// unbacked_symint_fallback).
+  int64_t getNumelHint(int64_t fallback = 8192) const;
+  int64_t getRNumelHint(int64_t fallback = 8192) const;
 
   const MemberPlan &getMember(Operation *opInBody) const;
   unsigned getDepth(Value value) const { return depth.lookup(value); }
@@ -105,6 +127,10 @@ private:
                                           const StoragePlan &);
   DenseMap<Operation *, unsigned> memberIndex;
 };
+
+/// True when a load, store or index_expr has indirect indices (symbols
+/// bound to operands, as opposed to size symbols).
+bool hasIndirectIndices(Operation *access);
 
 /// Plans the kernel `kernel` (a `fusion.node` or `fusion.fused`) of a graph
 /// whose storages are `storage`. Fails with a diagnostic on the offending

@@ -1,0 +1,85 @@
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s
+
+// Graphs with size symbols: every kernel takes the storages, then the
+// symbols (index); storages of symbolic size reach kernels with the static
+// extent 2^48 (the bare-pointer convention needs static shapes) through a
+// memref.cast on the host. The grid is computed on the host from the
+// symbols, and the manifest gives it, the storages' sizes and the tensors'
+// layouts as expressions in the symbols' Inductor names. The block size is
+// chosen at the hints (s0 * s1 = 6400 elements: 256 threads).
+// CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}inputs = [{dtype = "f32", name = "x", offset = 0 : i64, shape = ["s77", "s27"], storage = "x", strides = ["s27", 1]}]
+// CHECK-SAME: steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = ["((s77*s27) + 255) // 256", 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64, symbols = ["s77", "s27"]}]
+// CHECK-SAME: storages = [{dtype = "f32", elements = "{{.*}}", name = "x", role = "input"}
+// CHECK-LABEL: gpu.module @pointwise_kernels
+// CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<281474976710656xf32> {fusion.name = "x", llvm.noalias}, %[[OUT:.*]]: memref<281474976710656xf32> {fusion.name = "buf0", llvm.noalias}, %[[S0:.*]]: index, %[[S1:.*]]: index) kernel
+// Rows past numel = s77 * s27 (64-bit) store nothing.
+// CHECK-DAG: %[[A:.*]] = arith.index_cast %[[S0]] : index to i64
+// CHECK-DAG: %[[B:.*]] = arith.index_cast %[[S1]] : index to i64
+// CHECK: %[[N:.*]] = arith.muli %[[A]], %[[B]] : i64
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : i64
+// CHECK: memref.load %[[X]]
+// CHECK: scf.if %[[VALID]]
+// CHECK:   memref.store %{{.*}}, %[[OUT]]
+// CHECK-LABEL: func.func @pointwise(
+// CHECK-SAME: %[[HX:.*]]: memref<?xf32> {fusion.elements = affine_map<()[s0, s1] -> ({{.*}})>, fusion.name = "x", fusion.role = "input"}, %[[HOUT:.*]]: memref<?xf32> {{.*}}, %[[H0:.*]]: index {fusion.name = "s77", fusion.role = "symbol"}, %[[H1:.*]]: index {fusion.name = "s27", fusion.role = "symbol"})
+// CHECK-DAG: %[[CX:.*]] = memref.cast %[[HX]] : memref<?xf32> to memref<281474976710656xf32>
+// CHECK-DAG: %[[CO:.*]] = memref.cast %[[HOUT]] : memref<?xf32> to memref<281474976710656xf32>
+// CHECK: %[[NUMEL:.*]] = arith.muli %[[H0]], %[[H1]] : index
+// CHECK: %[[GRID:.*]] = arith.ceildivsi %[[NUMEL]], %{{.*}} : index
+// CHECK: gpu.launch_func @pointwise_kernels::@kernel_op0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in ({{.*}}) args(%[[CX]] : memref<281474976710656xf32>, %[[CO]] : memref<281474976710656xf32>, %[[H0]] : index, %[[H1]] : index)
+fusion.graph @pointwise symbols(s0 = 64, s1 = 100) (%x: !fusion.buffer<s0 x s1 x f32>) -> (!fusion.buffer<s0 x s1 x f32>) attributes {device = "cuda:0", symbol_names = ["s77", "s27"]} {
+  %buf0 = fusion.node "op0" (%p0) in [s0 * s1] writes(%out : !fusion.buffer<s0 x s1 x f32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<s0 x s1 x f32>
+    %1 = math.exp %0 : f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<s0 x s1 x f32>
+  }
+  fusion.output %buf0 : !fusion.buffer<s0 x s1 x f32>
+}
+
+// -----
+
+// A row of symbolic length (hint 4096): one row per block (512 threads at
+// the hint), but the row is reduced in a loop of ceil(s1 / 4096) iterations
+// of eight scalar loads per thread, masked past the end, so that a row
+// longer than the hint is still reduced whole (a persistent reduction
+// sized at the hint would drop the rest). No vector loads: s1 need not be a
+// multiple of 4.
+// CHECK: row_sum = {{{.*}}steps = [{args = ["x", "buf0"], block = [512, 1, 1], grid = ["s0", 1, 1]{{.*}}symbols = ["s0", "s1"]}]
+// CHECK-LABEL: gpu.module @row_sum_kernels
+// CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<281474976710656xf32> {{.*}}, %[[OUT:.*]]: memref<281474976710656xf32> {{.*}}, %[[S0:.*]]: index, %[[S1:.*]]: index) workgroup({{.*}}) kernel attributes {known_block_size = array<i32: 512, 1, 1>}
+// CHECK: %[[LEN:.*]] = arith.index_cast %[[S1]] : index to i64
+// CHECK: %[[UP:.*]] = arith.addi %[[LEN]], %{{.*}} : i64
+// CHECK: %[[ITERS:.*]] = arith.divui %[[UP]], %{{.*}} : i64
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[ITERS]] step %{{.*}} iter_args
+// CHECK-COUNT-8: memref.load %[[X]]
+// CHECK-NOT: vector.load
+// CHECK: gpu.shuffle xor
+fusion.graph @row_sum symbols(s0 = 8, s1 = 4096) (%x: !fusion.buffer<s0 x s1 x f32>) -> (!fusion.buffer<s0 x f32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [s1] writes(%out : !fusion.buffer<s0 x f32>) {
+    %0 = fusion.load %x[%p0 * s1 + %p1] : !fusion.buffer<s0 x s1 x f32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<s0 x f32>
+  }
+  fusion.output %buf0 : !fusion.buffer<s0 x f32>
+}
+
+// -----
+
+// Symbolic rows of a static length (512): the row length is known, so the
+// reduction is persistent and vectorized as for static graphs; only the
+// number of rows (the grid, and the guard of the last block) is symbolic.
+// s0 has no hint: no choice here needs one (the block size depends on the
+// row length).
+// CHECK: rows = {{{.*}}steps = [{args = ["x", "buf0"], block = [64, 1, 1], grid = ["s0", 1, 1]
+// CHECK-LABEL: gpu.module @rows_kernels
+// CHECK: gpu.func @kernel_op0({{.*}}, %[[S0:.*]]: index) workgroup({{.*}}) kernel
+// CHECK-NOT: scf.for
+// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<281474976710656xf32>, vector<4xf32>
+fusion.graph @rows symbols(s0) (%x: !fusion.buffer<s0 x 512 x f32>) -> (!fusion.buffer<s0 x f32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [512] writes(%out : !fusion.buffer<s0 x f32>) {
+    %0 = fusion.load %x[%p0 * 512 + %p1] : !fusion.buffer<s0 x 512 x f32>
+    %1 = fusion.reduce max %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<s0 x f32>
+  }
+  fusion.output %buf0 : !fusion.buffer<s0 x f32>
+}
