@@ -74,6 +74,9 @@ class Step:
     name: str = ""
     node: str = ""
     args: Tuple[str, ...] = ()
+    # Kernels of graphs with size symbols: the symbols whose values follow
+    # the storages' pointers as 64-bit integer arguments, in order.
+    symbols: Tuple[str, ...] = ()
     grid: Tuple[Size, Size, Size] = (1, 1, 1)
     block: Tuple[int, int, int] = (1, 1, 1)
     shared_bytes: int = 0
@@ -235,7 +238,15 @@ def _step(entry: dict, storages: Dict[str, Storage]) -> Step:
              "kernel %r: bad grid %r or block %r" % (step.name, grid, block))
     _require(block[0] * block[1] * block[2] <= 1024,
              "kernel %r: %r threads per block" % (step.name, block))
-    return dataclasses.replace(step, grid=grid, block=block,
+    symbols = tuple(entry.get("symbols", ()))
+    _require(all(isinstance(n, str) and n.isidentifier() for n in symbols),
+             "kernel %r: bad size symbols %r" % (step.name, symbols))
+    used = set().union(*(g.symbols for g in grid
+                         if not sizes.is_static(g)))
+    _require(used <= set(symbols),
+             "kernel %r: its grid uses size symbols %s that it does not take"
+             % (step.name, ", ".join(sorted(used - set(symbols)))))
+    return dataclasses.replace(step, grid=grid, block=block, symbols=symbols,
                                shared_bytes=int(entry.get("shared_bytes", 0)))
 
 

@@ -324,7 +324,8 @@ class CompiledGraph:
                 for step in manifest.kernels():
                     if step.name not in kernels:
                         kernels[step.name] = cuda_driver.Kernel(
-                            self.module, step.name, step.block, len(step.args))
+                            self.module, step.name, step.block,
+                            len(step.args) + len(step.symbols))
         externs = {id(s): _Extern(s, manifest.buffer_storages())
                    for s in manifest.externs()}
         # An output storage whose whole extent one output views from its
@@ -352,7 +353,8 @@ class CompiledGraph:
             for out in plan.outputs]
         # The call sequence, decided here so that a call only looks things
         # up: (kernel launch, static grid or None, grid expressions,
-        # argument storages, storages first written here (allocated before
+        # argument storages, size symbols passed after the storages'
+        # pointers, storages first written here (allocated before
         # the launch), (storage, dying temporary it takes over), storages
         # released after it) or (None, _Extern,
         # released storages). Externs allocate what they write themselves
@@ -369,8 +371,9 @@ class CompiledGraph:
                     n not in allocated and n not in reused))
                 self._program.append((kernels[step.name].launch,
                                       tuple(step.grid) if static else None,
-                                      step.grid, tuple(step.args), first,
-                                      run.reuse, run.free_after))
+                                      step.grid, tuple(step.args),
+                                      step.symbols, first, run.reuse,
+                                      run.free_after))
                 allocated.update(step.args)
             else:
                 self._program.append((None, externs[id(step)],
@@ -425,14 +428,16 @@ class CompiledGraph:
         for entry in self._program:
             launch = entry[0]
             if launch is not None:
-                _, grid, sym_grid, names, first, reuse, frees = entry
+                _, grid, sym_grid, names, syms, first, reuse, frees = entry
                 for dst, src in reuse:
                     storages[dst] = storages[src]
                 for name in first:
                     if name not in storages:
                         allocate(name)
-                launch(grid or _tuple(sym_grid, symbols),
-                       [storages[name].pointer for name in names], stream)
+                args = [storages[name].pointer for name in names]
+                if syms:
+                    args += [symbols[name] for name in syms]
+                launch(grid or _tuple(sym_grid, symbols), args, stream)
             else:
                 _, extern, frees = entry
                 extern.run(storages, symbols, allocate)

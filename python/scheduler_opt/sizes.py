@@ -96,11 +96,12 @@ def _parse_text(text: str) -> Size:
 
 
 def parse(value) -> Size:
-    """An integer, or an expression from its string."""
+    """An integer, or an expression from its string (or the expression
+    itself)."""
     if isinstance(value, bool):
         raise SizeError("a size is an integer or an expression, not %r"
                         % (value,))
-    if isinstance(value, int):
+    if isinstance(value, (int, Expr)):
         return value
     if isinstance(value, str):
         return _parse_text(value)

@@ -150,12 +150,26 @@ class ManifestTest(unittest.TestCase):
         data = copy.deepcopy(BASE)
         data["storages"][0]["elements"] = "s0*8"
         data["inputs"][0]["shape"] = ["s0", 8]
-        data["steps"][0]["grid"] = ["s0", 1, 1]
+        data["steps"][0]["grid"] = ["(s0*8 + 255) // 256", 1, 1]
+        data["steps"][0]["symbols"] = ["s0"]
         m = manifest.parse(data)
         self.assertEqual(m.storage("x").elements, sizes.Expr("s0*8"))
         self.assertEqual(m.inputs[0].storage_span({"s0": 4}), 32)
-        self.assertEqual(m.kernels()[0].grid[0].evaluate({"s0": 3}), 3)
+        self.assertEqual(m.kernels()[0].grid[0].evaluate({"s0": 32}), 1)
+        self.assertEqual(m.kernels()[0].grid[0].evaluate({"s0": 33}), 2)
+        self.assertEqual(m.kernels()[0].symbols, ("s0",))
+        self.assertEqual(m.kernels()[1].symbols, ())
         self.assertEqual(m.min_bytes({"s0": 4}), 2 * 32 * 4)
+        # A kernel's grid may only use the symbols it takes.
+        del data["steps"][0]["symbols"]
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "grid uses size symbols s0"):
+            manifest.parse(data)
+        data["steps"][0]["symbols"] = ["s0", "s 1"]
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    "bad size symbols"):
+            manifest.parse(data)
+        data["steps"][0]["symbols"] = ["s0"]
         data["inputs"][0]["shape"] = ["s0 +", 8]
         with self.assertRaisesRegex(manifest.ManifestError,
                                     "bad size expression"):

@@ -2,12 +2,13 @@
 storages allocated and filled by the caller (NaN-poisoned outputs), the
 steps run by one launcher. The backend's runtime (`runtime.py`) runs
 compiled graphs; this runs bundles of kernels without a PyTorch graph
-around them."""
-from typing import Dict
+around them. Graphs with size symbols run at the symbols' values given to
+`Program` (one PTX, any size)."""
+from typing import Dict, Mapping
 
 import torch
 
-from .. import cuda_driver
+from .. import cuda_driver, sizes
 from ..manifest import Manifest
 from ..runtime import TORCH_DTYPES
 
@@ -16,10 +17,13 @@ class Program:
     """A lowered graph ready to launch."""
 
     def __init__(self, manifest: Manifest, device: str = "cuda",
-                 alias_inputs: bool = True):
+                 alias_inputs: bool = True,
+                 symbols: Mapping[str, int] = {}):
         """With `alias_inputs`, outputs that are graph inputs are returned as
-        views of the input (as Inductor returns them) instead of copied."""
+        views of the input (as Inductor returns them) instead of copied.
+        `symbols` binds the size symbols of a dynamic graph."""
         self.manifest = manifest
+        self.symbols = dict(symbols)
         self.device = device
         self.aliases = manifest.input_aliases() if alias_inputs else {}
         self.kernels = {}
@@ -37,14 +41,19 @@ class Program:
             for k in manifest.kernels():
                 if k.name not in self.kernels:
                     self.kernels[k.name] = cuda_driver.Kernel(
-                        self.module, k.name, k.block, len(k.args))
+                        self.module, k.name, k.block,
+                        len(k.args) + len(k.symbols))
+
+    def _size(self, size) -> int:
+        return sizes.evaluate(size, self.symbols)
 
     def allocate(self) -> Dict[str, torch.Tensor]:
         """One flat tensor per storage; outputs and temporaries are filled
         with NaN (or -1) so that unwritten elements show."""
         storages = {}
         for s in self.manifest.storages:
-            t = torch.empty(s.elements, dtype=TORCH_DTYPES[s.dtype],
+            t = torch.empty(self._size(s.elements),
+                            dtype=TORCH_DTYPES[s.dtype],
                             device=self.device)
             if s.role != "input":
                 t.fill_(float("nan") if t.is_floating_point() else -1)
@@ -54,8 +63,9 @@ class Program:
     def view(self, storages: Dict[str, torch.Tensor], tensor) -> torch.Tensor:
         """A manifest tensor as a strided view of its storage."""
         storage = self.aliases.get(tensor.storage, tensor.storage)
-        return storages[storage].as_strided(tensor.shape, tensor.strides,
-                                            tensor.offset)
+        return storages[storage].as_strided(
+            [self._size(n) for n in tensor.shape],
+            [self._size(n) for n in tensor.strides], self._size(tensor.offset))
 
     def launcher(self, storages: Dict[str, torch.Tensor]):
         """A function that runs every step on `storages`, on the current
@@ -63,12 +73,15 @@ class Program:
         plan = []
         for step in self.manifest.steps:
             if step.kind == "kernel":
-                pointers = [storages[a].data_ptr() for a in step.args]
-                plan.append(("kernel", self.kernels[step.name], step.grid,
+                pointers = [storages[a].data_ptr() for a in step.args] + \
+                    [self.symbols[n] for n in step.symbols]
+                grid = tuple(self._size(g) for g in step.grid)
+                plan.append(("kernel", self.kernels[step.name], grid,
                              pointers))
             elif step.dst not in self.aliases:
-                src = storages[step.src][:step.elements]
-                dst = storages[step.dst][:step.elements]
+                n = self._size(step.elements)
+                src = storages[step.src][:n]
+                dst = storages[step.dst][:n]
                 plan.append(("copy", src, dst))
 
         def run():
