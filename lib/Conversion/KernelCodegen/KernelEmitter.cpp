@@ -1,6 +1,7 @@
 //===- KernelEmitter.cpp - Emitting the rows of a planned kernel ----------===//
 
 #include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
+#include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -266,15 +267,16 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
     return success();
   }
 
-  if (auto opaque = dyn_cast<OpaqueOp>(op)) {
+  if (isInductorScalarOp(op)) {
     SmallVector<Value> operands;
-    for (Value v : opaque.getOperands())
+    for (Value v : op->getOperands())
       operands.push_back(operand(v));
-    FailureOr<Value> result = emitScalarFunctionCall(
-        b, op, opaque.getOpName(), operands, opaque->getResult(0).getType());
-    if (failed(result))
+    FailureOr<SmallVector<Value>> results =
+        emitInductorScalarOp(b, op, operands);
+    if (failed(results))
       return failure();
-    scope.values[value] = *result;
+    for (auto [orig, v] : llvm::zip(op->getResults(), *results))
+      scope.values[orig] = v;
     return success();
   }
 

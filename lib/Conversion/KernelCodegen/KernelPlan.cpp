@@ -1,6 +1,7 @@
 //===- KernelPlan.cpp - Mapping a kernel onto its iteration space ---------===//
 
 #include "fusion/Conversion/KernelCodegen/KernelPlan.h"
+#include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "fusion/Analysis/SizeVars.h"
 
@@ -163,16 +164,9 @@ static LogicalResult checkBodyOps(NodeOp node) {
                WalkResult::interrupt();
       return WalkResult::advance();
     }
-    auto opaque = dyn_cast<OpaqueOp>(op);
-    if (opaque && hasScalarFunction(opaque.getOpName()) &&
-        opaque->getNumResults() == 1)
-      return WalkResult::advance();
-    if (opaque)
-      return opaque.emitOpError("'")
-                 << opaque.getOpName()
-                 << "' (Inductor's ops." << opaque.getOpName()
-                 << ") has no lowering",
-             WalkResult::interrupt();
+    if (isa<OpaqueOp>(op))
+      return failed(checkInductorScalarOp(op)) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
     Dialect *dialect = op->getDialect(); // null for unregistered ops
     if (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
         op->getNumRegions() == 0)

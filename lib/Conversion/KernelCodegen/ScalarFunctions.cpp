@@ -2,11 +2,13 @@
 //
 // Some operations the importer keeps as `fusion.opaque` are functions of
 // the C math library on the CPU and of libdevice on the GPU (which the
-// NVVM lowering links): the lowering calls them. They compute in f32 or
-// f64; other operand types convert to f32 and back.
+// NVVM lowering links), as in Inductor's C++ and Triton code: the lowering
+// calls them. They compute in f32 or f64; other operand types convert to
+// f32 and back.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScalarOpsImpl.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,6 +36,9 @@ static const ScalarFunction kScalarFunctions[] = {
     {"bessel_y1", "y1f", "__nv_y1f"},
     {"erfcx", "", "__nv_erfcxf"},
     {"erfinv", "", "__nv_erfinvf"},
+    // arith.remf: llvm.frem has no NVPTX lowering; Triton's fmod is
+    // libdevice's too.
+    {"fmod", "fmodf", "__nv_fmodf"},
     {"hypot", "hypotf", "__nv_hypotf"},
     {"i0", "", "__nv_cyl_bessel_i0f"},
     {"i1", "", "__nv_cyl_bessel_i1f"},
@@ -45,48 +50,42 @@ static const ScalarFunction kScalarFunctions[] = {
     {"nextafter", "nextafterf", "__nv_nextafterf"},
 };
 
-static const ScalarFunction *lookup(StringRef name) {
+StringRef codegen::getLibraryFunction(StringRef name, bool gpu) {
   for (const ScalarFunction &fn : kScalarFunctions)
     if (fn.op == name)
-      return &fn;
-  return nullptr;
+      return gpu ? fn.gpu : fn.cpu;
+  return {};
 }
 
-bool codegen::hasScalarFunction(StringRef name) { return lookup(name); }
-
-FailureOr<Value> codegen::emitScalarFunctionCall(OpBuilder &b, Operation *op,
-                                                 StringRef name,
-                                                 ValueRange operands,
-                                                 Type resultType) {
-  Location loc = op->getLoc();
-  // The kernel being built may not be attached to its module yet: then the
-  // module of the graph (the CPU lowering puts kernels there).
-  Operation *table = b.getInsertionBlock()->getParentOp();
-  while (table && !table->hasTrait<OpTrait::SymbolTable>())
-    table = table->getParentOp();
-  if (!table)
-    table = op->getParentOfType<ModuleOp>();
-  bool gpu = table && table->getName().getStringRef() == "gpu.module";
-  const ScalarFunction *fn = lookup(name);
-  StringRef f32Name = fn ? (gpu ? fn->gpu : fn->cpu) : StringRef();
-  if (f32Name.empty())
-    return op->emitOpError("'")
-           << name << "' (Inductor's ops." << name << ") has no lowering for "
-           << (gpu ? "the GPU" : "the CPU");
-  Type type = resultType.isF64() ? resultType : Type(b.getF32Type());
-  std::string callee = type.isF64() ? f32Name.drop_back().str() : f32Name.str();
-  SmallVector<Value> args;
-  for (Value v : operands)
-    args.push_back(emitTorchCast(b, loc, v, type));
-  SmallVector<Type> argTypes(args.size(), type);
-  auto fnType = b.getFunctionType(argTypes, type);
-  if (!SymbolTable::lookupSymbolIn(table, callee)) {
+Value codegen::emitFunctionCall(ScalarOpContext &ctx, StringRef callee,
+                                ValueRange args, Type resultType) {
+  OpBuilder &b = ctx.b;
+  auto fnType = b.getFunctionType(TypeRange(args), resultType);
+  if (!SymbolTable::lookupSymbolIn(ctx.symbolTable, callee)) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&table->getRegion(0).front());
-    auto decl = func::FuncOp::create(b, loc, callee, fnType);
+    b.setInsertionPointToStart(&ctx.symbolTable->getRegion(0).front());
+    auto decl = func::FuncOp::create(b, ctx.loc, callee, fnType);
     decl.setPrivate();
   }
-  Value result =
-      func::CallOp::create(b, loc, callee, TypeRange{type}, args).getResult(0);
-  return emitTorchCast(b, loc, result, resultType);
+  return func::CallOp::create(b, ctx.loc, callee, TypeRange{resultType}, args)
+      .getResult(0);
+}
+
+FailureOr<Value> codegen::emitLibraryFunction(ScalarOpContext &ctx,
+                                              StringRef name,
+                                              ValueRange operands,
+                                              Type resultType) {
+  StringRef f32Name = getLibraryFunction(name, ctx.gpu);
+  if (f32Name.empty())
+    return ctx.op->emitOpError("'")
+           << name << "' (Inductor's ops." << name << ") has no lowering for "
+           << ctx.targetName();
+  Type type = resultType.isF64() ? resultType : Type(ctx.b.getF32Type());
+  std::string callee =
+      type.isF64() ? f32Name.drop_back().str() : f32Name.str();
+  SmallVector<Value> args;
+  for (Value v : operands)
+    args.push_back(emitTorchCast(ctx.b, ctx.loc, v, type));
+  Value result = emitFunctionCall(ctx, callee, args, type);
+  return emitTorchCast(ctx.b, ctx.loc, result, resultType);
 }

@@ -256,7 +256,9 @@ LogicalResult BodyImporter::translateDeviceAssert(const OpCall &c,
   FailureOr<StringRef> msg = stringArg(c.call.elements[1], "a message");
   if (failed(msg))
     return failure();
-  createOpaque(c, convert(*cond, builder.getI1Type(), loc(c.stmt.loc)), {},
+  // Its value is the condition: Inductor's assertion node stores it.
+  createOpaque(c, convert(*cond, builder.getI1Type(), loc(c.stmt.loc)),
+               builder.getI1Type(),
                {builder.getNamedAttr("msg", builder.getStringAttr(*msg))});
   return success();
 }

@@ -1,9 +1,16 @@
 // ops.fmod (C's fmod: the remainder takes the dividend's sign) and Python's
 // remainder of floats, as the Inductor importer builds them, on the CPU JIT.
-// (arith.remf has no lowering to NVVM: the GPU pipeline rejects it.)
+// On the GPU, arith.remf (which has no NVPTX lowering) is libdevice's fmod,
+// as in Triton; bench/check_inductor_ops.py compares it with torch.fmod.
 
 // RUN: scheduler-opt %s --convert-fusion-to-loops --test-fusion-jit-main \
 // RUN:   --fusion-loops-to-llvm | %jit_run | FileCheck %s
+// RUN: scheduler-opt %s --convert-fusion-to-gpu | FileCheck %s --check-prefix=GPU
+// GPU: func.func private @__nv_fmodf(f32, f32) -> f32
+// GPU: call @__nv_fmodf
+// RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t" -o /dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t/fmod.ptx
+// PTX: .entry kernel_op0
 
 fusion.graph @fmod() -> (!fusion.buffer<8xf32>, !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
   // x = [-3.5 .. 3.5]: fmod(x, 2) = [-1.5, -0.5, -1.5, -0.5, 0.5, 1.5, 0.5, 1.5];

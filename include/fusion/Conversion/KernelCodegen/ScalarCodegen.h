@@ -3,7 +3,8 @@
 // Emits the scalar arithmetic that the GPU and CPU lowerings share: flat
 // index expressions (affine maps with floor semantics), PyTorch's dtype
 // conversions (`fusion.cast`) and Triton's Philox random numbers
-// (`fusion.rand`).
+// (`fusion.rand`, RandomOps.cpp). Inductor's other operations are in
+// InductorScalarOps.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,18 +57,6 @@ Value emitTorchCast(OpBuilder &b, Location loc, Value value, Type to);
 /// Philox4x32-10 on counter (offset, 0, 0, 0) and key (seed low, seed
 /// high), mapped to a float in [0, 1).
 Value emitPhiloxRand(OpBuilder &b, Location loc, Value seed, Value offset);
-
-/// True when some target has a function for `fusion.opaque "name"`
-/// (ScalarFunctions.cpp: libm on the CPU, libdevice on the GPU).
-bool hasScalarFunction(StringRef name);
-
-/// Emits `fusion.opaque "name"(operands)` (one result) as a call of the
-/// libm function (CPU) or libdevice function (GPU: the nearest symbol table
-/// is a gpu.module), declaring it there. Fails, located at `op`, when the
-/// target has no such function.
-FailureOr<Value> emitScalarFunctionCall(OpBuilder &b, Operation *op,
-                                        StringRef name, ValueRange operands,
-                                        Type resultType);
 
 } // namespace mlir::fusion::codegen
 

@@ -6,7 +6,8 @@ fusion.graph @special_gpu() -> (!fusion.buffer<4xf32>) attributes {device = "cud
     %erfinv = fusion.opaque "erfinv"(%x) : (f32) -> f32
     %i0 = fusion.opaque "i0"(%erfinv) : (f32) -> f32
     %ndtr = fusion.opaque "ndtr"(%i0) : (f32) -> f32
-    %lgamma = fusion.opaque "lgamma"(%ndtr) : (f32) -> f32
+    %erfcx = fusion.opaque "erfcx"(%ndtr) : (f32) -> f32
+    %lgamma = fusion.opaque "lgamma"(%erfcx) : (f32) -> f32
     fusion.store %lgamma, %o0[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %out : !fusion.buffer<4xf32>

@@ -1,0 +1,327 @@
+//===- SpecialFunctions.cpp - PyTorch's special functions, emitted --------===//
+//
+// Special functions that neither libm nor (for some) libdevice provides,
+// emitted inline with the numerical method of PyTorch's
+// aten/src/ATen/native/Math.h (which Inductor's C++ code calls), in f32
+// for f32, f16 and bf16 operands (PyTorch upcasts those) and f64 for f64;
+// and frexp, from the bits of the float.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarOpsImpl.h"
+#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+//===----------------------------------------------------------------------===//
+// FloatMath
+//===----------------------------------------------------------------------===//
+
+Value FloatMath::c(double v) const { return createFloatConstant(b, loc, type, v); }
+Value FloatMath::add(Value x, Value y) const {
+  return arith::AddFOp::create(b, loc, x, y);
+}
+Value FloatMath::sub(Value x, Value y) const {
+  return arith::SubFOp::create(b, loc, x, y);
+}
+Value FloatMath::mul(Value x, Value y) const {
+  return arith::MulFOp::create(b, loc, x, y);
+}
+Value FloatMath::div(Value x, Value y) const {
+  return arith::DivFOp::create(b, loc, x, y);
+}
+Value FloatMath::neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
+Value FloatMath::abs(Value x) const { return math::AbsFOp::create(b, loc, x); }
+Value FloatMath::exp(Value x) const { return math::ExpOp::create(b, loc, x); }
+Value FloatMath::log(Value x) const { return math::LogOp::create(b, loc, x); }
+Value FloatMath::sqrt(Value x) const { return math::SqrtOp::create(b, loc, x); }
+Value FloatMath::lt(Value x, Value y) const {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+}
+Value FloatMath::le(Value x, Value y) const {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, y);
+}
+Value FloatMath::eq(Value x, Value y) const {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
+}
+Value FloatMath::select(Value cond, Value x, Value y) const {
+  return arith::SelectOp::create(b, loc, cond, x, y);
+}
+
+Value FloatMath::polynomial(Value x, ArrayRef<double> coeffs) const {
+  Value result = c(coeffs.front());
+  for (double coeff : coeffs.drop_front())
+    result = add(mul(result, x), c(coeff));
+  return result;
+}
+
+Value FloatMath::chebyshev(Value x, ArrayRef<double> coeffs) const {
+  Value b0 = c(coeffs.front()), b1 = c(0.0), b2 = c(0.0);
+  for (double coeff : coeffs.drop_front()) {
+    b2 = b1;
+    b1 = b0;
+    b0 = add(sub(mul(x, b1), b2), c(coeff));
+  }
+  return mul(c(0.5), sub(b0, b2));
+}
+
+/// The type a special function computes in: f64 for f64, else f32.
+static Type computeType(ScalarOpContext &ctx, Type type) {
+  return type.isF64() ? type : Type(ctx.b.getF32Type());
+}
+
+/// The single float operand of a unary special function, converted to the
+/// type it computes in.
+static FailureOr<Value> unaryOperand(ScalarOpContext &ctx) {
+  if (ctx.operands.size() != 1 || ctx.op->getNumResults() != 1 ||
+      !isa<FloatType>(ctx.op->getResult(0).getType()))
+    return ctx.op->emitOpError("'")
+           << ctx.name << "' takes one operand and has one float result";
+  return emitTorchCast(ctx.b, ctx.loc, ctx.operands[0],
+                       computeType(ctx, ctx.op->getResult(0).getType()));
+}
+
+static SmallVector<Value> result(ScalarOpContext &ctx, Value v) {
+  return {emitTorchCast(ctx.b, ctx.loc, v, ctx.op->getResult(0).getType())};
+}
+
+//===----------------------------------------------------------------------===//
+// erfinv
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> codegen::emitErfinv(ScalarOpContext &ctx) {
+  FailureOr<Value> yOr = unaryOperand(ctx);
+  if (failed(yOr))
+    return failure();
+  Value y = *yOr;
+  FloatMath f{ctx.b, ctx.loc, y.getType()};
+  // calc_erfinv: a rational initial approximation (central range
+  // |y| <= 0.7, and the tails), then two Newton steps on erf(x) = y.
+  Value yAbs = f.abs(y);
+  Value z = f.mul(y, y);
+  Value central =
+      f.div(f.mul(y, f.polynomial(z, {-0.140543331, 0.914624893, -1.645349621,
+                                      0.886226899})),
+            f.polynomial(z, {0.012229801, -0.329097515, 1.442710462,
+                             -2.118377725, 1.0}));
+  Value t = f.sqrt(f.neg(f.log(f.div(f.sub(f.c(1.0), yAbs), f.c(2.0)))));
+  Value tail = f.div(
+      math::CopySignOp::create(
+          ctx.b, ctx.loc,
+          f.polynomial(t, {1.641345311, 3.429567803, -1.624906493,
+                           -1.970840454}),
+          y),
+      f.polynomial(t, {1.637067800, 3.543889200, 1.0}));
+  Value x = f.select(f.le(yAbs, f.c(0.7)), central, tail);
+  Value twoOverSqrtPi = f.c(2.0 / std::sqrt(M_PI));
+  for (int step = 0; step < 2; ++step) {
+    Value err = f.sub(math::ErfOp::create(ctx.b, ctx.loc, x), y);
+    Value slope = f.mul(twoOverSqrtPi, f.exp(f.neg(f.mul(x, x))));
+    x = f.sub(x, f.div(err, slope));
+  }
+  // |y| == 1: +-inf; |y| > 1 (and NaN): NaN.
+  Value inf = math::CopySignOp::create(ctx.b, ctx.loc, f.c(INFINITY), y);
+  x = f.select(f.eq(yAbs, f.c(1.0)), inf, x);
+  x = f.select(f.le(yAbs, f.c(1.0)), x, f.c(NAN));
+  return result(ctx, x);
+}
+
+//===----------------------------------------------------------------------===//
+// i0, i0e (Cephes' Chebyshev series, as calc_i0 / calc_i0e)
+//===----------------------------------------------------------------------===//
+
+static const double kI0eA[] = {
+    -4.41534164647933937950E-18, 3.33079451882223809783E-17,
+    -2.43127984654795469359E-16, 1.71539128555513303061E-15,
+    -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+    -4.85644678311192946090E-13, 2.95505266312963983461E-12,
+    -1.72682629144155570723E-11, 9.67580903537323691224E-11,
+    -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+    -1.30002500998624804212E-8,  6.04699502254191894932E-8,
+    -2.67079385394061173391E-7,  1.11738753912010371815E-6,
+    -4.41673835845875056359E-6,  1.64484480707288970893E-5,
+    -5.75419501008210370398E-5,  1.88502885095841655729E-4,
+    -5.76375574538582365885E-4,  1.63947561694133579842E-3,
+    -4.32430999505057594430E-3,  1.05464603945949983183E-2,
+    -2.37374148058994688156E-2,  4.93052842396707084878E-2,
+    -9.49010970480476444210E-2,  1.71620901522208775349E-1,
+    -3.04682672343198398683E-1,  6.76795274409476084995E-1};
+
+static const double kI0eB[] = {
+    -7.23318048787475395456E-18, -4.83050448594418207126E-18,
+    4.46562142029675999901E-17,  3.46122286769746109310E-17,
+    -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+    1.77256013305652638360E-15,  3.81168066935262242075E-15,
+    -9.55484669882830764870E-15, -4.15056934728722208663E-14,
+    1.54008621752140982691E-14,  3.85277838274214270114E-13,
+    7.18012445138366623367E-13,  -1.79417853150680611778E-12,
+    -1.32158118404477131188E-11, -3.14991652796324136454E-11,
+    1.18891471078464383424E-11,  4.94060238822496958910E-10,
+    3.39623202570838634515E-9,   2.26666899049817806459E-8,
+    2.04891858946906374183E-7,   2.89137052083475648297E-6,
+    6.88975834691682398426E-5,   3.36911647825569408990E-3,
+    8.04490411014108831608E-1};
+
+/// exp(-|x|) I0(x): one series on [0, 8], another on (8, inf).
+static Value emitI0eOf(FloatMath &f, Value x) {
+  Value ax = f.abs(x);
+  Value near = f.chebyshev(f.sub(f.div(ax, f.c(2.0)), f.c(2.0)), kI0eA);
+  Value far = f.div(f.chebyshev(f.sub(f.div(f.c(32.0), ax), f.c(2.0)), kI0eB),
+                    f.sqrt(ax));
+  return f.select(f.le(ax, f.c(8.0)), near, far);
+}
+
+FailureOr<SmallVector<Value>> codegen::emitI0e(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, emitI0eOf(f, *x));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitI0(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, f.mul(f.exp(f.abs(*x)), emitI0eOf(f, *x)));
+}
+
+//===----------------------------------------------------------------------===//
+// ndtr, digamma
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> codegen::emitNdtr(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  // (1 + erf(x / sqrt(2))) / 2, as calc_ndtr.
+  Value erf = math::ErfOp::create(ctx.b, ctx.loc, f.mul(*x, f.c(M_SQRT1_2)));
+  return result(ctx, f.mul(f.add(f.c(1.0), erf), f.c(0.5)));
+}
+
+/// digamma of x > 0: the recurrence up to 10, then the asymptotic series
+/// (calc_digamma's branch for positive x).
+static Value emitDigammaPositive(FloatMath &f, Value x) {
+  // psi(x) = psi(x + 1) - 1 / x; from x > 0, ten steps reach 10.
+  Value acc = f.c(0.0);
+  for (int step = 0; step < 10; ++step) {
+    Value below = f.lt(x, f.c(10.0));
+    acc = f.select(below, f.sub(acc, f.div(f.c(1.0), x)), acc);
+    x = f.select(below, f.add(x, f.c(1.0)), x);
+  }
+  Value z = f.div(f.c(1.0), f.mul(x, x));
+  Value y = f.mul(z, f.polynomial(z, {8.33333333333333333333E-2,
+                                      -2.10927960927960927961E-2,
+                                      7.57575757575757575758E-3,
+                                      -4.16666666666666666667E-3,
+                                      3.96825396825396825397E-3,
+                                      -8.33333333333333333333E-3,
+                                      8.33333333333333333333E-2}));
+  y = f.select(f.lt(x, f.c(1.0e17)), y, f.c(0.0));
+  Value asymptotic =
+      f.sub(f.sub(f.add(acc, f.log(x)), f.div(f.c(0.5), x)), y);
+  // Exactly 10 takes the tabulated psi(10).
+  return f.select(f.eq(x, f.c(10.0)), f.add(acc, f.c(2.25175258906672110764)),
+                  asymptotic);
+}
+
+FailureOr<SmallVector<Value>> codegen::emitDigamma(ScalarOpContext &ctx) {
+  FailureOr<Value> xOr = unaryOperand(ctx);
+  if (failed(xOr))
+    return failure();
+  Value x = *xOr;
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  FloatMath f{b, loc, x.getType()};
+  Value one = f.c(1.0);
+  // x < 0: the reflection psi(x) = psi(1 - x) - pi / tan(pi * r), r the
+  // fractional part of x (tan(pi * r) is more accurate than tan(pi * x)).
+  Value negative = f.lt(x, f.c(0.0));
+  Value reflected = f.sub(one, x);
+  Value positive = emitDigammaPositive(f, f.select(negative, reflected, x));
+  // In f64, as calc_digamma computes it for floats too.
+  FloatMath d{b, loc, b.getF64Type()};
+  Value x64 = emitTorchCast(b, loc, x, d.type);
+  Value frac = d.sub(x64, math::TruncOp::create(b, loc, x64));
+  Value cot = emitTorchCast(
+      b, loc,
+      d.div(d.c(M_PI), math::TanOp::create(b, loc, d.mul(d.c(M_PI), frac))),
+      x.getType());
+  Value value = f.select(negative, f.sub(positive, cot), positive);
+  // Poles: +-0 gives -+inf, negative integers NaN.
+  Value zero = f.c(0.0);
+  Value isZero = f.eq(x, zero);
+  Value isNegInt = arith::AndIOp::create(
+      b, loc, f.lt(x, zero), f.eq(x, math::TruncOp::create(b, loc, x)));
+  value = f.select(isNegInt, f.c(NAN), value);
+  value = f.select(isZero,
+                   math::CopySignOp::create(b, loc, f.c(INFINITY), f.neg(x)),
+                   value);
+  return result(ctx, value);
+}
+
+//===----------------------------------------------------------------------===//
+// frexp
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Value>> codegen::emitFrexp(ScalarOpContext &ctx) {
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  if (ctx.operands.size() != 1 || ctx.op->getNumResults() != 2 ||
+      !isa<FloatType>(ctx.operands[0].getType()) ||
+      !ctx.op->getResult(1).getType().isInteger(32))
+    return ctx.op->emitOpError("'frexp' takes a float and returns the "
+                               "mantissa and an i32 exponent");
+  // C's frexp: x = m * 2^e with 0.5 <= |m| < 1; zero, inf and NaN give
+  // (x, 0). f16 and bf16 are exact in f32.
+  Type type = computeType(ctx, ctx.operands[0].getType());
+  Value x = emitTorchCast(b, loc, ctx.operands[0], type);
+  bool f64 = type.isF64();
+  unsigned width = f64 ? 64 : 32, mantissaBits = f64 ? 52 : 23;
+  int64_t bias = f64 ? 1022 : 126, expMask = f64 ? 0x7ff : 0xff;
+  Type intType = b.getIntegerType(width);
+  FloatMath f{b, loc, type};
+  auto cst = [&](int64_t v) { return createIntConstant(b, loc, intType, v); };
+  // Subnormals: scaled into the normal range first.
+  constexpr int kScale = 64;
+  Value subnormal =
+      f.lt(f.abs(x), f.c(f64 ? 2.2250738585072014e-308 : 1.17549435e-38));
+  Value scaled = f.select(subnormal, f.mul(x, f.c(std::ldexp(1.0, kScale))), x);
+  Value bits = arith::BitcastOp::create(b, loc, intType, scaled);
+  Value biased = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, cst(mantissaBits)),
+      cst(expMask));
+  Value exponent = arith::SubIOp::create(b, loc, biased, cst(bias));
+  exponent = arith::SelectOp::create(
+      b, loc, subnormal, arith::SubIOp::create(b, loc, exponent, cst(kScale)),
+      exponent);
+  // Keep sign and fraction, set the exponent field to that of 0.5.
+  int64_t keep = ~(expMask << mantissaBits);
+  Value mantissaBitsV = arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, bits, cst(keep)),
+      cst(bias << mantissaBits));
+  Value mantissa = arith::BitcastOp::create(b, loc, type, mantissaBitsV);
+  // Zero, inf and NaN: x itself, exponent 0.
+  Value special = arith::OrIOp::create(
+      b, loc, f.eq(x, f.c(0.0)),
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UEQ, f.abs(x),
+                            f.c(INFINITY)));
+  mantissa = f.select(special, x, mantissa);
+  exponent = arith::SelectOp::create(b, loc, special, cst(0), exponent);
+  Type i32 = b.getI32Type();
+  Value exponent32 =
+      f64 ? Value(arith::TruncIOp::create(b, loc, i32, exponent)) : exponent;
+  return SmallVector<Value>{
+      emitTorchCast(b, loc, mantissa, ctx.op->getResult(0).getType()),
+      exponent32};
+}

@@ -1,0 +1,54 @@
+// Inductor operations the lowerings cannot emit are reported at the op,
+// never lowered to a wrong value.
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-loops -verify-diagnostics
+
+fusion.graph @no_lowering() -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
+    %i = fusion.index_expr [%p0] : i64
+    %x = fusion.cast %i : i64 to f32
+    // expected-error @+1 {{'fusion.opaque' op 'zeta' (Inductor's ops.zeta) has no lowering}}
+    %z = fusion.opaque "zeta"(%x, %x) : (f32, f32) -> f32
+    fusion.store %z, %o[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output %out : !fusion.buffer<4xf32>
+}
+
+// -----
+
+// The scan's combine function is not in the dump: no lowering can know it.
+fusion.graph @scan() -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
+    %i = fusion.index_expr [%p0] : i64
+    %x = fusion.cast %i : i64 to f32
+    // expected-error @+1 {{'fusion.opaque' op 'scan' (Inductor's ops.scan) has no lowering}}
+    %s = fusion.opaque "scan"(%x) {combine = "scan0"} : (f32) -> f32
+    fusion.store %s, %o[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output %out : !fusion.buffer<4xf32>
+}
+
+// -----
+
+fusion.graph @randn_seed() -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
+    %i = fusion.index_expr [%p0] : i32
+    %seed = arith.constant 1.0 : f32
+    // expected-error @+1 {{'fusion.opaque' op 'randn' takes an i64 seed and an integer offset}}
+    %n = fusion.opaque "randn"(%seed, %i) : (f32, i32) -> f32
+    fusion.store %n, %o[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output %out : !fusion.buffer<4xf32>
+}
+
+// -----
+
+fusion.graph @frexp_results() -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
+    %i = fusion.index_expr [%p0] : i64
+    %x = fusion.cast %i : i64 to f32
+    // expected-error @+1 {{'fusion.opaque' op 'frexp' takes a float and returns the mantissa and an i32 exponent}}
+    %m = fusion.opaque "frexp"(%x) : (f32) -> f32
+    fusion.store %m, %o[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output %out : !fusion.buffer<4xf32>
+}

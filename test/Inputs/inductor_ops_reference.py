@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Reference values of Inductor's operations that the lowerings emit
+themselves (random numbers, special functions, frexp, integer pow),
+computed in plain Python independently of the lowering: Philox checked
+against Random123's known answer, Box-Muller, the math module, power
+series, bisection, finite differences of math.lgamma. Inputs follow the
+pattern of test-fusion-jit-main (jit_fill.py). Prints the outputs as
+printMemrefF64 would, in the order of the test graph.
+
+    inductor_ops_reference.py opaque   # test/Conversion/FusionToLoops/inductor-opaque-jit.mlir
+    inductor_ops_reference.py asserts  # test/Target/Inductor/asserts.test
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jit_fill import f32, float_input, hash31, print_memref  # noqa: E402
+
+M32 = 0xFFFFFFFF
+
+
+def philox(seed, offset):
+    """Philox4x32-10 on counter (offset, 0, 0, 0), key (seed lo, seed hi)."""
+    k0, k1 = seed & M32, (seed >> 32) & M32
+    c0, c1, c2, c3 = offset & M32, 0, 0, 0
+    for _ in range(10):
+        prod_b = 0xCD9E8D57 * c2
+        prod_a = 0xD2511F53 * c0
+        c0, c1, c2, c3 = ((prod_b >> 32) ^ c1 ^ k0, prod_b & M32,
+                          (prod_a >> 32) ^ c3 ^ k1, prod_a & M32)
+        k0, k1 = (k0 + 0x9E3779B9) & M32, (k1 + 0xBB67AE85) & M32
+    return c0, c1, c2, c3
+
+
+# Random123's known-answer test for philox4x32-10 (zero counter and key).
+assert philox(0, 0) == (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)
+
+
+def uniform(word):
+    """Triton's uint_to_uniform_float for a 32-bit word, in f32."""
+    x = word - (1 << 32) if word & 0x80000000 else word
+    if x < 0:
+        x = -x - 1
+    return f32(f32(float(x)) * f32(4.6566127342e-10))
+
+
+def randn(seed, offset):
+    w = philox(seed, offset)
+    u1 = max(f32(1.0e-7), uniform(w[0]))
+    u2 = uniform(w[1])
+    theta = f32(f32(6.283185307179586) * u2)
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(theta)
+
+
+def randint64(seed, offset, low, high):
+    w = philox(seed, offset)
+    return (w[0] | (w[1] << 32)) % (high - low) + low
+
+
+def erfinv(y):
+    if abs(y) == 1:
+        return math.copysign(math.inf, y)
+    lo, hi = -10.0, 10.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if math.erf(mid) < y:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def i0(x):
+    q = (x / 2) ** 2
+    term, total, k = 1.0, 1.0, 0
+    while term > 1e-18 * total:
+        k += 1
+        term *= q / (k * k)
+        total += term
+    return total
+
+
+def digamma(x):
+    if x == 0:
+        return -math.copysign(math.inf, x)
+    if x < 0 and x == math.floor(x):
+        return math.nan
+    h = 1e-7 * max(1.0, abs(x))
+    return (math.lgamma(x + h) - math.lgamma(x - h)) / (2 * h)
+
+
+def ipowi(base, exp):
+    if exp < 0:
+        return 1 if base == 1 else ((-1) ** (-exp) if base == -1 else 0)
+    return base ** exp
+
+
+def opaque():
+    n = 64
+    seed = 1311768467294899695
+    x = [float_input(i, 0) for i in range(n)]
+    print_memref([randn(seed, i) for i in range(n)])
+    print_memref([randint64(seed, i, -7, 1000) for i in range(n)])
+    print_memref([erfinv(f32(v * 0.5)) for v in x])
+    print_memref([i0(f32(v * 6.0)) for v in x])
+    print_memref([math.exp(-abs(f32(v * 6.0))) * i0(f32(v * 6.0)) for v in x])
+    print_memref([0.5 * math.erfc(-f32(v * 2.0) / math.sqrt(2)) for v in x])
+    print_memref([digamma(f32(v * 4.0)) for v in x])
+    big = [math.frexp(f32(v * 1000.0)) for v in x]
+    tiny = [math.frexp(f32(v * 2.0 ** -140)) for v in x]
+    print_memref([m for m, _ in big])
+    print_memref([e for _, e in big])
+    print_memref([m for m, _ in tiny])
+    print_memref([e for _, e in tiny])
+    print_memref([ipowi(i % 7 - 3, (i // 7) % 9 - 2) for i in range(n)])
+
+
+def asserts():
+    """test/Target/Inductor/asserts.test with int-range=12: a gather of
+    arg1_1 at arg0_1, and the assertion's condition arg0_1 < 12."""
+    idx = [hash31(i, 0) % 12 for i in range(8)]
+    table = [float_input(i, 1) for i in range(16)]
+    print_memref([table[k] for k in idx])
+    print_memref([1.0 if k < 12 else 0.0 for k in idx])
+
+
+if __name__ == "__main__":
+    {"opaque": opaque, "asserts": asserts}[sys.argv[1]]()
