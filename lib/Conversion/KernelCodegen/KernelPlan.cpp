@@ -11,6 +11,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -205,6 +206,21 @@ static AffineExpr simplifyWithRanges(AffineExpr expr,
                  ? lhs
                  : getAffineConstantExpr(0, expr.getContext());
   }
+  // (e floordiv a) floordiv b is e floordiv (a * b) for a, b > 0, as in
+  // Inductor's FloorDiv.eval. MLIR's simplification keeps the nesting, and
+  // a member whose loops were merged (merge-loops) delinearizes x that way:
+  // without the rule, x + (x floordiv 64) * 64 - ((x floordiv 16)
+  // floordiv 4) * 64 would not simplify to x.
+  if (divisor && divisor.getValue() > 0 &&
+      expr.getKind() == AffineExprKind::FloorDiv)
+    if (auto inner = dyn_cast<AffineBinaryOpExpr>(lhs))
+      if (inner.getKind() == AffineExprKind::FloorDiv)
+        if (auto innerDivisor = dyn_cast<AffineConstantExpr>(inner.getRHS()))
+          if (innerDivisor.getValue() > 0)
+            if (std::optional<int64_t> product = llvm::checkedMul(
+                    innerDivisor.getValue(), divisor.getValue()))
+              return simplifyWithRanges(inner.getLHS().floorDiv(*product),
+                                        dimSizes, numSymbols);
   AffineExpr rebuilt;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
