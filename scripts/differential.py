@@ -16,9 +16,11 @@ docs/Reliability.md). Each failing graph is described in
 WORKDIR/failures/seedN.txt, with the command that shows the failure.
 
   python3 scripts/differential.py --graphs 10000 [--first-seed 1] \
-      [--bindir build/bin] [--workdir build/differential]
+      [--jobs 2] [--bindir build/bin] [--workdir build/differential]
 """
 import argparse
+import functools
+import multiprocessing
 import os
 import random
 import subprocess
@@ -80,11 +82,13 @@ def check_graph(seed, tools, workdir):
         ran = run(tools["runner"], lowered.stdout)
         if ran.returncode:
             return "the JIT run failed: " + ran.stderr.decode()[-2000:]
-        path = os.path.join(workdir, "run%d.txt" % -poison)
+        path = os.path.join(workdir, "seed%d.run%d.txt" % (seed, -poison))
         with open(path, "wb") as f:
             f.write(ran.stdout)
         outputs.append(path)
     compared = run([sys.executable, tools["compare"]] + outputs)
+    for path in outputs:
+        os.remove(path)
     if compared.returncode:
         return "outputs differ: " + compared.stdout.decode()[-2000:]
     return None
@@ -99,6 +103,8 @@ def main():
     parser.add_argument("--workdir",
                         default=os.path.join(ROOT, "build", "differential"),
                         help="scratch files; failing graphs go to failures/")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="graphs checked at the same time")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args()
     bindir = args.bindir
@@ -114,20 +120,25 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     start = time.monotonic()
     failures = 0
-    for seed in range(args.first_seed, args.first_seed + args.graphs):
-        problem = check_graph(seed, tools, workdir)
-        if problem:
-            failures += 1
-            os.makedirs(keep, exist_ok=True)
-            gen_opts, schedule = graph_options(seed)
-            with open(os.path.join(keep, "seed%d.txt" % seed), "w") as f:
-                f.write("fusion-graph-gen %s [--shuffle] | scheduler-opt %s\n%s\n"
-                        % (" ".join(gen_opts), schedule, problem))
-            print("graph %d: %s" % (seed, problem.splitlines()[0]))
-        elif not args.quiet and (seed - args.first_seed + 1) % 100 == 0:
-            print("%d graphs, %d failures, %.0f s" % (
-                seed - args.first_seed + 1, failures, time.monotonic() - start),
-                flush=True)
+    seeds = range(args.first_seed, args.first_seed + args.graphs)
+    check = functools.partial(check_graph, tools=tools, workdir=workdir)
+    with multiprocessing.Pool(args.jobs) as pool:
+        # imap keeps the seeds' order, so the log reads the same at any
+        # --jobs.
+        for done, (seed, problem) in enumerate(
+                zip(seeds, pool.imap(check, seeds)), 1):
+            if problem:
+                failures += 1
+                os.makedirs(keep, exist_ok=True)
+                gen_opts, schedule = graph_options(seed)
+                with open(os.path.join(keep, "seed%d.txt" % seed), "w") as f:
+                    f.write("fusion-graph-gen %s [--shuffle] | scheduler-opt %s\n%s\n"
+                            % (" ".join(gen_opts), schedule, problem))
+                print("graph %d: %s" % (seed, problem.splitlines()[0]),
+                      flush=True)
+            elif not args.quiet and done % 100 == 0:
+                print("%d graphs, %d failures, %.0f s" % (
+                    done, failures, time.monotonic() - start), flush=True)
     print("differential: %d graphs (seeds %d-%d), %d failures, %.1f s" % (
         args.graphs, args.first_seed, args.first_seed + args.graphs - 1,
         failures, time.monotonic() - start))
