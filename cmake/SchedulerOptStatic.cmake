@@ -51,4 +51,11 @@ set_target_properties(LLVMSupport PROPERTIES
   INTERFACE_LINK_LIBRARIES
   "LLVMDemangle;${SCHEDULER_OPT_LIBZ_STATIC};${SCHEDULER_OPT_LIBZSTD_STATIC};pthread;rt;dl;m")
 
-set(CMAKE_EXE_LINKER_FLAGS "${CMAKE_EXE_LINKER_FLAGS} -static")
+if(SCHEDULER_OPT_SANITIZE)
+  # The sanitizer runtimes need the dynamic loader (ASan refuses a fully
+  # static program): glibc stays shared, the C++ runtime is linked in.
+  set(CMAKE_EXE_LINKER_FLAGS
+      "${CMAKE_EXE_LINKER_FLAGS} -static-libstdc++ -static-libgcc")
+else()
+  set(CMAKE_EXE_LINKER_FLAGS "${CMAKE_EXE_LINKER_FLAGS} -static")
+endif()
