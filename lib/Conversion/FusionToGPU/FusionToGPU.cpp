@@ -34,6 +34,7 @@
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "fusion/Conversion/Passes.h"
 #include "fusion/Dialect/Fusion/IR/ExternCall.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -105,8 +106,12 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   };
   if (!plan.isReduction) {
     m.kind = KernelMapping::Kind::Pointwise;
-    m.blockSize = blockSize.value_or(std::min<int64_t>(
-        options.pointwiseBlockSize, llvm::alignTo(numel, kWarpSize)));
+    // Rounded up to warps only when fewer elements than a block (alignTo
+    // of a count near INT64_MAX would leave int64).
+    m.blockSize = blockSize.value_or(
+        numel >= options.pointwiseBlockSize
+            ? options.pointwiseBlockSize
+            : static_cast<int64_t>(llvm::alignTo(numel, kWarpSize)));
     m.rowsPerBlock = m.blockSize;
     m.gridSize = gridOf(m.rowsPerBlock);
     return m;
@@ -139,6 +144,24 @@ KernelMapping chooseMapping(const KernelPlan &plan,
                           ? perLane
                           : llvm::alignTo(options.loopUnroll, m.vectorWidth);
   return m;
+}
+
+/// The most thread blocks a CUDA launch has in x (cudaDeviceProp's
+/// maxGridSize[0] on every chip since compute capability 3.0). The kernels
+/// here use x alone: y and z (at most 65535 each) are always 1.
+constexpr int64_t kMaxGridSizeX = std::numeric_limits<int32_t>::max();
+
+/// Fails with an error on `op` when a launch of `blocks` thread blocks
+/// exceeds CUDA's grid: launched anyway, the block count would be cut to
+/// 32 bits and the kernel would run on part of its rows. A grid of
+/// symbolic size is known only at run time and not checked here.
+LogicalResult checkGridSize(Operation *op, AffineExpr blocks) {
+  auto count = dyn_cast<AffineConstantExpr>(blocks);
+  if (!count || count.getValue() <= kMaxGridSizeX)
+    return success();
+  return op->emitOpError("needs ")
+         << count.getValue() << " thread blocks, more than the "
+         << kMaxGridSizeX << " a CUDA grid holds in x";
 }
 
 /// `value` from lane `lane ^ offset` of the warp, for any scalar type: wide
@@ -367,12 +390,13 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         AffineExpr firstBlock) {
   Location loc = plan.op->getLoc();
   // Row and element indices are 32-bit unless the kernel is too large, or
-  // its sizes are only known at run time.
-  bool narrow = plan.hasStaticNumel() && plan.hasStaticRNumel() &&
-                plan.numel + mapping.rowsPerBlock <
-                    std::numeric_limits<int32_t>::max() &&
-                plan.rnumel + mapping.numLanes * mapping.elementsPerLane <
-                    std::numeric_limits<int32_t>::max();
+  // its sizes are only known at run time (compared without sums that could
+  // leave int64 for huge rows).
+  constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
+  bool narrow =
+      plan.hasStaticNumel() && plan.hasStaticRNumel() &&
+      plan.numel < kMaxI32 - mapping.rowsPerBlock &&
+      plan.rnumel < kMaxI32 - mapping.numLanes * mapping.elementsPerLane;
   Type indexType = narrow ? b.getI32Type() : b.getI64Type();
   // The size symbols are the kernel's last arguments.
   KernelEmitter emitter(plan, getMemref, indexType,
@@ -578,6 +602,8 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
                                         ValueRange args) {
   Location loc = plan.op->getLoc();
   KernelMapping mapping = chooseMapping(plan, options);
+  if (failed(checkGridSize(plan.op, mapping.gridSize)))
+    return failure();
   gpu::GPUFuncOp kernel = createKernelFunc(b, loc, plan.name,
                                            mapping.blockSize, graph, storages,
                                            args);
@@ -607,6 +633,23 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
     blockSize = std::max(blockSize,
                          chooseMapping(part.plan, options).blockSize);
   blockSize = llvm::PowerOf2Ceil(blockSize);
+  // The parts' blocks one after another.
+  // The parts' blocks one after another (added saturating: two static
+  // counts near INT64_MAX must not wrap; a symbolic part leaves the sum to
+  // run time).
+  int64_t totalBlocks = 0;
+  for (const ComboPart &part : parts) {
+    auto blocks = dyn_cast<AffineConstantExpr>(
+        chooseMapping(part.plan, options, blockSize).gridSize);
+    if (!blocks) {
+      totalBlocks = 0;
+      break;
+    }
+    totalBlocks = saturatingAdd(totalBlocks, blocks.getValue());
+  }
+  if (failed(checkGridSize(
+          op, getAffineConstantExpr(totalBlocks, op.getContext()))))
+    return failure();
   std::string node = op.getNodeName();
   gpu::GPUFuncOp kernel =
       createKernelFunc(b, loc, node, blockSize, graph, storages, args);
@@ -759,7 +802,7 @@ struct ConvertFusionToGPUPass final
     MappingOptions mappingOptions{pointwiseBlockSize, elementsPerThread,
                                   maxReductionBlockSize, warpReductionMaxSize,
                                   maxPersistentElements, loopUnroll};
-    if (pointwiseBlockSize % kWarpSize != 0 ||
+    if (pointwiseBlockSize < kWarpSize || pointwiseBlockSize % kWarpSize != 0 ||
         maxReductionBlockSize % kWarpSize != 0 ||
         !llvm::isPowerOf2_64(maxReductionBlockSize) ||
         maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
