@@ -2,6 +2,7 @@
 
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -50,9 +51,11 @@ mlir::fusion::collectStorageUses(const DependenceGraph &deps,
         if (isKernelInternal(deps, result, n))
           continue;
         unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+        // The verifier bounds the bytes of all buffers together at the
+        // hints (verifySizesAtHints), so that the sums below fit.
         int64_t bytes =
-            sizeVars->sizeHint(type.getStorageSizeExpr()) *
-            static_cast<int64_t>(std::max(bits / 8, 1u));
+            saturatingMul(sizeVars->sizeHint(type.getStorageSizeExpr()),
+                          static_cast<int64_t>(std::max(bits / 8, 1u)));
         if (std::optional<int64_t> elements = type.getNumElements();
             elements && *elements == 0)
           bytes = 0;

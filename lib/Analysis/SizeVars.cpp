@@ -3,6 +3,8 @@
 #include "fusion/Analysis/SizeVars.h"
 #include "fusion/Analysis/DependenceGraph.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::fusion;
 
@@ -115,7 +117,8 @@ int64_t SizeVars::sizeHint(AffineExpr expr, int64_t fallback) {
       missingHint = *unbound;
     return fallback;
   }
-  return evaluateSizeExpr(expr, hints).value_or(fallback);
+  return evaluateSizeExpr(expr, hints)
+      .value_or(std::numeric_limits<int64_t>::max());
 }
 
 LogicalResult SizeVars::checkHints(GraphOp graph, StringRef decision) const {

@@ -64,4 +64,17 @@ TEST_F(SizeVarsTest, GreaterThan) {
   EXPECT_TRUE(SizeVars::staticallyKnownGt(s(0) * 512, c(512)));
   EXPECT_FALSE(SizeVars::staticallyKnownGt(c(512), s(0)));
 }
+TEST_F(SizeVarsTest, HintsOverflowSaturates) {
+  // s0 = s1 = 2^40: s0 * 4 is 2^42; s0 * s1 = 2^80 and s0 * s1 + 1 are past
+  // int64, larger than any int64 (no wrapped or fallback value).
+  SizeVars vars(ArrayRef<int64_t>{int64_t(1) << 40, int64_t(1) << 40});
+  EXPECT_EQ(vars.sizeHint(s(0) * 4), int64_t(1) << 42);
+  EXPECT_EQ(vars.sizeHint(s(0) * s(1)), INT64_MAX);
+  EXPECT_EQ(vars.sizeHint(s(0) * s(1) + 1), INT64_MAX);
+  EXPECT_FALSE(vars.getMissingHint().has_value());
+  // A symbol without a hint gives the fallback and is recorded.
+  EXPECT_EQ(vars.sizeHint(s(2) * 2), 8192);
+  EXPECT_EQ(vars.getMissingHint(), 2u);
+}
+
 } // namespace

@@ -26,6 +26,8 @@ class SizeVars {
 public:
   SizeVars() = default;
   explicit SizeVars(GraphOp graph);
+  /// The hints of symbols s0, s1, ... (kSymbolicSize: no hint).
+  explicit SizeVars(ArrayRef<int64_t> hints) : hints(hints) {}
 
   /// Canonical form of a size or index expression (canonicalizeIndexExpr):
   /// equal sums and products of symbols compare equal.
@@ -49,7 +51,10 @@ public:
 
   /// Inductor's size_hint: the value of `expr` with every symbol at its
   /// hint. A symbol without a hint is recorded (see getMissingHint) and
-  /// `fallback` returned.
+  /// `fallback` returned. A value that leaves int64 (Inductor's Python
+  /// integers have no bound) is INT64_MAX: sizes and strides are
+  /// non-negative, so it is larger than any int64; the verifier keeps
+  /// buffer bytes and iteration counts at the hints inside int64.
   int64_t sizeHint(AffineExpr expr, int64_t fallback = 8192);
   /// The first symbol a decision needed a hint for and found none.
   std::optional<unsigned> getMissingHint() const { return missingHint; }

@@ -1256,6 +1256,52 @@ fusion.graph @hint_contradicts_size symbols(s0 = 32) (%x: !fusion.buffer<16xf32>
 
 // -----
 
+// What the verifier checks for static sizes holds at the size hints too,
+// since the scheduler decides with them: 2^62 f32 elements at s0 = 2^62 are
+// 2^64 bytes.
+// expected-error @below {{'fusion.graph' op has a buffer of more bytes than int64 can count at the size hints (s0 = 4611686018427387904): '!fusion.buffer<s0 x f32>'}}
+fusion.graph @bytes_overflow_at_hints symbols(s0 = 4611686018427387904) (%x: !fusion.buffer<s0 x f32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// The buffer of a node's result, at s0 = 2^31 and s1 = 2^31: 2^62 i8 fit,
+// 2^62 f32 do not.
+fusion.graph @result_bytes_overflow_at_hints symbols(s0 = 2147483648, s1 = 2147483648) (%x: !fusion.buffer<s0 x s1 x i8>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op has a buffer of more bytes than int64 can count at the size hints (s0 = 2147483648, s1 = 2147483648): '!fusion.buffer<s0 x s1 x f32>'}}
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s0, s1] writes(%out : !fusion.buffer<s0 x s1 x f32>) {
+    %0 = fusion.load %x[%p0 * s1 + %p1] : !fusion.buffer<s0 x s1 x i8>
+    %1 = arith.sitofp %0 : i8 to f32
+    fusion.store %1, %out[%p0 * s1 + %p1] : !fusion.buffer<s0 x s1 x f32>
+  }
+  fusion.output
+}
+
+// -----
+
+// Iterations: 2^32 * 2^32 at the hints. The buffers are fine (a single
+// element read and written).
+fusion.graph @iterations_overflow_at_hints symbols(s0 = 4294967296) (%x: !fusion.buffer<1xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op makes more iterations than int64 can count at the size hints (s0 = 4294967296)}}
+  %buf0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [s0] writes(%out : !fusion.buffer<1xf32>) {
+    %0 = fusion.load %x[0] : !fusion.buffer<1xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    fusion.store %1, %out[0] : !fusion.buffer<1xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+// Each buffer fits at the hint; together 4 * 2^61 bytes do not.
+// expected-error @below {{'fusion.graph' op has buffers of more bytes together than int64 can count at the size hints (s0 = 2305843009213693952, s1 = ?)}}
+fusion.graph @total_bytes_overflow_at_hints symbols(s0 = 2305843009213693952, s1) (%a: !fusion.buffer<s0 x i8>, %b: !fusion.buffer<s0 x i8>, %c: !fusion.buffer<s0 x i8>, %d: !fusion.buffer<s0 x i8>, %e: !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
 // Sizes have values: no division by zero, no symbol beyond s32767.
 // expected-error @below {{the right operand of 'floordiv' must be positive}}
 func.func private @size_divides_by_zero(!fusion.buffer<(s0 floordiv 0) x f32>)

@@ -491,15 +491,71 @@ static LogicalResult checkAccessAtHints(Operation *op, GraphOp graph,
   InFlightDiagnostic diag = op->emitOpError("reaches element ")
                             << *maxIndex << " of a buffer of " << *storage
                             << " elements at the size hints (";
-  llvm::interleaveComma(llvm::seq<unsigned>(0, hints.size()), diag,
-                        [&](unsigned i) {
-                          diag << "s" << i << " = ";
-                          if (hints[i] == kSymbolicSize)
-                            diag << "?";
-                          else
-                            diag << hints[i];
-                        });
+  printSizeHints(diag, hints);
   return diag << "): a hint contradicts a static size";
+}
+
+/// With the size symbols at their hints, what the verifier checks for
+/// static sizes (SizeChecks.h) holds too: the bytes of every buffer, the
+/// iterations of every node and the bytes of all buffers together fit in
+/// int64. The scheduler decides with these values (SizeVars::sizeHint,
+/// peak memory), so a hint that makes one of them wrap is an error here,
+/// not a wrapped number there. Sizes with a symbol without a hint are
+/// known only at run time and skipped.
+static LogicalResult verifySizesAtHints(GraphOp graph) {
+  ArrayRef<int64_t> hints = graph.getSizeHints();
+  if (hints.empty())
+    return success();
+  auto error = [&](Operation *op, StringRef what) -> InFlightDiagnostic {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << what << " at the size hints (";
+    printSizeHints(diag, hints);
+    diag << ")";
+    return diag;
+  };
+  int64_t total = 0;
+  bool totalFits = true;
+  auto addBuffer = [&](Operation *op, Type t) -> LogicalResult {
+    auto type = dyn_cast<BufferType>(t);
+    if (!type || findUnboundSymbol(type.getStorageSizeExpr(), hints))
+      return success();
+    for (AffineExpr size : type.getSizeExprs())
+      if (findUnboundSymbol(size, hints))
+        return success();
+    std::optional<int64_t> bytes = type.getSizeInBytes(hints);
+    if (!bytes)
+      return error(op, "has a buffer of more bytes than int64 can count")
+             << ": " << type;
+    totalFits = totalFits && !llvm::AddOverflow(total, *bytes, total);
+    return success();
+  };
+  for (Type input : graph.getFunctionType().getInputs())
+    if (failed(addBuffer(graph, input)))
+      return failure();
+  WalkResult result = graph.getBody().walk([&](Operation *op) -> WalkResult {
+    for (Type type : op->getResultTypes())
+      if (failed(addBuffer(op, type)))
+        return WalkResult::interrupt();
+    auto node = dyn_cast<NodeOp>(op);
+    if (!node || node.hasStaticLoopSizes())
+      return WalkResult::advance();
+    int64_t iterations = 1;
+    for (AffineExpr size : node.getLoopSizeExprs()) {
+      if (findUnboundSymbol(size, hints))
+        return WalkResult::advance();
+      std::optional<int64_t> v = evaluateSizeExpr(size, hints);
+      if (!v || llvm::MulOverflow(iterations, *v, iterations))
+        return error(op, "makes more iterations than int64 can count"),
+               WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (!totalFits)
+    return error(graph,
+                 "has buffers of more bytes together than int64 can count");
+  return success();
 }
 
 /// Every size symbol used in types, loop sizes and index maps is declared.
@@ -657,7 +713,7 @@ LogicalResult GraphOp::verifyRegions() {
              << cast<SchedulerNodeOpInterface>(mutator).getNodeName()
              << "' overwrites in place; return that node's result instead";
 
-  if (failed(verifySizeSymbols(*this)))
+  if (failed(verifySizeSymbols(*this)) || failed(verifySizesAtHints(*this)))
     return failure();
   return verifyAcyclic(*this);
 }

@@ -3,11 +3,13 @@
 #include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Operation.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -200,6 +202,18 @@ LogicalResult fusion::verifyTotalBytes(Operation *graph) {
     return success();
   return graph->emitOpError(
       "buffers take more bytes together than int64 can count");
+}
+
+void fusion::printSizeHints(InFlightDiagnostic &diag,
+                            ArrayRef<int64_t> hints) {
+  llvm::interleaveComma(llvm::seq<unsigned>(0, hints.size()), diag,
+                        [&](unsigned i) {
+                          diag << "s" << i << " = ";
+                          if (hints[i] == kSymbolicSize)
+                            diag << "?";
+                          else
+                            diag << hints[i];
+                        });
 }
 
 int64_t fusion::saturatingAdd(int64_t a, int64_t b) {

@@ -58,6 +58,10 @@ LogicalResult verifyIndexRange(Operation *op, AffineMap map,
 /// (live bytes, peak memory, bytes a kernel moves) can overflow.
 LogicalResult verifyTotalBytes(Operation *graph);
 
+/// Appends the size hints to `diag` as "s0 = 4, s1 = ?" (? for a symbol
+/// without a hint).
+void printSizeHints(InFlightDiagnostic &diag, ArrayRef<int64_t> hints);
+
 /// `a + b` and `a * b` for non-negative heuristic quantities (fusion
 /// scores): INT64_MAX when the exact value does not fit.
 int64_t saturatingAdd(int64_t a, int64_t b);
