@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
+#include "FuzzTarget.h"
 #include "GraphMutator.h"
 
 #include "fusion/Utils/GraphGenerator.h"
@@ -20,7 +21,7 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
   FuzzedDataProvider bytes(data, size);
   GraphGeneratorOptions options;
   options.numNodes = bytes.ConsumeIntegralInRange<unsigned>(1, 24);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
+#include "FuzzTarget.h"
 
 #include "fusion/Target/Inductor/ImportInductor.h"
 
@@ -19,7 +20,7 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+FUSION_FUZZ_TARGET(import_inductor, "fuzz-import-inductor") {
   FuzzContext ctx;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

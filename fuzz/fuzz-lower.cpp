@@ -8,11 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
+#include "FuzzTarget.h"
 
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+FUSION_FUZZ_TARGET(lower, "fuzz-lower") {
   FuzzContext ctx;
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)

@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
+#include "FuzzTarget.h"
 
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+FUSION_FUZZ_TARGET(parse_verify, "fuzz-parse-verify") {
   FuzzContext ctx;
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);

@@ -7,11 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzSupport.h"
+#include "FuzzTarget.h"
 
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+FUSION_FUZZ_TARGET(schedule, "fuzz-schedule") {
   FuzzContext ctx;
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)
