@@ -363,6 +363,43 @@ fusion.graph @negative_mutation_chain_in_group(%state: !fusion.buffer<64xf32>, %
 
 // -----
 
+// Reduced from scripts/differential.py --first-seed 456: op2 reads %a, a
+// view of %state, at p0 - 1, and op3 updates in place %b, another view of
+// %state. The names differ but the storage is one (indices are flat offsets
+// into it), so a fused kernel would race: refused like an update of the
+// buffer read itself.
+// CHECK-LABEL: fusion.graph @negative_mutation_through_other_view
+// CHECK-NOT:   fusion.fused
+// CHECK:       fusion.output
+// expected-remark @below {{fused 4 nodes into 4}}
+fusion.graph @negative_mutation_through_other_view(%state: !fusion.buffer<8x8xf32>, %g: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+  %a = fusion.nop "op0"(%state) : (!fusion.buffer<8x8xf32>) -> !fusion.buffer<64xf32>
+  %b = fusion.nop "op1"(%state) : (!fusion.buffer<8x8xf32>) -> !fusion.buffer<64xf32>
+  %buf2 = fusion.node "op2" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {
+    %0 = fusion.load %a[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.index_expr [%p0] : i64
+    %c1 = arith.constant 1 : i64
+    %2 = arith.cmpi sge, %1, %c1 : i64
+    %zero = arith.constant 0.000000e+00 : f32
+    %3 = fusion.masked %2, %zero : f32 {
+      %4 = fusion.load %a[%p0 - 1] : !fusion.buffer<64xf32>
+      fusion.yield %4 : f32
+    }
+    %5 = arith.addf %0, %3 : f32
+    fusion.store %5, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  // expected-remark @below {{not fusing op2 with op3: node2 would overwrite in place what node1 reads at another index [in-place-race]}}
+  %buf3 = fusion.node "op3" (%p0) in [64] writes(%out : !fusion.buffer<64xf32> mutates %b) {
+    %0 = fusion.load %b[%p0] : !fusion.buffer<64xf32>
+    %1 = fusion.load %buf2[%p0] : !fusion.buffer<64xf32>
+    %2 = arith.subf %0, %1 : f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %buf2, %buf3 : !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
+}
+
+// -----
+
 // A consumer broadcasting its producer over a new inner loop shares the
 // producer's data, but pointwise kernels over different numbers of elements
 // do not fuse.

@@ -164,6 +164,7 @@ private:
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);
+  Value storageOf(StringAttr name);
   /// One of Inductor's CandidateTilings of a node.
   struct TilingCandidate {
     std::pair<AffineExpr, AffineExpr> tiling;
@@ -275,6 +276,7 @@ private:
   /// single-user intermediate buffer, or nothing.
   DenseMap<Attribute, std::optional<std::pair<Type, AffineExpr>>> reuseKeys;
   DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
+  DenseMap<StringAttr, Value> storageCache;
   /// normalizeDep per dependence (attributes are uniqued) and mode.
   DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
       normalizedCache;

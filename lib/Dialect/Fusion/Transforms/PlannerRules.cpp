@@ -325,33 +325,66 @@ bool Planner::fusableWeakDep(WeakDepAttr weak, const Group &g1,
   return true;
 }
 
+/// The buffer whose storage `name` uses, as the lowering assigns storages
+/// (GraphPlan's StorageAssigner): through versions updated in place
+/// (realName), views (a nop's result uses its first input's storage) and
+/// container results (the member result they yield). Null for an unknown
+/// name.
+Value Planner::storageOf(StringAttr name) {
+  auto [it, inserted] = storageCache.try_emplace(name);
+  if (!inserted)
+    return it->second;
+  Value buffer = deps.lookupBuffer(name);
+  while (auto result = dyn_cast_or_null<OpResult>(buffer)) {
+    Operation *op = result.getOwner();
+    if (isa<FusedOp, ForeachOp, GroupOp>(op)) {
+      auto yield = cast<YieldOp>(op->getRegion(0).front().getTerminator());
+      buffer = yield.getValues()[result.getResultNumber()];
+      continue;
+    }
+    if (auto nop = dyn_cast<NopOp>(op)) {
+      if (nop.getInputs().empty())
+        break;
+      buffer = nop.getInputs()[0];
+      continue;
+    }
+    auto node = dyn_cast<SchedulerNodeOpInterface>(op);
+    Value old = node ? node.getMutatedBuffer(result.getResultNumber()) : Value();
+    if (!old)
+      break;
+    buffer = old;
+  }
+  return it->second = buffer;
+}
+
 /// True when a member of `writer` overwrites a storage in place that a
 /// member of `reader` reads at another index (or whole, or indirectly), so
 /// that in one kernel some threads would read what others already
-/// overwrote. Every version of the storage counts; reads of buffers that
-/// `writer` itself produces are real dependences, left to
-/// can_fuse_vertical.
+/// overwrote. Every version of the storage counts, and every view of it
+/// (indices are flat offsets into the storage, so they compare across
+/// views); reads of buffers that `writer` itself produces are real
+/// dependences, left to can_fuse_vertical.
 bool Planner::racesInPlace(const Group &reader, const Group &writer) {
   for (unsigned w : writer.units)
     for (Attribute dep : unitDeps[w].writes) {
       auto write = dyn_cast<MemoryDepAttr>(dep);
-      if (!write)
-        continue;
-      StringAttr storage = realName(write.getName());
-      if (storage == write.getName())
+      if (!write || realName(write.getName()) == write.getName())
+        continue; // not an in-place update
+      Value storage = storageOf(write.getName());
+      if (!storage)
         continue;
       for (unsigned r : reader.units)
         for (Attribute readDep : unitDeps[r].reads) {
           StringAttr name = getDepName(readDep);
           if (isa<WeakDepAttr>(readDep) || writer.bufferNames.contains(name) ||
-              realName(name) != storage)
+              storageOf(name) != storage)
             continue;
           auto read = dyn_cast<MemoryDepAttr>(readDep);
           // A mutation's own ordering StarDep on the version it updates.
           if (!read && isa<StarDepAttr>(readDep) &&
               llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
                 return getDepName(own) != realName(getDepName(own)) &&
-                       realName(getDepName(own)) == storage;
+                       storageOf(getDepName(own)) == storage;
               }))
             continue;
           if (!read || isIndirect(read) || isIndirect(write) ||
