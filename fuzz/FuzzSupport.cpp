@@ -45,6 +45,19 @@ FuzzContext::FuzzContext() {
 
 FuzzContext::~FuzzContext() = default;
 
+FuzzContext &FuzzContext::next() {
+  static std::unique_ptr<FuzzContext> current;
+  static unsigned uses = 0;
+  if (!current || uses == kInputsPerContext) {
+    current.reset(); // one context alive at a time
+    current = std::make_unique<FuzzContext>();
+    uses = 0;
+  }
+  ++uses;
+  current->resetErrors();
+  return *current;
+}
+
 void fuzz::check(bool condition, const char *what) {
   if (condition)
     return;

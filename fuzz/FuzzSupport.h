@@ -1,7 +1,7 @@
 //===- FuzzSupport.h - Shared pieces of the libFuzzer targets ---*- C++ -*-===//
 //
-// Every target runs one input in a fresh MLIRContext (no state carried from
-// one input to the next) and checks the project's invariants on top of the
+// Every target runs each input in a context shared by a few hundred inputs
+// (FuzzContext::next) and checks the project's invariants on top of the
 // sanitizers: a failure always comes with an error diagnostic, a pass's
 // output verifies, and the same input gives the same output. A broken
 // invariant aborts, which libFuzzer records as a crash. FuzzSupport.cpp
@@ -33,6 +33,14 @@ class FuzzContext {
 public:
   FuzzContext();
   ~FuzzContext();
+  /// The context for the next input: one context serves kInputsPerContext
+  /// inputs in a row (its error count reset), then a fresh one replaces it.
+  /// Creating a context and loading the dialects a pipeline needs cost
+  /// more than the passes on most inputs; what one input leaves in a
+  /// context (uniqued types and attributes, loaded dialects) changes no
+  /// pass's result, and the periodic fresh context bounds its memory.
+  static FuzzContext &next();
+  static constexpr unsigned kInputsPerContext = 256;
   MLIRContext &get() { return *context; }
   unsigned errors() const { return numErrors; }
   void resetErrors() { numErrors = 0; }

@@ -36,7 +36,7 @@ FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
   uint8_t selector = bytes.ConsumeIntegral<uint8_t>();
   unsigned mutations = bytes.ConsumeIntegralInRange<unsigned>(0, 3);
 
-  FuzzContext ctx;
+  FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = generateGraphModule(&ctx.get(), options);
   check(succeeded(verify(*module)), "a generated graph does not verify");
   for (unsigned i = 0; i < mutations && bytes.remaining_bytes(); ++i)

@@ -21,7 +21,7 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
 FUSION_FUZZ_TARGET(import_inductor, "fuzz-import-inductor") {
-  FuzzContext ctx;
+  FuzzContext &ctx = FuzzContext::next();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(

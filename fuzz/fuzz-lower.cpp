@@ -14,7 +14,7 @@ using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
 FUSION_FUZZ_TARGET(lower, "fuzz-lower") {
-  FuzzContext ctx;
+  FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)
     return 0;

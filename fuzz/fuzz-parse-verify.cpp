@@ -12,7 +12,7 @@ using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
 FUSION_FUZZ_TARGET(parse_verify, "fuzz-parse-verify") {
-  FuzzContext ctx;
+  FuzzContext &ctx = FuzzContext::next();
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);
   if (!module)

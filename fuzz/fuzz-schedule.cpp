@@ -13,7 +13,7 @@ using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
 FUSION_FUZZ_TARGET(schedule, "fuzz-schedule") {
-  FuzzContext ctx;
+  FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)
     return 0;

@@ -103,6 +103,10 @@ def main():
     parser.add_argument("--workdir",
                         default=os.path.join(ROOT, "build", "differential"),
                         help="scratch files; failing graphs go to failures/")
+    parser.add_argument("--runner",
+                        help="a JIT runner that needs no runner-utils "
+                             "libraries (default: LLVM's mlir-runner with "
+                             "them)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="graphs checked at the same time")
     parser.add_argument("--quiet", action="store_true")
@@ -112,8 +116,10 @@ def main():
                     for n in ("mlir_c_runner_utils", "mlir_runner_utils"))
     tools = {"gen": os.path.join(bindir, "fusion-graph-gen"),
              "opt": os.path.join(bindir, "scheduler-opt"),
-             "runner": [os.path.join(LLVM, "bin", "mlir-runner"), "-e", "main",
-                        "-entry-point-result=void", "-shared-libs=" + libs],
+             "runner": ([args.runner] if args.runner else
+                        [os.path.join(LLVM, "bin", "mlir-runner"),
+                         "-shared-libs=" + libs]) +
+                       ["-e", "main", "-entry-point-result=void"],
              "compare": os.path.join(ROOT, "test", "Inputs", "compare_runs.py")}
     workdir = args.workdir
     keep = os.path.join(workdir, "failures")
