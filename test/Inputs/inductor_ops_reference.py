@@ -9,7 +9,10 @@ printMemrefF64 would, in the order of the test graph.
 
     inductor_ops_reference.py opaque   # test/Conversion/FusionToLoops/inductor-opaque-jit.mlir
     inductor_ops_reference.py asserts  # test/Target/Inductor/asserts.test
+    inductor_ops_reference.py polynomials  # ...FusionToLoops/inductor-polynomials-jit.mlir
+    inductor_ops_reference.py bucketize  # test/Target/Inductor/bucketize.test
 """
+import bisect
 import math
 import os
 import sys
@@ -81,6 +84,16 @@ def i0(x):
     return total
 
 
+def i1(x):
+    q = (x / 2) ** 2
+    term, total, k = x / 2, x / 2, 0
+    while abs(term) > 1e-18 * abs(total):
+        k += 1
+        term *= q / (k * (k + 1))
+        total += term
+    return total
+
+
 def digamma(x):
     if x == 0:
         return -math.copysign(math.inf, x)
@@ -114,6 +127,73 @@ def opaque():
     print_memref([m for m, _ in tiny])
     print_memref([e for _, e in tiny])
     print_memref([ipowi(i % 7 - 3, (i // 7) % 9 - 2) for i in range(n)])
+    print_memref([i1(f32(v * 6.0)) for v in x])
+    print_memref([math.exp(-abs(f32(v * 6.0))) * i1(f32(v * 6.0)) for v in x])
+
+
+def bucketize():
+    """test/Target/Inductor/bucketize.test: arg0_1 against the boundaries
+    (-1, -0.5, 0, 0.5, 1), which the graph stores shuffled with a sorter:
+    torch.bucketize's right=False is bisect_left, right=True bisect_right."""
+    bounds = [-1.0, -0.5, 0.0, 0.5, 1.0]
+    x = [float_input(i, 0) for i in range(64)]
+    print_memref([bisect.bisect_left(bounds, v) for v in x])
+    print_memref([bisect.bisect_right(bounds, v) for v in x])
+
+
+def chebyshev(kind, x, n):
+    """The four Chebyshev kinds from their trigonometric definitions."""
+    if abs(x) == 1:
+        t = 0.0 if x > 0 else math.pi
+        if kind == "t":
+            return math.cos(n * t)
+        if kind == "u":
+            return (n + 1) * (1 if x > 0 else (-1) ** n)
+        if kind == "v":
+            return 1.0 if x > 0 else (-1) ** n * (2 * n + 1)
+        return 2 * n + 1 if x > 0 else (-1) ** n
+    t = math.acos(x)
+    return {"t": lambda: math.cos(n * t),
+            "u": lambda: math.sin((n + 1) * t) / math.sin(t),
+            "v": lambda: math.cos((n + 0.5) * t) / math.cos(t / 2),
+            "w": lambda: math.sin((n + 0.5) * t) / math.sin(t / 2)}[kind]()
+
+
+def hermite_h(x, n):
+    """Physicists' Hermite, explicit sum."""
+    return math.factorial(n) * sum(
+        (-1) ** m * (2 * x) ** (n - 2 * m)
+        / (math.factorial(m) * math.factorial(n - 2 * m))
+        for m in range(n // 2 + 1))
+
+
+def hermite_he(x, n):
+    return math.factorial(n) * sum(
+        (-1) ** m * x ** (n - 2 * m)
+        / (math.factorial(m) * math.factorial(n - 2 * m) * 2 ** m)
+        for m in range(n // 2 + 1))
+
+
+def laguerre(x, n):
+    return sum(math.comb(n, k) * (-x) ** k / math.factorial(k)
+               for k in range(n + 1))
+
+
+def legendre(x, n):
+    return sum((-1) ** k * math.factorial(2 * n - 2 * k)
+               / (2 ** n * math.factorial(k) * math.factorial(n - k)
+                  * math.factorial(n - 2 * k)) * x ** (n - 2 * k)
+               for k in range(n // 2 + 1))
+
+
+def polynomials():
+    n = 64
+    x = [f32(float_input(i, 0) * 0.5) for i in range(n)]
+    deg = [i % 13 for i in range(n)]
+    for kind in "tuvw":
+        print_memref([chebyshev(kind, v, d) for v, d in zip(x, deg)])
+    for fn in (hermite_h, hermite_he, laguerre, legendre):
+        print_memref([fn(v, d) for v, d in zip(x, deg)])
 
 
 def asserts():
@@ -126,4 +206,5 @@ def asserts():
 
 
 if __name__ == "__main__":
-    {"opaque": opaque, "asserts": asserts}[sys.argv[1]]()
+    {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
+     "polynomials": polynomials}[sys.argv[1]]()

@@ -391,10 +391,15 @@ SmallVector<unsigned> codegen::getStepStorages(Operation *step,
   for (SchedulerNodeOpInterface leaf : leaves) {
     auto node = cast<NodeOp>(leaf.getOperation());
     node.getBody().walk([&](Operation *op) {
-      if (auto load = dyn_cast<LoadOp>(op))
+      if (auto load = dyn_cast<LoadOp>(op)) {
         add(load.getBuffer());
-      else if (auto store = dyn_cast<StoreOp>(op))
+      } else if (isa<OpaqueOp>(op)) {
+        for (Value v : op->getOperands())
+          if (isa<BufferType>(v.getType()))
+            add(v);
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
         add(node.getResultForHandle(cast<BlockArgument>(store.getBuffer())));
+      }
     });
   }
   return result;

@@ -108,7 +108,12 @@ SmallVector<Value> KernelEmitter::dependencies(Value value) const {
         deps.push_back(v);
     return deps;
   }
-  return SmallVector<Value>(op->getOperands());
+  // Buffers an op reads whole (bucketize's boundaries) are storages.
+  SmallVector<Value> deps;
+  for (Value v : op->getOperands())
+    if (!isa<BufferType>(v.getType()))
+      deps.push_back(v);
+  return deps;
 }
 
 FailureOr<Value> KernelEmitter::materialize(OpBuilder &b, Scope &scope,
@@ -124,7 +129,10 @@ FailureOr<Value> KernelEmitter::materialize(OpBuilder &b, Scope &scope,
     }
     // Pushed in reverse so that operands are emitted in program order.
     bool ready = true;
-    for (Value dep : llvm::reverse(dependencies(value)))
+    // A named vector: reversing the temporary would iterate freed memory
+    // once it outgrows its inline storage.
+    SmallVector<Value> deps = dependencies(value);
+    for (Value dep : llvm::reverse(deps))
       if (!lookup(&scope, dep)) {
         stack.push_back(dep);
         ready = false;
@@ -270,7 +278,8 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
   if (isInductorScalarOp(op)) {
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
-      operands.push_back(operand(v));
+      operands.push_back(isa<BufferType>(v.getType()) ? getMemref(v)
+                                                      : operand(v));
     FailureOr<SmallVector<Value>> results =
         emitInductorScalarOp(b, op, operands);
     if (failed(results))

@@ -385,6 +385,21 @@ static LogicalResult planForwarding(KernelPlan &plan) {
   for (auto [i, member] : llvm::enumerate(plan.members))
     memberOf[member.node] = i;
   for (MemberPlan &consumer : plan.members) {
+    // A buffer read whole (bucketize's boundaries) must be in memory.
+    WalkResult whole = consumer.node.getBody().walk([&](OpaqueOp opaque) {
+      for (Value v : opaque.getOperands()) {
+        auto result = dyn_cast<OpResult>(v);
+        if (isa<BufferType>(v.getType()) && result &&
+            memberOf.count(result.getOwner()))
+          return opaque.emitOpError("reads a buffer of its own fused group "
+                                    "whole; only elements an iteration wrote "
+                                    "itself can be read inside a group"),
+                 WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (whole.wasInterrupted())
+      return failure();
     WalkResult walk = consumer.node.getBody().walk([&](LoadOp load) {
       auto result = dyn_cast<OpResult>(load.getBuffer());
       if (!result || !memberOf.count(result.getOwner()))

@@ -82,6 +82,14 @@ FailureOr<SmallVector<Value>> emitI0e(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitNdtr(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitDigamma(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitFrexp(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitI1(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitI1e(ScalarOpContext &ctx);
+
+// ops.bucketize (Bucketize.cpp): its buffer operands are memrefs.
+FailureOr<SmallVector<Value>> emitBucketize(ScalarOpContext &ctx);
+
+// Orthogonal polynomials (Polynomials.cpp), by their Inductor name.
+FailureOr<SmallVector<Value>> emitPolynomial(ScalarOpContext &ctx);
 
 } // namespace mlir::fusion::codegen
 

@@ -135,7 +135,7 @@ FailureOr<SmallVector<Value>> codegen::emitErfinv(ScalarOpContext &ctx) {
 }
 
 //===----------------------------------------------------------------------===//
-// i0, i0e (Cephes' Chebyshev series, as calc_i0 / calc_i0e)
+// i0, i0e, i1, i1e (Cephes' Chebyshev series, as calc_i0 ... calc_i1e)
 //===----------------------------------------------------------------------===//
 
 static const double kI0eA[] = {
@@ -193,6 +193,65 @@ FailureOr<SmallVector<Value>> codegen::emitI0(ScalarOpContext &ctx) {
     return failure();
   FloatMath f{ctx.b, ctx.loc, x->getType()};
   return result(ctx, f.mul(f.exp(f.abs(*x)), emitI0eOf(f, *x)));
+}
+
+static const double kI1eA[] = {
+    2.77791411276104639959E-18, -2.11142121435816608115E-17,
+    1.55363195773620046921E-16, -1.10559694773538630805E-15,
+    7.60068429473540693410E-15, -5.04218550472791168711E-14,
+    3.22379336594557470981E-13, -1.98397439776494371520E-12,
+    1.17361862988909016308E-11, -6.66348972350202774223E-11,
+    3.62559028155211703701E-10, -1.88724975172282928790E-9,
+    9.38153738649577178388E-9,  -4.44505912879632808065E-8,
+    2.00329475355213526229E-7,  -8.56872026469545474066E-7,
+    3.47025130813767847674E-6,  -1.32731636560394358279E-5,
+    4.78156510755005422638E-5,  -1.61760815825896745588E-4,
+    5.12285956168575772895E-4,  -1.51357245063125314899E-3,
+    4.15642294431288815669E-3,  -1.05640848946261981558E-2,
+    2.47264490306265168283E-2,  -5.29459812080949914269E-2,
+    1.02643658689847095384E-1,  -1.76416518357834055153E-1,
+    2.52587186443633654823E-1};
+
+static const double kI1eB[] = {
+    7.51729631084210481353E-18,  4.41434832307170791151E-18,
+    -4.65030536848935832153E-17, -3.20952592199342395980E-17,
+    2.96262899764595013876E-16,  3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15,
+    1.04202769841288027642E-14,  4.27244001671195135429E-14,
+    -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12,
+    1.41258074366137813316E-11,  3.25260358301548823856E-11,
+    -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9,  -2.63146884688951950684E-8,
+    -2.51223623787020892529E-7,  -3.88256480887769039346E-6,
+    -1.10588938762623716291E-4,  -9.76109749136146840777E-3,
+    7.78576235018280120474E-1};
+
+/// exp(-|x|) I1(x), odd in x: Cephes' two series (calc_i1e).
+static Value emitI1eOf(FloatMath &f, Value x) {
+  Value ax = f.abs(x);
+  Value near = f.mul(
+      f.chebyshev(f.sub(f.div(ax, f.c(2.0)), f.c(2.0)), kI1eA), ax);
+  Value far = f.div(f.chebyshev(f.sub(f.div(f.c(32.0), ax), f.c(2.0)), kI1eB),
+                    f.sqrt(ax));
+  Value v = f.select(f.le(ax, f.c(8.0)), near, far);
+  return f.select(f.lt(x, f.c(0.0)), f.neg(v), v);
+}
+
+FailureOr<SmallVector<Value>> codegen::emitI1e(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, emitI1eOf(f, *x));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitI1(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, f.mul(f.exp(f.abs(*x)), emitI1eOf(f, *x)));
 }
 
 //===----------------------------------------------------------------------===//

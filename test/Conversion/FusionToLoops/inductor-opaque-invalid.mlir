@@ -52,3 +52,27 @@ fusion.graph @frexp_results() -> (!fusion.buffer<4xf32>) attributes {device = "c
   }
   fusion.output %out : !fusion.buffer<4xf32>
 }
+
+// -----
+
+// Boundaries that a member of the same fused group produces are not in
+// memory yet when another thread searches them.
+fusion.graph @bucketize_in_group(%v: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xi64>) attributes {device = "cuda:0"} {
+  %b, %o = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<4xi64> {
+    %b = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+      %0 = fusion.load %v[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %o = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xi64>) {
+      %0 = fusion.load %v[%p0] : !fusion.buffer<4xf32>
+      %n = fusion.index_expr [4] : index
+      %s = fusion.index_expr [1] : index
+      %c0 = arith.constant 0 : i64
+      // expected-error @+1 {{'fusion.opaque' op reads a buffer of its own fused group whole}}
+      %k = fusion.opaque "bucketize"(%0, %b, %n, %n, %s, %c0) {right = false, sorter = false} : (f32, !fusion.buffer<4xf32>, index, index, index, i64) -> i64
+      fusion.store %k, %out[%p0] : !fusion.buffer<4xi64>
+    }
+    fusion.yield %b, %o : !fusion.buffer<4xf32>, !fusion.buffer<4xi64>
+  }
+  fusion.output %o : !fusion.buffer<4xi64>
+}

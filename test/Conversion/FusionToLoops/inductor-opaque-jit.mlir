@@ -16,7 +16,7 @@
 // PTX-DAG: mul.hi.u32
 // PTX-DAG: .entry kernel_op3
 
-fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>) attributes {device = "cuda:0"} {
+fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   // tl.randn(seed, p0) and triton_helpers.randint64(seed, p0, -7, 1000).
   %randn, %randint = fusion.node "op0" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xi64>) {
     %seed = arith.constant 1311768467294899695 : i64
@@ -72,5 +72,15 @@ fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64x
     %r = math.ipowi %base, %exp : i64
     fusion.store %r, %o0[%p0] : !fusion.buffer<64xi64>
   }
-  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>
+  // i1(6 x), i1e(6 x).
+  %i1, %i1e = fusion.node "op4" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>) {
+    %v = fusion.load %x[%p0] : !fusion.buffer<64xf32>
+    %six = arith.constant 6.0 : f32
+    %w = arith.mulf %v, %six : f32
+    %a = fusion.opaque "i1"(%w) : (f32) -> f32
+    %b = fusion.opaque "i1e"(%w) : (f32) -> f32
+    fusion.store %a, %o0[%p0] : !fusion.buffer<64xf32>
+    fusion.store %b, %o1[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow, %i1, %i1e : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
 }
