@@ -21,9 +21,9 @@ Pure Python: no GPU, no PyTorch.
 import dataclasses
 from typing import Dict, List, Optional, Tuple, Union
 
-from . import sizes
+from . import order, sizes
 from .deps import NodeDeps
-from .manifest import Manifest, Step
+from .manifest import Manifest, Step, dtype_size
 
 
 class PlanError(ValueError):
@@ -70,6 +70,11 @@ class RunStep:
     # of the temporary it reads for the last time (Inductor's in-place
     # update), which it then gets instead of a new allocation.
     reuse: Tuple[Tuple[str, str], ...] = ()
+    # (storage, released temporary): after this step, instead of releasing
+    # the temporary, the storage (first written by a later step) takes its
+    # memory (Inductor's buffer reuse: `buf26 = reinterpret_tensor(buf17,
+    # ...); del buf17  # reuse`), saving an allocation per call.
+    handover: Tuple[Tuple[str, str], ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -144,35 +149,93 @@ def step_storages(step: Step, graph_buffers: Dict[str, str]) -> List[str]:
     return used
 
 
-def _release_points(manifest: Manifest, run: List[Step],
-                    aliases: Dict[str, str], outputs: List[Output],
-                    inputs: List[InputBinding]):
-    """After which step each temporary and each input storage is used for
-    the last time (Inductor's `compute_last_usage`; its wrapper's `del
-    bufN` and `del primals_N`), so that the runtime drops its reference
-    there and PyTorch's caching allocator reuses the memory for later
-    allocations. Storages that outputs return (directly, through a copy
-    that became an alias, or as a view) live until the call returns; an
-    input's memory stays with the caller when the caller still holds it
-    (parameters), so releasing it only drops the graph's reference.
-    Returns ({step index: [storage]}, storages released before step 0)."""
+def _freeable(manifest: Manifest, aliases: Dict[str, str],
+              outputs: List[Output], inputs: List[InputBinding]) -> set:
+    """The storages a call releases after their last use: temporaries and
+    input storages, but not those that outputs return (directly, through a
+    copy that became an alias, or as a view), which live until the call
+    returns."""
     roles = {s.name: s.role for s in manifest.storages}
     releasable = {name for name, role in roles.items()
                   if role in ("temp", "input")}
     releasable |= {b.storage for b in inputs if b.storage}
-    graph_buffers = manifest.buffer_storages()
-    last_use: Dict[str, int] = {name: -1 for name in releasable}
-    for i, step in enumerate(run):
-        for name in step_storages(step, graph_buffers):
-            if name in releasable:
-                last_use[name] = i
     kept = {_resolve(aliases, src) for src in aliases.values()}
     kept |= {out.view.storage for out in outputs if out.view is not None}
+    return releasable - kept
+
+
+def _release_points(manifest: Manifest, run: List[Step], freeable: set):
+    """After which step each freeable storage (`_freeable`) is used for the
+    last time (Inductor's `compute_last_usage`; its wrapper's `del bufN`
+    and `del primals_N`), so that the runtime drops its reference there
+    and PyTorch's caching allocator reuses the memory for later
+    allocations; an input's memory stays with the caller when the caller
+    still holds it (parameters), so releasing it only drops the graph's
+    reference. Returns ({step index: [storage]}, storages released before
+    step 0)."""
+    graph_buffers = manifest.buffer_storages()
+    last_use: Dict[str, int] = {name: -1 for name in freeable}
+    for i, step in enumerate(run):
+        for name in step_storages(step, graph_buffers):
+            if name in freeable:
+                last_use[name] = i
     releases: Dict[int, List[str]] = {}
     for name, i in last_use.items():
-        if name not in kept:
-            releases.setdefault(i, []).append(name)
+        releases.setdefault(i, []).append(name)
     return releases, tuple(sorted(releases.pop(-1, ())))
+
+
+def _ancestors(nodes: Dict[str, NodeDeps]) -> Dict[str, set]:
+    """Within one kernel: the member nodes each member depends on
+    (through the buffers members write and read)."""
+    writer = {w.buffer: name for name, n in nodes.items() for w in n.writes}
+    direct = {name: {writer[r.buffer] for r in n.reads
+                     if writer.get(r.buffer, name) != name}
+              for name, n in nodes.items()}
+    result: Dict[str, set] = {}
+
+    def visit(name, stack=()):
+        if name not in result:
+            found = set()
+            for p in direct[name]:
+                if p not in stack:
+                    found |= {p} | visit(p, stack + (name,))
+            result[name] = found
+        return result[name]
+
+    for name in nodes:
+        visit(name)
+    return result
+
+
+def _depths(nodes: Dict[str, NodeDeps], ancestors: Dict[str, set]):
+    """The reduction level at which each member runs: how many reductions
+    of the kernel it waits for (docs/Lowering.md, "Reduction levels")."""
+    depth: Dict[str, int] = {}
+
+    def visit(name):
+        if name not in depth:
+            depth[name] = 0  # (cycles are not expected; stop them here)
+            depth[name] = max([visit(p) + (0 if nodes[p].pointwise() else 1)
+                               for p in ancestors[name]] or [0])
+        return depth[name]
+
+    for name in nodes:
+        visit(name)
+    return depth
+
+
+def _per_element(node: NodeDeps, nodes: Dict[str, NodeDeps]) -> bool:
+    """Whether a pointwise member runs once per element of the kernel's
+    rows (numel * rnumel iterations), not once per row."""
+    reductions = [n for n in nodes.values() if not n.pointwise()]
+    if not reductions:
+        return True
+    try:
+        numel, rnumel = (int(v) for v in reductions[0].iteration)
+        return int(node.iteration[0]) == numel * rnumel
+    except ValueError:
+        return False
 
 
 def _in_place(manifest: Manifest, run: List[Step],
@@ -180,13 +243,20 @@ def _in_place(manifest: Manifest, run: List[Step],
               deps: Dict[str, NodeDeps]) -> Dict[int, List[Tuple[str, str]]]:
     """Kernels that write an output buffer into the memory of a temporary
     they read for the last time, as Inductor's `decide_inplace_update`
-    (its kernels' `in_out_ptr`): the kernel's nodes are all pointwise (per
-    element: the thread that writes element i of the result is the one
-    that reads element i of the temporary, before it writes), the
-    temporary is read by them only at the index and over the ranges at
-    which the result is written (both MemoryDeps, compared as Inductor
-    compares them), and is written by none of them; the two storages hold
-    only that buffer, have one dtype and the same static number of
+    (its kernels' `in_out_ptr`: `buf11 = buf8; del buf8  # reuse`). A
+    member node W of the kernel qualifies (Inductor's `can_inplace` and
+    `single_index_in_fused_node`) when it writes one buffer, reads the
+    temporary at the index and over the ranges at which it writes it,
+    every member reading the temporary reads it at that same index and
+    ranges, the other readers are members W depends on (its only remaining
+    user is W), and no member writes the temporary. The lowering (which
+    does not know the two storages are one) must then read each element of
+    the temporary only where W's thread reads it before writing it: W is
+    pointwise and runs once per element of the kernel's rows (not once per
+    row, whose value every thread of the row may read), at the last
+    reduction level of the kernel (docs/Lowering.md: a later pass over the
+    row would re-read the temporary after W wrote it). The two storages
+    hold only those buffers, have one dtype and the same static number of
     elements, and the result's storage is first written by this kernel.
     Graph inputs and outputs are never given away (Inductor's
     `can_reuse`)."""
@@ -199,14 +269,15 @@ def _in_place(manifest: Manifest, run: List[Step],
     for i, step in enumerate(run):
         args = set(step.args) | set(step.inputs) | \
             {o.storage for o in step.outputs}
-        if step.kind != "kernel":
+        names = order.step_nodes(step)
+        if step.kind != "kernel" or not names or \
+                any(n not in deps for n in names):
             touched |= args
             continue
-        nodes = [deps.get(n) for n in step.node.split("_")]
-        if not step.node or any(n is None or not n.pointwise()
-                                for n in nodes):
-            touched |= args
-            continue
+        nodes = {n: deps[n] for n in names}
+        ancestors = _ancestors(nodes)
+        depth = _depths(nodes, ancestors)
+        last_level = max(depth.values())
         taken = set()
         for dying in sorted(releases.get(i, ())):
             d = storages.get(dying)
@@ -214,17 +285,27 @@ def _in_place(manifest: Manifest, run: List[Step],
                     shared.get(dying, {dying}) != {dying} or \
                     not isinstance(d.elements, int):
                 continue
-            readers = [n for n in nodes
-                       if any(r.buffer == dying for r in n.reads)]
-            if len(readers) != 1 or any(w.buffer == dying for n in nodes
-                                        for w in n.writes):
+            if any(w.buffer == dying for n in nodes.values()
+                   for w in n.writes):
                 continue
-            # One node reads the temporary and writes the result (a later
-            # node of the kernel reading the temporary again would see the
-            # result).
-            node = readers[0]
-            reads = [r for r in node.reads if r.buffer == dying]
-            for w in node.writes:
+            readers = [n for n in nodes if any(r.buffer == dying
+                                               for r in nodes[n].reads)]
+            accesses = {(r.kind, r.index, r.ranges) for n in readers
+                        for r in nodes[n].reads if r.buffer == dying}
+            if len(accesses) != 1:
+                continue
+            ((kind, index, ranges),) = accesses
+            if kind != "MemoryDep":
+                continue
+            for name in readers:
+                node = nodes[name]
+                if len(node.writes) != 1 or not node.pointwise() or \
+                        depth[name] != last_level or \
+                        not _per_element(node, nodes) or \
+                        any(r != name and r not in ancestors[name]
+                            for r in readers):
+                    continue
+                (w,) = node.writes
                 out = storages.get(w.buffer)
                 if out is None or w.buffer in touched or \
                         w.buffer in taken or w.kind != "MemoryDep" or \
@@ -233,8 +314,7 @@ def _in_place(manifest: Manifest, run: List[Step],
                         shared.get(w.buffer, {w.buffer}) != {w.buffer} or \
                         (out.dtype, out.elements) != (d.dtype, d.elements):
                     continue
-                if all(r.kind == "MemoryDep" and r.index == w.index and
-                       r.ranges == w.ranges for r in reads):
+                if (w.index, w.ranges) == (index, ranges):
                     reuse.setdefault(i, []).append((w.buffer, dying))
                     taken.add(w.buffer)
                     break
@@ -242,11 +322,100 @@ def _in_place(manifest: Manifest, run: List[Step],
     return reuse
 
 
+def _first_writes(run: List[Step], allocatable: set) -> Dict[int, List[str]]:
+    """The allocated storages each step touches first."""
+    seen: set = set()
+    first: Dict[int, List[str]] = {}
+    for i, step in enumerate(run):
+        for name in list(step.args) + [o.storage for o in step.outputs]:
+            if name in allocatable and name not in seen:
+                seen.add(name)
+                first.setdefault(i, []).append(name)
+    return first
+
+
+def _handovers(manifest: Manifest, run: List[Step],
+               releases: Dict[int, List[str]],
+               reuse: Dict[int, List[Tuple[str, str]]],
+               allocations, inputs) -> Dict[int, List[Tuple[str, str]]]:
+    """Inductor's buffer reuse (its wrapper's MemoryPlanningState): a
+    storage first written by a kernel, or by an extern writing through
+    `out=`, takes the memory of a temporary released earlier with the
+    same dtype and number of elements (the most recently released first),
+    instead of a new allocation. The caching allocator would hand the same
+    block back; taking it directly saves the allocation's host work. The
+    temporary's memory is then held from its release to that step, which
+    may keep another allocation in between from reusing it: the
+    handovers are made only when the estimated peak memory does not rise.
+    Returns {step of the release: [(storage, temporary)]}."""
+    sizes_of = {name: (dtype, elements) for name, dtype, elements in
+                allocations if isinstance(elements, int)}
+    temps = {s.name for s in manifest.storages if s.role == "temp"}
+    first = _first_writes(run, set(sizes_of))
+    in_place = {dst for pairs in reuse.values() for dst, _ in pairs}
+    pool: Dict[Tuple[str, int], List[Tuple[str, int]]] = {}
+    handover: Dict[int, List[Tuple[str, str]]] = {}
+    # Storages the runtime allocates itself (or takes over from one it
+    # allocated): only their memory is known to span all their elements
+    # (an extern's returned tensor it adopts may span less).
+    own: set = set()
+    for i, step in enumerate(run):
+        eligible = step.kind == "kernel" or (
+            step.kind == "extern" and step.call is not None and
+            "out" in step.call)
+        for name in first.get(i, ()) if eligible else ():
+            if name in in_place:
+                continue
+            own.add(name)
+            free = pool.get(sizes_of[name])
+            if free:
+                src, j = free.pop()
+                handover.setdefault(j, []).append((name, src))
+        for name in sorted(releases.get(i, ())):
+            if name in temps and name in own:
+                pool.setdefault(sizes_of[name], []).append((name, i))
+    if not handover:
+        return {}
+    bytes_of = {name: e * dtype_size(d) for name, (d, e) in sizes_of.items()}
+
+    def peak(handed):
+        given = {dst for pairs in handed.values() for dst, _ in pairs}
+        kept = {src for pairs in handed.values() for _, src in pairs}
+        live = top = 0
+        for i in range(len(run)):
+            for name in first.get(i, ()):
+                if name not in given and name not in in_place:
+                    live += bytes_of.get(name, 0)
+            top = max(top, live)
+            for name in releases.get(i, ()):
+                if name not in kept:
+                    live -= bytes_of.get(name, 0)
+        return top
+
+    return handover if peak(handover) <= peak({}) else {}
+
+
+def _reordered(manifest: Manifest, run: List[Step], freeable: set,
+               inputs: List[InputBinding],
+               deps: Dict[str, NodeDeps]) -> List[Step]:
+    graph_buffers = manifest.buffer_storages()
+    touched = [set(step_storages(step, graph_buffers)) for step in run]
+    held = {}
+    for s in manifest.storages:
+        if s.role == "input" and isinstance(s.elements, int):
+            held[s.name] = s.elements * dtype_size(s.dtype)
+    indices, _ = order.reorder(manifest, run, touched, deps, freeable, held)
+    return [run[i] for i in indices]
+
+
 def plan(manifest: Manifest, signature: dict,
-         deps: Optional[Dict[str, NodeDeps]] = None) -> Plan:
+         deps: Optional[Dict[str, NodeDeps]] = None,
+         reorder: bool = True) -> Plan:
     """The run plan of `manifest` for calls with `signature`'s arguments;
     with the dump's dependencies (`deps.parse`), kernels update dying
-    temporaries in place."""
+    temporaries in place. With `reorder`, the steps run in the order of
+    least estimated peak memory (`order.py`, Inductor's
+    reorder_for_peak_memory)."""
     by_name = {t.name: t for t in manifest.inputs}
     inputs: List[InputBinding] = []
     arg_storage: Dict[str, str] = {}
@@ -311,18 +480,25 @@ def plan(manifest: Manifest, signature: dict,
         else:
             raise PlanError("output %d: unknown kind %r" % (k, entry))
 
-    releases, free_at_start = _release_points(manifest, run_steps(manifest),
-                                              aliases, outputs, inputs)
+    freeable = _freeable(manifest, aliases, outputs, inputs)
     run = run_steps(manifest)
+    if reorder:
+        run = _reordered(manifest, run, freeable, inputs, deps or {})
+    releases, free_at_start = _release_points(manifest, run, freeable)
     reuse = _in_place(manifest, run, releases, deps or {})
-    steps = tuple(RunStep(step, tuple(sorted(releases.get(i, ()))),
-                          tuple(reuse.get(i, ())))
-                  for i, step in enumerate(run))
-
     allocations = tuple((s.name, s.dtype, s.elements)
                         for s in manifest.storages
                         if s.role == "temp" or
                         (s.role == "output" and s.name not in aliases))
+    handover = _handovers(manifest, run, releases, reuse, allocations,
+                          inputs)
+    steps = tuple(RunStep(step,
+                          tuple(sorted(set(releases.get(i, ())) -
+                                       {src for _, src in
+                                        handover.get(i, ())})),
+                          tuple(reuse.get(i, ())),
+                          tuple(handover.get(i, ())))
+                  for i, step in enumerate(run))
 
     dtypes = {s.name: s.dtype for s in manifest.storages}
     for t in signature.get("inputs", ()):

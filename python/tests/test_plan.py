@@ -1,5 +1,6 @@
 """Runtime planning: bindings, allocations, frees, aliases, outputs."""
 import copy
+import dataclasses
 
 import pytest
 
@@ -225,3 +226,196 @@ def test_size_inputs_bind_symbols():
                       {"name": "x", "dtype": "f32"}], "outputs": []}
     p = plan.plan(manifest.parse(DATA), sig)
     assert p.inputs[0].symbol == "s0"
+
+
+def _softmax_kernel(write_index="c0", extra_reader=False):
+    """One kernel (op9_op10_op11) computing a softmax over rows of buf8,
+    a temporary read for the last time: op9 (max) and op10 (sum) reduce
+    each row, op11 (pointwise, per element) writes buf11 at the index at
+    which all three read buf8, as in Inductor's attention forward (where
+    its wrapper writes `buf11 = reinterpret_tensor(buf8, ...); del buf8
+    # reuse`)."""
+    data = {
+        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
+            {"name": "buf8", "role": "temp", "dtype": "f32", "elements": 32},
+            {"name": "buf11", "role": "output", "dtype": "f32",
+             "elements": 32}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [32], "strides": [1], "offset": 0}],
+        "outputs": [{"name": "buf11", "storage": "buf11", "dtype": "f32",
+                     "shape": [32], "strides": [1], "offset": 0}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "node": "op8",
+             "grid": [1, 1, 1], "block": [32, 1, 1], "args": ["x", "buf8"]},
+            {"kind": "kernel", "name": "k1", "node": "op9_op10_op11",
+             "grid": [1, 1, 1], "block": [32, 1, 1],
+             "args": ["buf8", "buf11"]}]}
+    read = "MemoryDep('buf8', c0, {c0: 32})"
+    text = (
+        "op8.writes = [MemoryDep('buf8', c0, {c0: 32})]\n"
+        "op8.unmet_dependencies = []\n"
+        "op8.met_dependencies = [MemoryDep('x', c0, {c0: 32})]\n"
+        "op8.group.iteration = (32, 1)\n"
+        "op9.writes = [MemoryDep('buf9', c0, {c0: 4})]\n"
+        "op9.unmet_dependencies = [%s]\n"
+        "op9.met_dependencies = []\n"
+        "op9.group.iteration = (4, 8)\n"
+        "op10.writes = [MemoryDep('buf10', c0, {c0: 4})]\n"
+        "op10.unmet_dependencies = [%s, MemoryDep('buf9', c0, {c0: 4})]\n"
+        "op10.met_dependencies = []\n"
+        "op10.group.iteration = (4, 8)\n"
+        "op11.writes = [MemoryDep('buf11', %s, {c0: 32})]\n"
+        "op11.unmet_dependencies = [MemoryDep('buf10', c0, {c0: 4}), %s, "
+        "MemoryDep('buf9', c0, {c0: 4})]\n"
+        "op11.met_dependencies = []\n"
+        "op11.group.iteration = (32, 1)\n" % (read, read, write_index, read))
+    if extra_reader:
+        # op12, not an ancestor of op11, also reads buf8 in the kernel.
+        data["steps"][1]["node"] += "_op12"
+        text += ("op12.writes = [MemoryDep('buf12', c0, {c0: 4})]\n"
+                 "op12.unmet_dependencies = [%s]\n"
+                 "op12.met_dependencies = []\n"
+                 "op12.group.iteration = (4, 8)\n" % read)
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf11", "size": [32], "stride": [1],
+                        "offset": 0}]}
+    return manifest.parse(data), sig, deps.parse(text)
+
+
+def test_in_place_update_by_a_reduction_kernel():
+    m, sig, d = _softmax_kernel()
+    p = plan.plan(m, sig, d)
+    assert [r.reuse for r in p.steps] == [(), (("buf11", "buf8"),)]
+    # Not at another index, nor with a reader op11 does not wait for.
+    for m, sig, d in (_softmax_kernel(write_index="31 - c0"),
+                      _softmax_kernel(extra_reader=True)):
+        assert not any(r.reuse for r in plan.plan(m, sig, d).steps)
+
+
+def test_in_place_waits_for_the_last_reduction_level():
+    """A member storing before the kernel's last pass over the row (the
+    lowering may re-read the temporary there, recomputing values a later
+    member needs): no in-place update. op13 reduces op11's result (level
+    2) and op14 uses that reduction (level 3), after op11's level."""
+    m, sig, d = _softmax_kernel()
+    d = dict(d)
+    d.update(deps.parse(
+        "op13.writes = [MemoryDep('buf13', c0, {c0: 4})]\n"
+        "op13.unmet_dependencies = [MemoryDep('buf11', c0, {c0: 32})]\n"
+        "op13.met_dependencies = []\n"
+        "op13.group.iteration = (4, 8)\n"
+        "op14.writes = [MemoryDep('buf14', c0, {c0: 32})]\n"
+        "op14.unmet_dependencies = [MemoryDep('buf13', c0, {c0: 4})]\n"
+        "op14.met_dependencies = []\n"
+        "op14.group.iteration = (32, 1)\n"))
+    steps = tuple(dataclasses.replace(s, node=s.node + "_op13_op14")
+                  if s.name == "k1" else s for s in m.steps)
+    m2 = dataclasses.replace(m, steps=steps)
+    assert not any(r.reuse for r in plan.plan(m2, sig, d).steps)
+
+
+def _handover_graph(second="kernel", middle=4):
+    """k0 writes t0 (temp, 32 elements) from x; k1 reads t0 into t1 (temp,
+    `middle` elements), releasing t0; then `second` (a kernel, or an
+    extern with or without out=) writes out (32 elements) from t1."""
+    data = {
+        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
+            {"name": "t0", "role": "temp", "dtype": "f32", "elements": 32},
+            {"name": "t1", "role": "temp", "dtype": "f32",
+             "elements": middle},
+            {"name": "out", "role": "output", "dtype": "f32",
+             "elements": 32}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [32], "strides": [1], "offset": 0}],
+        "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
+                     "shape": [32], "strides": [1], "offset": 0}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["x", "t0"]},
+            {"kind": "kernel", "name": "k1", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["t0", "t1"]}]}
+    if second == "kernel":
+        data["steps"].append({"kind": "kernel", "name": "k2",
+                              "grid": [1, 1, 1], "block": [32, 1, 1],
+                              "args": ["t1", "out"]})
+    else:
+        call = {"kernel": "extern_kernels.mm", "args": []}
+        if second == "out":
+            call["out"] = {"buffer": "out", "size": [32], "stride": [1],
+                           "offset": 0}
+        data["steps"].append({
+            "kind": "extern", "name": "extern_kernels.mm", "node": "op3",
+            "args": ["t1", "out"], "inputs": ["t1"],
+            "outputs": [{"buffer": "out", "storage": "out", "index": -1}],
+            "buffers": {"t1": "t1", "out": "out"}, "call": call})
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "out", "size": [32], "stride": [1],
+                        "offset": 0}]}
+    return manifest.parse(data), sig
+
+
+def test_handover_of_a_released_temporary():
+    """Inductor's buffer reuse: `out` (first written by the third step)
+    takes the memory of t0, released after the second, of the same dtype
+    and size, instead of a new allocation; t0 is then not released."""
+    m, sig = _handover_graph()
+    p = plan.plan(m, sig)
+    assert [r.handover for r in p.steps] == [(), (("out", "t0"),), ()]
+    assert "t0" not in {n for r in p.steps for n in r.free_after}
+    # An extern writing through out= takes it too; one returning a new
+    # tensor (which the runtime adopts) does not.
+    m, sig = _handover_graph("out")
+    assert plan.plan(m, sig).steps[1].handover == (("out", "t0"),)
+    m, sig = _handover_graph("returns")
+    p = plan.plan(m, sig)
+    assert not any(r.handover for r in p.steps)
+    assert "t0" in p.steps[1].free_after
+
+
+def test_handover_never_raises_the_peak():
+    """With a step k1b between the release of t0 and the write of `out`
+    that allocates a 64-element t2 (from t1, which it releases), holding
+    t0 there would raise the estimated peak from 96 elements (t2 and out,
+    at the last step) to 100 (t0, t1 and t2 at k1b): no handover, t0 is
+    released after k1 as before."""
+    m, sig = _handover_graph()
+    data = {
+        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "storages": [dataclasses.asdict(x) for x in m.storages] + [
+            {"name": "t2", "role": "temp", "dtype": "f32", "elements": 64}],
+        "inputs": [dict(dataclasses.asdict(t), shape=list(t.shape),
+                        strides=list(t.strides)) for t in m.inputs],
+        "outputs": [dict(dataclasses.asdict(t), shape=list(t.shape),
+                         strides=list(t.strides)) for t in m.outputs],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["x", "t0"]},
+            {"kind": "kernel", "name": "k1", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["t0", "t1"]},
+            {"kind": "kernel", "name": "k1b", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["t1", "t2"]},
+            {"kind": "kernel", "name": "k2", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["t2", "out"]}]}
+    p = plan.plan(manifest.parse(data), sig)
+    assert not any(r.handover for r in p.steps)
+    assert p.steps[1].free_after == ("t0",)
+
+
+def test_in_place_mlp_train_as_inductor(tmp_path):
+    """mlp_train's backward, as Inductor's wrapper writes it: `buf4 =
+    reinterpret_tensor(buf10, ...); del buf10  # reuse`."""
+    import os
+    from .test_pipeline import CORPUS, compile_and_plan
+    source = os.path.join(CORPUS, "mlp_train/model__0_backward_3.1",
+                          "output_code.py")
+    if not os.path.exists(source):
+        pytest.skip("no corpus graph")
+    with open(source) as f:
+        assert "buf4 = reinterpret_tensor(buf10, (512, 8), (1, 512), 0); " \
+            "del buf10  # reuse" in f.read()
+    _, p = compile_and_plan("mlp_train/model__0_backward_3.1", tmp_path)
+    assert [h for r in p.steps for h in r.handover] == [("buf4", "buf10")]
