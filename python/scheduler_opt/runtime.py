@@ -32,21 +32,24 @@ class RuntimeError_(RuntimeError):
 
 
 class Storage:
-    """A storage at run time: element k is element `base + k` of `tensor`'s
-    untyped storage."""
-    __slots__ = ("tensor", "base", "pointer")
+    """A storage at run time: element k is the element at offset `delta +
+    k` from `tensor`'s first element in its untyped storage; `pointer`
+    is the address of element 0 (a kernel argument), computed once."""
+    __slots__ = ("tensor", "delta", "pointer")
 
-    def __init__(self, tensor: torch.Tensor, base: int):
+    def __init__(self, tensor: torch.Tensor, delta: int, pointer: int):
         self.tensor = tensor
-        self.base = base
-        # The address of element 0, computed once (a kernel argument).
-        self.pointer = tensor.data_ptr() + \
-            (base - tensor.storage_offset()) * tensor.element_size()
+        self.delta = delta
+        self.pointer = pointer
 
     def view(self, size, stride, offset) -> torch.Tensor:
-        t = self.tensor
-        return _reinterpret(t, size, stride,
-                            self.base + offset - t.storage_offset())
+        return _reinterpret(self.tensor, size, stride, self.delta + offset)
+
+
+def _placed(tensor: torch.Tensor, offset: int) -> Storage:
+    """The storage whose element `offset` is `tensor`'s first element."""
+    return Storage(tensor, -offset,
+                   tensor.data_ptr() - offset * tensor.element_size())
 
 
 def _as_strided(t, size, stride, increment):
@@ -106,7 +109,8 @@ class _Hole:
     def get(self, storages, symbols):
         s = storages[self.storage]
         if self.static:
-            return s.view(self.size, self.stride, self.offset)
+            return _reinterpret(s.tensor, self.size, self.stride,
+                                s.delta + self.offset)
         return s.view(_tuple(self.size, symbols), _tuple(self.stride, symbols),
                       _eval(self.offset, symbols))
 
@@ -258,13 +262,13 @@ class _Extern:
         if hole is None:
             if storage in storages:
                 return  # an in-place update of the storage it writes
-            storages[storage] = Storage(value, value.storage_offset())
+            storages[storage] = Storage(value, 0, value.data_ptr())
             return
         size, stride, offset = hole.layout(symbols)
         if storage not in storages and tuple(value.shape) == size and \
                 (math.prod(size) <= 1 or _same_strides(value, size, stride)):
             # Adopt the result's memory, as Inductor's wrapper does.
-            storages[storage] = Storage(value, value.storage_offset() - offset)
+            storages[storage] = _placed(value, offset)
             return
         if storage not in storages:
             allocate(storage)
@@ -279,6 +283,18 @@ def _raw_stream(device) -> int:
     if get is not None:
         return get(device.index)
     return torch.cuda.current_stream(device).cuda_stream
+
+
+# Inductor's wrapper's empty_strided_cuda (an allocation on the current
+# device through the caching allocator, made in C++ without the
+# dispatcher's Python overhead), and the current device's index.
+try:
+    from torch._C._dynamo.guards import _empty_strided_cuda as _empty
+except ImportError:  # older PyTorch
+    def _empty(size, stride, dtype):
+        return torch.empty_strided(size, stride, dtype=dtype, device="cuda")
+_current_device = getattr(torch._C, "_cuda_getDevice", None) or \
+    torch.cuda.current_device
 
 
 def _takes_out(fn) -> bool:
@@ -339,13 +355,30 @@ class CompiledGraph:
                 span = 0 if 0 in v.size else 1 + sum(
                     (n - 1) * st for n, st in zip(v.size, v.stride))
                 layouts.setdefault(v.storage, (span, v.size, v.stride))
+        # name -> (size, stride, dtype, elements): size None for a
+        # symbolic number of elements (evaluated per call).
         self._allocations = {}
         for name, dtype, elements in plan.allocations:
             layout = layouts.get(name)
-            if layout is not None and layout[0] != elements:
-                layout = None
-            self._allocations[name] = (TORCH_DTYPES[dtype], elements,
-                                       layout and layout[1:])
+            if layout is not None and layout[0] == elements:
+                size, stride = tuple(layout[1]), tuple(layout[2])
+            elif isinstance(elements, int):
+                size, stride = (elements,), (1,)
+            else:
+                size, stride = None, (1,)
+            self._allocations[name] = (size, stride, TORCH_DTYPES[dtype],
+                                       elements)
+        self._device_index = self.device.index
+        # Static graphs bind each tensor argument with one look-up:
+        # (position, storage, offset in elements, offset in bytes).
+        self._binds = None
+        if not self.dynamic:
+            self._binds = []
+            for b in plan.inputs:
+                esize = TORCH_DTYPES[plan.dtype(b.storage)].itemsize \
+                    if b.offset else 0
+                self._binds.append((b.position, b.storage, b.offset,
+                                    b.offset * esize))
         self._outputs = [
             (out, out.view is not None and all(
                 isinstance(x, int) for x in
@@ -354,11 +387,12 @@ class CompiledGraph:
         # The call sequence, decided here so that a call only looks things
         # up: (kernel launch, static grid or None, grid expressions,
         # argument storages, size symbols passed after the storages'
-        # pointers, storages first written here (allocated before
-        # the launch), (storage, dying temporary it takes over), storages
-        # released after it) or (None, _Extern,
-        # released storages). Externs allocate what they write themselves
-        # (or adopt the tensors they return).
+        # pointers, storages first written here (allocated before the
+        # launch unless present), (storage, dying temporary it takes over),
+        # storages released after it, (storage, released temporary whose
+        # memory it takes)) or (None, _Extern, released storages,
+        # handovers). Externs allocate what they write themselves (or adopt
+        # the tensors they return).
         self._program = []
         allocated = set()
         for run in plan.steps:
@@ -373,17 +407,28 @@ class CompiledGraph:
                                       tuple(step.grid) if static else None,
                                       step.grid, tuple(step.args),
                                       step.symbols, first, run.reuse,
-                                      run.free_after))
+                                      run.free_after, run.handover))
                 allocated.update(step.args)
             else:
                 self._program.append((None, externs[id(step)],
-                                      run.free_after))
+                                      run.free_after, run.handover))
                 allocated.update(o.storage for o in step.outputs)
         self._aliases = plan.aliases
 
     def _bind(self, args: Sequence[Any], symbols: Dict[str, int]):
         storages = {}
         n = len(args)
+        if self._binds is not None:
+            constants = self.constants
+            try:
+                for p, name, offset, offset_bytes in self._binds:
+                    arg = args[p] if p < n else constants[p - n]
+                    storages[name] = Storage(arg, -offset,
+                                             arg.data_ptr() - offset_bytes)
+            except AttributeError:
+                pass  # not a tensor: the general path says which
+            else:
+                return storages
         for binding in self.plan.inputs:
             p = binding.position
             arg = args[p] if p < n else self.constants[p - n]
@@ -398,37 +443,37 @@ class CompiledGraph:
             if self.dynamic and binding.shape:
                 sizes.bind(binding.shape, tuple(arg.shape), symbols,
                            "argument %d" % binding.position)
-            offset = _eval(binding.offset, symbols) if self.dynamic else \
-                binding.offset
-            storages[binding.storage] = Storage(arg,
-                                                arg.storage_offset() - offset)
+            storages[binding.storage] = _placed(
+                arg, _eval(binding.offset, symbols))
         return storages
 
     def __call__(self, args: List[Any]):
+        if _current_device() != self._device_index:
+            with torch.cuda.device(self.device):
+                return self._run(args)
+        return self._run(args)
+
+    def _run(self, args: List[Any]):
         symbols: Dict[str, int] = {}
         storages = self._bind(args, symbols)
         args.clear()  # the boxed convention: let inputs die early
-        device = self.device
         allocations = self._allocations
 
         def allocate(name):
-            dtype, elements, layout = allocations[name]
-            if layout is not None:
-                t = torch.empty_strided(layout[0], layout[1], dtype=dtype,
-                                        device=device)
-            else:
-                t = torch.empty(elements if isinstance(elements, int) else
-                                elements.evaluate(symbols), dtype=dtype,
-                                device=device)
-            storages[name] = Storage(t, 0)
+            size, stride, dtype, elements = allocations[name]
+            if size is None:  # a symbolic number of elements
+                size = (elements.evaluate(symbols),)
+            t = _empty(size, stride, dtype)
+            storages[name] = Storage(t, 0, t.data_ptr())
 
         for name in self.plan.free_at_start:
             storages.pop(name, None)
-        stream = _raw_stream(device)
+        stream = _raw_stream(self.device)
         for entry in self._program:
             launch = entry[0]
             if launch is not None:
-                _, grid, sym_grid, names, syms, first, reuse, frees = entry
+                (_, grid, sym_grid, names, syms, first, reuse, frees,
+                 handover) = entry
                 for dst, src in reuse:
                     storages[dst] = storages[src]
                 for name in first:
@@ -439,10 +484,12 @@ class CompiledGraph:
                     args += [symbols[name] for name in syms]
                 launch(grid or _tuple(sym_grid, symbols), args, stream)
             else:
-                _, extern, frees = entry
+                _, extern, frees, handover = entry
                 extern.run(storages, symbols, allocate)
             for name in frees:
                 del storages[name]
+            for dst, src in handover:
+                storages[dst] = storages.pop(src)
         for dst, src in self._aliases:
             storages[dst] = storages[src]
         outputs = []
@@ -453,10 +500,14 @@ class CompiledGraph:
                 if s is None:  # written by no step: it has no elements
                     allocate(v.storage)
                     s = storages[v.storage]
-                t = s.tensor
-                if static and t.storage_offset() == s.base + v.offset and \
-                        t.shape == v.size and t.stride() == v.stride:
-                    outputs.append(t)  # the view is the tensor itself
+                if static:
+                    t = s.tensor
+                    if s.delta + v.offset == 0 and t.shape == v.size and \
+                            t.stride() == v.stride:
+                        outputs.append(t)  # the view is the tensor itself
+                    else:
+                        outputs.append(_reinterpret(t, v.size, v.stride,
+                                                    s.delta + v.offset))
                     continue
                 outputs.append(s.view(_tuple(v.size, symbols),
                                       _tuple(v.stride, symbols),
