@@ -12,12 +12,24 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   tolerances; when those fail, the smallest of a ladder of tolerances that
   passes, for us and for torch.compile's default (Inductor), whose own
   rounding differs from eager's the same way;
-- GPU time of one model step (CUDA events around 10 steps, median of 7
-  repeats, after warm-up) for us, Inductor and eager, in the same process;
-- peak memory: what one step allocates beyond what it holds before, for
-  us and Inductor; host time of one step (the Python per-call work);
-- with options={"cuda_graphs": True} (not for --no-cuda-graphs models):
-  steps 2 and 3 against eager's, GPU time, host time, peak memory;
+- variants, all compiled in one Dynamo session and kept: eager, ours
+  (`backend="scheduler_opt"`), Inductor (torch.compile's default), ours
+  with options={"cuda_graphs": True} and Inductor with
+  mode="reduce-overhead" (these two not for --no-cuda-graphs models;
+  their steps 2 and 3, after the warm-up, checked against eager's); like
+  is compared with like: ours against the default, ours with CUDA graphs
+  against reduce-overhead;
+- time (`timing`): 15 rounds, each running every variant on the same
+  inputs, starting at a rotating one; per variant the median (and the
+  quartiles) of the GPU time of a step (the stream held by a sleep kernel
+  until the host has queued 10 steps, so the events time the device
+  alone), the step time (10 steps issued back to back, host included
+  where the GPU waits for it) and the host time of a step (issuing it
+  while the GPU sleeps);
+- the profiler's view (`kernel_profile`): the GPU's busy time per step
+  (kernels, copies, memsets), kernels per step, the largest kernels; with
+  --host-profile, cProfile's view of the host work;
+- peak memory: what one step allocates beyond what it holds before;
 - compile time: the first call's wall time for us and for Inductor (their
   caches off or empty), and ours split into Inductor's front half (inside
   compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
@@ -341,38 +353,154 @@ def compare(ours, ref):
     return worst_abs, worst_rel, None
 
 
-def gpu_time_ms(run, reps=7, per=10):
-    for _ in range(3):
-        run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(per):
+def _sleep_cycles_per_ms():
+    """torch.cuda._sleep's cycles per millisecond on this GPU (measured)."""
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(1000)
+    start.record()
+    torch.cuda._sleep(20_000_000)
+    end.record()
+    end.synchronize()
+    return 20_000_000 / start.elapsed_time(end)
+
+
+def timing(runs, rounds=15, per=10):
+    """Times one step of each variant (`runs`: label -> step function),
+    interleaved: round r runs every variant once, starting at a rotating
+    one, on the same inputs each time. Two numbers per variant, medians
+    over the rounds (with the 25th and 75th percentiles, to judge the
+    noise):
+
+    - *step* (`ms`): CUDA events around `per` steps issued back to back:
+      what a loop of steps takes, host work included where the GPU waits
+      for it (small models);
+    - *GPU* (`gpu_ms`): the same after a sleep kernel that holds the
+      stream until the host has queued all `per` steps (checked: the host
+      must finish queueing before the sleep ends, else the sleep is
+      lengthened and the round repeated), so the events time the GPU
+      running the steps' work back to back: kernels and the gaps between
+      them on the device, without the host's pace. A step that waits for
+      the GPU itself (embedding's backward reads a count back) cannot be
+      timed so: its variant has `gpu_ms_syncs` instead;
+    - *host* (`host_us`): the host's time to issue one step while the GPU
+      sleeps (Dynamo's guards, AOT autograd's wrappers, the graphs' own
+      calls; training steps include autograd), so that the GPU never
+      paces it; for a step that synchronizes, the issue time of the step
+      loop above.
+    """
+    for run in runs.values():
+        for _ in range(3):
             run()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / per)
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    cycles = _sleep_cycles_per_ms()
+    labels = list(runs)
+    step = {k: [] for k in labels}
+    gpu = {k: [] for k in labels}
+    host = {k: [] for k in labels}
+    issue = {k: [] for k in labels}
+    sleep_ms = {k: 2.0 for k in labels}
+    syncs = set()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    for r in range(rounds):
+        k0 = r % len(labels)
+        for k in labels[k0:] + labels[:k0]:
+            run = runs[k]
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            start.record()
+            for _ in range(per):
+                run()
+            end.record()
+            issue[k].append((time.perf_counter() - t0) * 1e3 / per)
+            end.synchronize()
+            step[k].append(start.elapsed_time(end) / per)
+            if k in syncs:
+                continue
+            # Queueing a step takes at most what a step issued back to back
+            # takes: a sleep twice as long as `per` of those covers it.
+            sleep_ms[k] = max(sleep_ms[k],
+                              2 * per * statistics.median(step[k]) + 1.0)
+            for attempt in range(2):
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                torch.cuda._sleep(int(cycles * sleep_ms[k]))
+                start.record()
+                for _ in range(per):
+                    run()
+                end.record()
+                queued_ms = (time.perf_counter() - t0) * 1e3
+                end.synchronize()
+                if queued_ms < 0.8 * sleep_ms[k]:
+                    gpu[k].append(start.elapsed_time(end) / per)
+                    host[k].append(queued_ms / per)
+                    break
+                if attempt == 1 or sleep_ms[k] > 200:
+                    # The host waited for the sleep twice: the step
+                    # synchronizes.
+                    syncs.add(k)
+                    break
+                sleep_ms[k] = 2 * queued_ms + 1.0
+    out = {k + "_gpu_ms_syncs": True for k in syncs}
+    for k in labels:
+        # Host time of a step that synchronizes: issuing steps back to back
+        # (the GPU's pace included).
+        host_ms = host[k] if k not in syncs else issue[k]
+        for name, values in (("ms", step[k]), ("gpu_ms", gpu[k]),
+                             ("host_us", [1e3 * v for v in host_ms])):
+            if values:
+                q = statistics.quantiles(values, n=4) if len(values) > 1 \
+                    else [values[0]] * 3
+                out["%s_%s" % (k, name)] = statistics.median(values)
+                out["%s_%s_iqr" % (k, name)] = [q[0], q[2]]
+    return out
 
 
-def host_us(run, reps=7, per=20):
-    """Host time of one step (µs): `per` steps issued back to back without
-    waiting for the GPU (then waited for), median of `reps`; for small
-    models the GPU keeps up, so this is the Python per-call work (Dynamo's
-    guards, AOT autograd's wrappers and the compiled graphs' own calls)."""
+def kernel_profile(run, steps=3, top=40):
+    """torch.profiler over `steps` steps: the GPU's busy time per step
+    (kernels, copies and memsets, summed), kernels per step, and the
+    largest kernels by time (µs per step)."""
+    from torch.profiler import ProfilerActivity, profile
     run()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        for _ in range(per):
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
             run()
-        times.append((time.perf_counter() - t0) / per * 1e6)
         torch.cuda.synchronize()
-    return statistics.median(times)
+    by_name = {}
+    for evt in prof.events():
+        if evt.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        us = evt.time_range.elapsed_us()
+        total, count = by_name.get(evt.name, (0.0, 0))
+        by_name[evt.name] = (total + us, count + 1)
+    busy = sum(t for t, _ in by_name.values()) / steps
+    launches = sum(c for _, c in by_name.values()) / steps
+    largest = sorted(by_name.items(), key=lambda kv: -kv[1][0])[:top]
+    return {"busy_ms": busy / 1e3, "kernels_per_step": launches,
+            "largest": [[name[:100], round(t / steps, 2),
+                         round(c / steps, 2)]
+                        for name, (t, c) in largest]}
+
+
+def host_profile(run, steps=100, top=25):
+    """cProfile of `steps` steps (the host's Python work), the functions
+    with the most own time."""
+    import cProfile
+    import io
+    import pstats
+    run()
+    torch.cuda.synchronize()
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(steps):
+        run()
+    prof.disable()
+    torch.cuda.synchronize()
+    text = io.StringIO()
+    pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(top)
+    return text.getvalue()
 
 
 def peak_mib(run):
@@ -406,8 +534,21 @@ def error_text(e):
     return lines[0][:500] if lines else type(e).__name__
 
 
+# (label, backend, mode, options). The pairs compared: ours against
+# torch.compile's default, ours with CUDA graphs against
+# mode="reduce-overhead" (Inductor's cudagraph trees).
+VARIANTS = (
+    ("ours", "scheduler_opt", None, {"fallback": False}),
+    ("inductor", "inductor", None, None),
+    ("ours_cg", "scheduler_opt", None, {"fallback": False,
+                                        "cuda_graphs": True}),
+    ("inductor_ro", "inductor", "reduce-overhead", None),
+)
+
+
 def run_model(name, make, args):
     result = {"model": name}
+    torch._dynamo.reset()
     torch.manual_seed(0)
     eager_case = make()
 
@@ -423,27 +564,33 @@ def run_model(name, make, args):
     refs = [ref] + [step_fn(eager_case, eager_case.fn)() for _ in range(2)]
     torch.cuda.synchronize()
     del eager_case
-    torch.manual_seed(0)
-    eager_case = make()
-    result["eager_ms"] = gpu_time_ms(step_fn(eager_case, eager_case.fn))
-    del eager_case
-
-    for label, backend, options in (("ours", "scheduler_opt",
-                                     {"fallback": False}),
-                                    ("inductor", "inductor", None)):
-        torch._dynamo.reset()
+    eager_case = fresh()
+    runs = {"eager": step_fn(eager_case, eager_case.fn)}
+    cases = [eager_case]
+    graphs = name not in args.no_cuda_graphs.split(",")
+    # Every variant stays compiled (Dynamo keeps one cache entry per
+    # backend) so that the timing interleaves them.
+    for label, backend, mode, options in VARIANTS:
+        if label.endswith(("_cg", "_ro")) and not graphs or \
+                label not in args.variants.split(","):
+            continue
         c = fresh()
         before = len(so_backend.STATS)
         try:
-            compiled = torch.compile(c.fn, backend=backend, options=options)
-            out, wall = first_call(c, compiled)
-            result[label + "_compile_s"] = wall
-            ab, rel, tol = compare(out, ref)
-            result[label + "_max_abs"], result[label + "_max_rel"] = ab, rel
-            result[label + "_tolerance"] = tol
-            result[label + "_ms"] = gpu_time_ms(step_fn(c, compiled))
-            result[label + "_peak_mib"] = peak_mib(step_fn(c, compiled))
-            result[label + "_host_us"] = host_us(step_fn(c, compiled))
+            compiled = torch.compile(c.fn, backend=backend, mode=mode) \
+                if mode else torch.compile(c.fn, backend=backend,
+                                           options=options)
+            run = step_fn(c, compiled)
+            if label.endswith(("_cg", "_ro")):
+                check_graphs(result, label, run, refs)
+            else:
+                out, wall = first_call(c, compiled)
+                result[label + "_compile_s"] = wall
+                ab, rel, tol = compare(out, ref)
+                result[label + "_max_abs"] = ab
+                result[label + "_max_rel"] = rel
+                result[label + "_tolerance"] = tol
+            result[label + "_peak_mib"] = peak_mib(run)
             if label == "ours":
                 stats = so_backend.STATS[before:]
                 result["graphs"] = len(stats)
@@ -454,55 +601,54 @@ def run_model(name, make, args):
                     result["ours_" + k] = sum(s.get(k, 0.0) for s in stats)
                 result["fallbacks"] = [s["fallback"] for s in stats
                                        if "fallback" in s]
-        except Exception as e:  # report and go on with the next model
+            runs[label] = run
+            cases.append(c)
+        except Exception as e:  # report and go on with the next variant
             result[label + "_error"] = error_text(e)
             if args.verbose:
                 traceback.print_exc()
-        del c
-        torch.cuda.empty_cache()
-    if name not in args.no_cuda_graphs.split(","):
-        cuda_graphs(result, fresh, refs, args)
+    try:
+        result.update(timing(runs))
+        for label, run in runs.items():
+            result[label + "_profile"] = kernel_profile(run)
+            if label in args.host_profile.split(","):
+                result[label + "_host_profile"] = host_profile(run)
+    except Exception as e:
+        result["timing_error"] = error_text(e)
+        if args.verbose:
+            traceback.print_exc()
+    del runs, cases
+    torch._dynamo.reset()
+    torch.cuda.empty_cache()
+    for a, b in (("ours", "inductor"), ("ours_cg", "inductor_ro")):
+        for unit in ("ms", "gpu_ms"):
+            if a + "_" + unit in result and b + "_" + unit in result:
+                result["%s_over_%s_%s" % (b, a, unit)] = \
+                    result[b + "_" + unit] / result[a + "_" + unit]
     if "ours_ms" in result and "inductor_ms" in result:
         result["inductor_over_ours"] = result["inductor_ms"] / result["ours_ms"]
     return result
 
 
-def cuda_graphs(result, fresh, refs, args):
-    """options={"cuda_graphs": True}: steps 2 (capture and first replay)
-    and 3 (replay) against eager's, then time, host time and peak memory
-    (outputs copied out included)."""
-    torch._dynamo.reset()
-    c = fresh()
-    try:
-        compiled = torch.compile(c.fn, backend="scheduler_opt",
-                                 options={"fallback": False,
-                                          "cuda_graphs": True})
-        run = step_fn(c, compiled)
-        worst = "default"
-        order = [None] + [t for t in TOLERANCES if t is not None]
-        for k, out in enumerate([run(), run(), run()]):
-            if k == 0:
-                continue  # the warm-up call runs without a CUDA graph
-            _, rel, tol = compare(out, refs[k])
-            result["ours_cg_max_rel"] = max(
-                result.get("ours_cg_max_rel", 0.0), rel)
-            if tol is None or tol.startswith("outputs") or \
-                    tol.startswith("shape"):
-                worst = tol or "FAILS"
-                break
-            names = ["default"] + ["rtol=atol=%g" % t[0] for t in order[1:]]
-            if names.index(tol) > names.index(worst):
-                worst = tol
-        result["ours_cg_tolerance"] = worst
-        result["ours_cg_ms"] = gpu_time_ms(run)
-        result["ours_cg_peak_mib"] = peak_mib(run)
-        result["ours_cg_host_us"] = host_us(run)
-    except Exception as e:
-        result["ours_cg_error"] = error_text(e)
-        if args.verbose:
-            traceback.print_exc()
-    del c
-    torch.cuda.empty_cache()
+def check_graphs(result, label, run, refs):
+    """A CUDA-graph variant: steps 2 (capture) and 3 (replay) against
+    eager's (the first is a warm-up), each output cloned at once (Inductor's
+    cudagraph trees overwrite a replay's outputs on the next one)."""
+    worst = "default"
+    names = ["default"] + ["rtol=atol=%g" % t[0] for t in TOLERANCES[1:]]
+    for k in range(3):
+        out = [t.clone() for t in run()]
+        if k == 0:
+            continue
+        _, rel, tol = compare(out, refs[k])
+        result[label + "_max_rel"] = max(result.get(label + "_max_rel", 0.0),
+                                         rel)
+        if tol not in names:
+            worst = tol or "FAILS"
+            break
+        if names.index(tol) > names.index(worst):
+            worst = tol
+    result[label + "_tolerance"] = worst
 
 
 def bad_input(args):
@@ -568,56 +714,87 @@ def cache_hit(args):
             for s in stats]
 
 
-def cg_cell(r):
-    if "ours_cg_error" in r:
-        return "**fails**: " + r["ours_cg_error"].replace("|", "/")
-    if "ours_cg_ms" not in r:
-        return "not run"
-    return "%.3f / %s / %.0f / %.0f" % (
-        r["ours_cg_ms"], r.get("ours_cg_tolerance"),
-        r.get("ours_cg_host_us", math.nan),
-        r.get("ours_cg_peak_mib", math.nan))
+def _f(r, key, fmt="%.3f"):
+    v = r.get(key)
+    return fmt % v if isinstance(v, (int, float)) else "–"
+
+
+def _pair(r, a, b, key, fmt="%.3f"):
+    return "%s / %s" % (_f(r, a + "_" + key, fmt), _f(r, b + "_" + key, fmt))
+
+
+def _busy(r, label):
+    p = r.get(label + "_profile")
+    return p["busy_ms"] if p else None
 
 
 def table(results):
+    """One row per model. GPU ms: the device running the steps back to
+    back (timing()'s gpu_ms); step ms: steps issued back to back, host
+    included; busy: the profiler's kernel time per step."""
     lines = [
-        "| model | graphs | kernels | externs | ours vs eager | Inductor vs "
-        "eager | ours (ms) | Inductor (ms) | eager (ms) | Inductor / ours | "
-        "compile ours (s) | front half / tools / load (s) | compile Inductor "
-        "(s) | peak MiB ours / Inductor | host µs/step ours / Inductor | "
-        "CUDA graphs: ours (ms) / tolerance / host µs / peak MiB |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
-        "--- | --- | --- | --- | --- |"]
+        "| model | graphs | kernels / externs | tolerance ours / Inductor "
+        "| GPU ms ours / Inductor | step ms ours / Inductor | busy ms ours / "
+        "Inductor | eager step ms | host µs ours / Inductor | peak MiB ours "
+        "/ Inductor | compile s ours (front half / tools / load) / Inductor "
+        "| CUDA graphs ours / reduce-overhead: GPU ms, step ms, host µs, "
+        "peak MiB, tolerance |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+        "| --- |"]
     for r in results:
-        if "ours_error" in r and "ours_ms" not in r:
-            lines.append("| %s | | | | **fails**: %s | %s | | %s | %s | | | "
-                         "| %s |" % (
-                             r["model"], r["ours_error"].replace("|", "/"),
-                             r.get("inductor_tolerance", ""),
-                             "%.3f" % r["inductor_ms"] if "inductor_ms" in r
-                             else "", "%.3f" % r.get("eager_ms", math.nan),
-                             "%.1f" % r["inductor_compile_s"]
-                             if "inductor_compile_s" in r else ""))
-            continue
+        if "ours_error" in r:
+            ours = "**fails**: " + r["ours_error"].replace("|", "/")
+        else:
+            ours = "%s / %s" % (r.get("ours_tolerance") or "FAILS",
+                                r.get("inductor_tolerance") or "FAILS")
+        cg = ("ours: **fails**: " + r["ours_cg_error"].replace("|", "/")
+              if "ours_cg_error" in r else
+              "%s; %s; %s; %s; %s / %s" % (
+                  _pair(r, "ours_cg", "inductor_ro", "gpu_ms"),
+                  _pair(r, "ours_cg", "inductor_ro", "ms"),
+                  _pair(r, "ours_cg", "inductor_ro", "host_us", "%.0f"),
+                  _pair(r, "ours_cg", "inductor_ro", "peak_mib", "%.0f"),
+                  r.get("ours_cg_tolerance", "–"),
+                  r.get("inductor_ro_tolerance", "–"))
+              if "ours_cg_ms" in r else "not run")
+        busy = {k: _busy(r, k) for k in ("ours", "inductor")}
         lines.append(
-            "| %s | %d | %d | %d | %s (%.1e) | %s (%.1e) | %.3f | %.3f | %.3f "
-            "| %.2f | %.1f | %.2f / %.2f / %.2f | %.1f | %.0f / %.0f "
-            "| %.0f / %.0f | %s |" % (
+            "| %s | %d | %d / %d | %s | %s | %s | %s / %s | %s | %s | %s | "
+            "%s (%s / %s / %s) / %s | %s |" % (
                 r["model"], r.get("graphs", 0), r.get("kernels", 0),
-                r.get("externs", 0), r.get("ours_tolerance") or "FAILS",
-                r.get("ours_max_rel", math.nan),
-                r.get("inductor_tolerance") or "FAILS",
-                r.get("inductor_max_rel", math.nan), r["ours_ms"],
-                r.get("inductor_ms", math.nan), r["eager_ms"],
-                r.get("inductor_over_ours", math.nan), r["ours_compile_s"],
-                r.get("ours_front_half_s", 0), r.get("ours_tools_s", 0),
-                r.get("ours_load_s", 0), r.get("inductor_compile_s",
-                                               math.nan),
-                r.get("ours_peak_mib", math.nan),
-                r.get("inductor_peak_mib", math.nan),
-                r.get("ours_host_us", math.nan),
-                r.get("inductor_host_us", math.nan), cg_cell(r)))
+                r.get("externs", 0), ours,
+                _pair(r, "ours", "inductor", "gpu_ms"),
+                _pair(r, "ours", "inductor", "ms"),
+                _f(busy, "ours"), _f(busy, "inductor"),
+                _f(r, "eager_ms"),
+                _pair(r, "ours", "inductor", "host_us", "%.0f"),
+                _pair(r, "ours", "inductor", "peak_mib", "%.0f"),
+                _f(r, "ours_compile_s", "%.1f"),
+                _f(r, "ours_front_half_s", "%.2f"),
+                _f(r, "ours_tools_s", "%.2f"), _f(r, "ours_load_s", "%.2f"),
+                _f(r, "inductor_compile_s", "%.1f"), cg))
     return "\n".join(lines) + "\n"
+
+
+def summary(r):
+    """One line per model for the log (the JSON has everything)."""
+    busy = {k: _busy(r, k) for k in ("ours", "inductor", "ours_cg",
+                                     "inductor_ro")}
+    errors = {k: v for k, v in r.items() if k.endswith("_error")}
+    return ("%s: GPU ms %s, step ms %s, busy ms %s / %s, host µs %s, peak "
+            "MiB %s, tolerance %s / %s; CUDA graphs GPU ms %s, step ms %s, "
+            "busy %s / %s; wall %.0f s%s" % (
+                r["model"], _pair(r, "ours", "inductor", "gpu_ms"),
+                _pair(r, "ours", "inductor", "ms"), _f(busy, "ours"),
+                _f(busy, "inductor"),
+                _pair(r, "ours", "inductor", "host_us", "%.0f"),
+                _pair(r, "ours", "inductor", "peak_mib", "%.1f"),
+                r.get("ours_tolerance"), r.get("inductor_tolerance"),
+                _pair(r, "ours_cg", "inductor_ro", "gpu_ms"),
+                _pair(r, "ours_cg", "inductor_ro", "ms"),
+                _f(busy, "ours_cg"), _f(busy, "inductor_ro"),
+                r.get("wall_s", 0), (" ERRORS " + json.dumps(errors))
+                if errors else ""))
 
 
 def main():
@@ -628,6 +805,13 @@ def main():
     parser.add_argument("--no-cuda-graphs", default="chain200,chain800",
                         help="models not run with CUDA graphs (their "
                         "front half is long: device time)")
+    parser.add_argument("--variants",
+                        default=",".join(v[0] for v in VARIANTS),
+                        help="which of ours, inductor, ours_cg, "
+                        "inductor_ro to run")
+    parser.add_argument("--host-profile", default="",
+                        help="variants (ours, inductor, ...) whose host "
+                        "work per step is profiled with cProfile")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -647,7 +831,7 @@ def main():
             r = {"model": name, "ours_error": "eager run: " + error_text(e)}
         r["wall_s"] = time.time() - t0
         report["models"].append(r)
-        print(json.dumps(r), flush=True)
+        print(summary(r), flush=True)
         with open(path, "w") as f:
             json.dump(report, f, indent=1)
     if not args.skip_extras:
