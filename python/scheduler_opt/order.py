@@ -144,16 +144,21 @@ class _Memory:
         return peak
 
 
+def _successors(preds: List[Set[int]]) -> List[List[int]]:
+    succs: List[List[int]] = [[] for _ in preds]
+    for i, ps in enumerate(preds):
+        for p in ps:
+            succs[p].append(i)
+    return succs
+
+
 def _lpmf(preds: List[Set[int]], memory: _Memory) -> List[int]:
     """Inductor's topological_sort_lpmf: among the steps whose
     predecessors ran, while some keep the memory during the step under the
     peak so far, the one leaving the least memory after it; else the one
     needing the least during it."""
     n = len(preds)
-    succs: List[List[int]] = [[] for _ in range(n)]
-    for i, ps in enumerate(preds):
-        for p in ps:
-            succs[p].append(i)
+    succs = _successors(preds)
     indegree = [len(ps) for ps in preds]
     users: Dict[str, List[int]] = {}
     for i, used in enumerate(memory.touched):
@@ -194,10 +199,7 @@ def _bfs(preds: List[Set[int]]) -> List[int]:
     """Inductor's topological_sort_bfs: the step whose predecessors ran
     earliest first (first in, first out)."""
     n = len(preds)
-    succs: List[List[int]] = [[] for _ in range(n)]
-    for i, ps in enumerate(preds):
-        for p in ps:
-            succs[p].append(i)
+    succs = _successors(preds)
     indegree = [len(ps) for ps in preds]
     position = [-1] * n
     heap: List[Tuple[List[int], int]] = []
