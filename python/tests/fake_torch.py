@@ -1,0 +1,218 @@
+"""A stand-in for the few parts of PyTorch and the CUDA driver that
+`scheduler_opt.runtime` uses, so that a compiled graph's calls run on the
+CPU without PyTorch: memory is Python lists at fake device addresses,
+tensors are strided views of them, kernels are Python functions the test
+gives by name, called with the pointers the runtime passes (resolved back
+to memory and element offset), as a GPU would run them.
+
+`install()` puts the modules in `sys.modules` and returns a `World`
+(allocations, live bytes and their peak, launches); `uninstall()` removes
+them. Used by test_runtime.py only where PyTorch is not installed.
+"""
+import math
+import sys
+import types
+import weakref
+
+
+class DType:
+    def __init__(self, name, itemsize):
+        self.name, self.itemsize = name, itemsize
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+DTYPES = {name: DType(name, size) for name, size in (
+    ("float16", 2), ("bfloat16", 2), ("float32", 4), ("float64", 8),
+    ("bool", 1), ("int8", 1), ("int16", 2), ("int32", 4), ("int64", 8),
+    ("uint8", 1))}
+
+
+class Memory:
+    """One allocation: `elements` values at a fake device address."""
+
+    def __init__(self, world, elements, itemsize):
+        self.world = world
+        self.data = [float("nan")] * elements  # never zeros: see METHOD.md
+        self.itemsize = itemsize
+        self.nbytes = elements * itemsize
+        world.next_address = (world.next_address + 511) // 512 * 512
+        self.base = world.next_address
+        world.next_address += max(self.nbytes, 1)
+        world.allocated(self)
+
+    def __del__(self):
+        self.world.live -= self.nbytes
+
+
+class Tensor:
+    """A strided view of a Memory (shape, stride and offset in elements)."""
+
+    def __init__(self, memory, offset, shape, stride, dtype):
+        self.memory, self.offset = memory, offset
+        self.shape, self._stride, self.dtype = tuple(shape), tuple(stride), \
+            dtype
+
+    def data_ptr(self):
+        return self.memory.base + self.offset * self.dtype.itemsize
+
+    def storage_offset(self):
+        return self.offset
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    def stride(self):
+        return self._stride
+
+    def numel(self):
+        return math.prod(self.shape)
+
+    def positions(self):
+        """Element offsets of the view's elements, in row-major order."""
+        out = [self.offset]
+        for n, s in zip(self.shape, self._stride):
+            out = [p + k * s for p in out for k in range(n)]
+        return out
+
+    def tolist(self):
+        return [self.memory.data[p] for p in self.positions()]
+
+    def copy_(self, other):
+        for p, v in zip(self.positions(), other.tolist()):
+            self.memory.data[p] = v
+        return self
+
+
+class World:
+    """The fake device: allocations and the kernels the test defines."""
+
+    def __init__(self):
+        self.next_address = 1 << 20
+        self.memories = weakref.WeakValueDictionary()
+        self.live = 0
+        self.peak = 0
+        self.allocations = 0
+        self.kernels = {}
+        self.launches = []
+
+    def allocated(self, memory):
+        self.memories[memory.base] = memory
+        self.live += memory.nbytes
+        self.peak = max(self.peak, self.live)
+        self.allocations += 1
+
+    def tensor(self, values, dtype="float32"):
+        t = empty_strided((len(values),), (1,), DTYPES[dtype], self)
+        t.memory.data[:] = list(values)
+        return t
+
+    def resolve(self, pointer):
+        """(Memory, element offset) of a device address."""
+        for base, memory in list(self.memories.items()):
+            if base <= pointer < base + max(memory.nbytes, 1):
+                return memory, (pointer - base) // memory.itemsize
+        raise AssertionError("kernel argument %#x addresses no live "
+                             "allocation" % pointer)
+
+
+WORLD = None
+
+
+def empty_strided(size, stride, dtype, world=None):
+    world = world or WORLD
+    span = 1 + sum((n - 1) * s for n, s in zip(size, stride)) \
+        if all(size) else 0
+    return Tensor(Memory(world, span, dtype.itemsize), 0, size, stride,
+                  dtype)
+
+
+def reinterpret_tensor(t, size, stride, increment):
+    return Tensor(t.memory, t.offset + increment, size, stride, t.dtype)
+
+
+class Module:
+    def __init__(self, image):
+        self.image = image
+
+
+class Kernel:
+    """Launching calls the test's function of that name with (Memory,
+    element offset) per pointer."""
+
+    def __init__(self, module, name, block, num_args):
+        self.name = name
+
+    def launch(self, grid, pointers, stream):
+        WORLD.launches.append((self.name, list(pointers)))
+        WORLD.kernels[self.name](*[WORLD.resolve(p) for p in pointers])
+
+
+def _module(name, **attributes):
+    m = types.ModuleType(name)
+    m.__dict__.update(attributes)
+    return m
+
+
+class _Device:
+    def __init__(self, kind, index=0):
+        self.type, self.index = kind, index
+
+
+class _Null:
+    def __init__(self, *args):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+NAMES = ("torch", "torch._C", "torch._C._dynamo", "torch._C._dynamo.guards",
+         "torch.cuda", "torch._inductor", "torch._inductor.select_algorithm")
+
+
+def install(externs=None):
+    """Installs the fake `torch` (the real one must not be imported) with
+    `externs`, name -> function, as `extern_kernels.<name>`."""
+    global WORLD
+    WORLD = World()
+    guards = _module("torch._C._dynamo.guards",
+                     _reinterpret_tensor=reinterpret_tensor,
+                     _empty_strided_cuda=lambda size, stride, dtype:
+                     empty_strided(size, stride, dtype))
+    c = _module("torch._C", _cuda_getDevice=lambda: 0,
+                _cuda_getCurrentRawStream=lambda index: 7,
+                _dynamo=_module("torch._C._dynamo", guards=guards))
+    cuda = _module("torch.cuda", current_device=lambda: 0, device=_Null)
+    select = _module("torch._inductor.select_algorithm",
+                     extern_kernels=types.SimpleNamespace(**(externs or {})))
+    torch = _module("torch", Tensor=Tensor, _C=c, cuda=cuda,
+                    device=_Device, zeros=lambda *a, **k: None,
+                    _inductor=_module("torch._inductor",
+                                      select_algorithm=select),
+                    **DTYPES)
+    for module in (torch, c, c._dynamo, guards, cuda, torch._inductor,
+                   select):
+        sys.modules[module.__name__] = module
+    for name in [n for n in sys.modules if n.startswith("scheduler_opt.")
+                 and n.split(".")[1] in ("runtime", "cuda_driver")]:
+        del sys.modules[name]
+    fake_driver = _module("scheduler_opt.cuda_driver", Module=Module,
+                          Kernel=Kernel)
+    sys.modules["scheduler_opt.cuda_driver"] = fake_driver
+    import scheduler_opt
+    scheduler_opt.cuda_driver = fake_driver
+    return WORLD
+
+
+def uninstall():
+    for name in NAMES + ("scheduler_opt.cuda_driver",
+                         "scheduler_opt.runtime"):
+        sys.modules.pop(name, None)
+    import scheduler_opt
+    for attr in ("cuda_driver", "runtime"):
+        scheduler_opt.__dict__.pop(attr, None)

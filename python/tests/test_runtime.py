@@ -1,0 +1,188 @@
+"""A compiled graph's calls (`runtime.CompiledGraph`) on the CPU, through
+fake_torch: the plan's in-place updates and handovers reach the kernels
+as shared pointers, externs get their views and out= tensors, returned
+tensors are adopted, temporaries are released, and every output holds the
+values a Python reference computes. Skipped where PyTorch is installed
+(the GPU machine runs the real thing: bench/backend_models.py)."""
+import importlib.util
+import math
+
+import pytest
+
+from scheduler_opt import manifest, plan
+
+from . import fake_torch
+from .test_plan import _handover_graph, _softmax_kernel
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is not None,
+                                reason="PyTorch is installed")
+
+
+@pytest.fixture
+def world():
+    yield fake_torch.install(EXTERNS)
+    fake_torch.uninstall()
+
+
+def _at(arg):
+    memory, offset = arg
+    return memory.data, offset
+
+
+def _twice(a, out):
+    out.copy_(fake_torch.reinterpret_tensor(a, a.shape, a.stride(), 0))
+    for p in out.positions():
+        out.memory.data[p] *= 2
+
+
+def _plus_one(a):
+    t = fake_torch.empty_strided(a.shape, (a.shape[1], 1), a.dtype)
+    for p, v in zip(t.positions(), a.tolist()):
+        t.memory.data[p] = v + 1
+    return t
+
+
+EXTERNS = {"twice": _twice, "plus_one": _plus_one}
+
+
+def _compiled(m, p):
+    from scheduler_opt import runtime
+    return runtime.CompiledGraph(m, p, image=b"fake")
+
+
+def test_in_place_softmax(world):
+    """k0 doubles x into buf8; k1 (two reductions and a division, per row
+    of 8) writes buf11 into buf8's memory: one allocation, one pointer."""
+    def k0(x, buf8):
+        (xd, xo), (bd, bo) = _at(x), _at(buf8)
+        for i in range(32):
+            bd[bo + i] = 2 * xd[xo + i]
+
+    def k1(buf8, buf11):
+        (src, so), (dst, do) = _at(buf8), _at(buf11)
+        for row in range(4):
+            values = src[so + 8 * row: so + 8 * row + 8]
+            top = max(values)
+            total = sum(math.exp(v - top) for v in values)
+            for j, v in enumerate(values):
+                dst[do + 8 * row + j] = math.exp(v - top) / total
+
+    world.kernels.update(k0=k0, k1=k1)
+    m, sig, d = _softmax_kernel()
+    g = _compiled(m, plan.plan(m, sig, d))
+    x = world.tensor([0.1 * i - 1 for i in range(32)])
+    allocations = world.allocations
+    (out,) = g([x])
+    assert world.allocations - allocations == 1
+    (_, (p8, p11)), = [l for l in world.launches if l[0] == "k1"]
+    assert p8 == p11
+    expected = []
+    for row in range(4):
+        values = [2 * (0.1 * (8 * row + j) - 1) for j in range(8)]
+        total = sum(math.exp(v) for v in values)
+        expected += [math.exp(v) / total for v in values]
+    assert out.shape == (32,)
+    assert out.tolist() == pytest.approx(expected)
+
+
+def test_handover(world):
+    """`out` takes t0's memory after k1 released it: two allocations for
+    three storages, and out's pointer is t0's."""
+    world.kernels.update(
+        k0=lambda x, t0: [_set(t0, i, _get(x, i) + 1) for i in range(32)],
+        k1=lambda t0, t1: [_set(t1, i, 3 * _get(t0, i)) for i in range(4)],
+        k2=lambda t1, out: [_set(out, i, _get(t1, i % 4) + i)
+                            for i in range(32)])
+    m, sig = _handover_graph()
+    p = plan.plan(m, sig)
+    assert p.steps[1].handover == (("out", "t0"),)
+    g = _compiled(m, p)
+    x = world.tensor([float(i) for i in range(32)])
+    allocations = world.allocations
+    (out,) = g([x])
+    assert world.allocations - allocations == 2
+    pointers = {name: ptrs for name, ptrs in world.launches}
+    assert pointers["k2"][1] == pointers["k0"][1]
+    assert out.tolist() == [3 * ((i % 4) + 1) + i for i in range(32)]
+
+
+def _get(arg, i):
+    data, offset = _at(arg)
+    return data[offset + i]
+
+
+def _set(arg, i, value):
+    data, offset = _at(arg)
+    data[offset + i] = value
+
+
+def _extern_graph():
+    """k0: buf0 = x + 1 (x given at element offset 4 of its storage);
+    `twice` (out=) writes buf1 = 2 * buf0 viewed as 4 x 8 through its
+    recorded call; `plus_one` returns a new tensor, adopted as the output
+    buf2; the graph also returns x."""
+    view = {"size": [4, 8], "stride": [8, 1], "offset": 0}
+    data = {
+        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": 36},
+            {"name": "buf0", "role": "temp", "dtype": "f32", "elements": 32},
+            {"name": "buf1", "role": "temp", "dtype": "f32", "elements": 32},
+            {"name": "buf2", "role": "output", "dtype": "f32",
+             "elements": 32},
+            {"name": "out_x", "role": "output", "dtype": "f32",
+             "elements": 36}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [32], "strides": [1], "offset": 4}],
+        "outputs": [
+            {"name": "buf2", "storage": "buf2", "dtype": "f32",
+             "shape": [4, 8], "strides": [8, 1], "offset": 0},
+            {"name": "x", "storage": "out_x", "dtype": "f32",
+             "shape": [32], "strides": [1], "offset": 4}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["x", "buf0"]},
+            {"kind": "extern", "name": "extern_kernels.twice",
+             "node": "op1", "args": ["buf0", "buf1"], "inputs": ["buf0"],
+             "outputs": [{"buffer": "buf1", "storage": "buf1"}],
+             "buffers": {"buf0": "buf0", "buf1": "buf1"},
+             "call": {"kernel": "extern_kernels.twice",
+                      "args": [dict(view, buffer="buf0")],
+                      "out": dict(view, buffer="buf1")}},
+            {"kind": "extern", "name": "extern_kernels.plus_one",
+             "node": "op2", "args": ["buf1", "buf2"], "inputs": ["buf1"],
+             "outputs": [{"buffer": "buf2", "storage": "buf2"}],
+             "buffers": {"buf1": "buf1", "buf2": "buf2"},
+             "call": {"kernel": "extern_kernels.plus_one",
+                      "args": [dict(view, buffer="buf1")],
+                      "outputs": [dict(view, buffer="buf2")]}},
+            {"kind": "copy", "src": "x", "dst": "out_x", "elements": 36}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf2", "size": [4, 8], "stride": [8, 1],
+                        "offset": 0},
+                       {"buffer": "x", "size": [32], "stride": [1],
+                        "offset": 4}]}
+    return manifest.parse(data), sig
+
+
+def test_externs_views_adoption_and_release(world):
+    def k0(x, buf0):
+        for i in range(32):
+            _set(buf0, i, _get(x, i + 4) + 1)  # x's storage element 0
+
+    world.kernels.update(k0=k0)
+    m, sig = _extern_graph()
+    g = _compiled(m, plan.plan(m, sig))
+    storage = world.tensor([float(i) for i in range(40)])
+    x = fake_torch.reinterpret_tensor(storage, (32,), (1,), 8)
+    live = world.live
+    buf2, x_out = g([x])
+    # k0 got the address of x's storage element 0 (4 elements before x).
+    assert world.launches[-1][1][0] == x.data_ptr() - 4 * 4
+    assert buf2.shape == (4, 8)
+    # x[i] = 8 + i: buf0 = 9 + i, buf1 = 18 + 2i, buf2 = 19 + 2i.
+    assert buf2.tolist() == [19 + 2 * i for i in range(32)]
+    # The returned input is the caller's tensor's storage, viewed.
+    assert x_out.memory is storage.memory and x_out.offset == 8
+    # Temporaries are gone: only the adopted output stays allocated.
+    assert world.live - live == 32 * 4
