@@ -43,9 +43,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include "llvm/Support/ThreadPool.h"
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <sys/resource.h>
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -90,6 +92,19 @@ static cl::opt<std::string> explainPipeline(
              "explaining run instead of --explain-options, for when the "
              "fusion pass's explain option is not a pipeline option"),
     cl::init(""));
+
+static cl::opt<bool> compare(
+    "compare",
+    cl::desc("Import Inductor's ir_post_fusion.txt and describe both sides' "
+             "kernels (--compare=false: time only, for graphs without a "
+             "post-fusion dump, such as fusion-graph-gen --format=inductor's)"),
+    cl::init(true));
+
+static cl::opt<unsigned> threads(
+    "context-threads",
+    cl::desc("Threads of each context's pool (0: threading disabled, as by "
+             "default)"),
+    cl::init(0));
 
 static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
                                        cl::value_desc("file"), cl::init("-"));
@@ -150,10 +165,14 @@ private:
   }
 };
 
-/// One repetition: times in seconds, and the top-level nodes imported.
+/// One repetition: times in seconds (wall clock, and CPU time of the
+/// process: user + system, over every thread), and the top-level nodes
+/// imported.
 struct Sample {
   double import = 0;
   double schedule = 0;
+  double importCpu = 0;
+  double scheduleCpu = 0;
   unsigned numImportedNodes = 0;
   double total() const { return import + schedule; }
 };
@@ -191,11 +210,28 @@ static GraphOp getGraph(ModuleOp module) {
   return graphs.empty() ? GraphOp() : *graphs.begin();
 }
 
+/// CPU seconds (user + system) the process has used so far.
+static double cpuSeconds() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval &t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// The pool of every context with --threads.
+static llvm::DefaultThreadPool &threadPool() {
+  static llvm::DefaultThreadPool pool(
+      llvm::hardware_concurrency(std::max(1u, unsigned(threads))));
+  return pool;
+}
+
 static std::unique_ptr<MLIRContext> makeContext() {
   DialectRegistry registry;
   registry.insert<FusionDialect, arith::ArithDialect, math::MathDialect>();
-  auto context = std::make_unique<MLIRContext>(
-      registry, MLIRContext::Threading::DISABLED);
+  auto context =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  if (threads)
+    context->setThreadPool(threadPool());
   context->loadAllAvailableDialects();
   // Diagnostics are kept in the JSON: without the printed ops they stay one
   // line each.
@@ -232,9 +268,11 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
     pm->enableVerifier(false);
   }
 
+  double cpuStart = cpuSeconds();
   Clock::time_point start = Clock::now();
   result.module = importInductorDump(sourceMgr, ctx);
   Clock::time_point imported = Clock::now();
+  double cpuImported = cpuSeconds();
   // Scheduler nodes, also those the importer put in foreach kernels.
   if (GraphOp graph = result.module ? getGraph(*result.module) : GraphOp())
     for (Operation &op : graph.getBodyBlock().without_terminator())
@@ -243,12 +281,15 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
         node.getLeafNodes(leaves);
         sample.numImportedNodes += leaves.size();
       }
+  double cpuScheduleStart = cpuSeconds();
   Clock::time_point scheduleStart = Clock::now();
   if (result.module && pipeline) {
     if (failed((*pipeline)(*pm)) || failed(pm->run(*result.module)))
       result.module = nullptr;
   }
   Clock::time_point scheduled = Clock::now();
+  sample.importCpu = cpuImported - cpuStart;
+  sample.scheduleCpu = cpuSeconds() - cpuScheduleStart;
 
   sample.import = std::chrono::duration<double>(imported - start).count();
   sample.schedule =
@@ -351,8 +392,7 @@ static std::string graphId(StringRef dir) {
 /// when something failed (the object says what).
 static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
                        const PipelineBuilder &timed,
-                       const PipelineBuilder *explain,
-                       StringRef explainError) {
+                       const PipelineBuilder *explain, StringRef explainError) {
   SmallString<256> dir(dirArg);
   if (llvm::sys::path::filename(dir) == "ir_pre_fusion.txt")
     llvm::sys::path::remove_filename(dir);
@@ -385,10 +425,10 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
     }
   }
   if (std::unique_ptr<llvm::MemoryBuffer> post =
-          readDump(postPath, diagnostics)) {
+          compare ? readDump(postPath, diagnostics) : nullptr) {
     Sample ignored;
-    inductor = importAndSchedule(*post, /*pipeline=*/nullptr, diagnostics,
-                                 ignored);
+    inductor =
+        importAndSchedule(*post, /*pipeline=*/nullptr, diagnostics, ignored);
   }
 
   json.object([&] {
@@ -401,15 +441,19 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
     else
       json.attribute("nodes", int64_t(samples.front().numImportedNodes));
     json.attributeObject("time", [&] {
-      SmallVector<double> imports, schedules, totals;
+      SmallVector<double> imports, schedules, totals, importCpus, scheduleCpus;
       for (const Sample &sample : samples) {
         imports.push_back(sample.import);
         schedules.push_back(sample.schedule);
         totals.push_back(sample.total());
+        importCpus.push_back(sample.importCpu);
+        scheduleCpus.push_back(sample.scheduleCpu);
       }
       json.attribute("repetitions", int64_t(samples.size()));
       json.attribute("import_s", median(imports));
       json.attribute("schedule_s", median(schedules));
+      json.attribute("import_cpu_s", median(importCpus));
+      json.attribute("schedule_cpu_s", median(scheduleCpus));
       json.attribute("total_s", median(totals));
       json.attribute("total_min_s",
                      totals.empty() ? 0.0 : *llvm::min_element(totals));
@@ -418,9 +462,16 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
           json.value(total);
       });
     });
-    writeGrouping(json, "ours", ours.module ? getGraph(*ours.module) : GraphOp());
-    writeGrouping(json, "inductor",
-                  inductor.module ? getGraph(*inductor.module) : GraphOp());
+    GraphOp scheduled = ours.module ? getGraph(*ours.module) : GraphOp();
+    if (compare) {
+      writeGrouping(json, "ours", scheduled);
+      writeGrouping(json, "inductor",
+                    inductor.module ? getGraph(*inductor.module) : GraphOp());
+    } else if (scheduled) {
+      json.attribute("scheduled_nodes",
+                     int64_t(llvm::range_size(
+                         scheduled.getBodyBlock().without_terminator())));
+    }
     json.attributeObject("explain", [&] {
       if (!explainPipeline.empty())
         json.attribute("pipeline", explainPipeline);
@@ -439,7 +490,8 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
         json.value(error);
     });
   });
-  return diagnostics.errors.empty() && ours.module && inductor.module;
+  return diagnostics.errors.empty() && ours.module &&
+         (inductor.module || !compare);
 }
 
 int main(int argc, char **argv) {
@@ -522,10 +574,15 @@ int main(int argc, char **argv) {
       json.attribute("tool", "fusion-corpus-bench");
       json.attribute("pipeline_options", pipelineOptions);
       json.attribute("repetitions", int64_t(repetitions));
+      json.attribute("threads", int64_t(threads));
       json.attributeArray("graphs", [&] {
         for (const std::string &dir : graphDirs)
           ok &= benchGraph(json, dir, timed, explain, explainError);
       });
+      // Peak resident memory of the process (Linux: KiB).
+      struct rusage usage;
+      getrusage(RUSAGE_SELF, &usage);
+      json.attribute("max_rss_mb", double(usage.ru_maxrss) / 1024);
     });
   }
   output->os() << "\n";

@@ -1,11 +1,17 @@
 //===- fusion-graph-gen.cpp - Print a generated scheduling graph ----------===//
 //
 //   fusion-graph-gen --nodes 1000 --seed 7 [--shuffle] [-o graph.mlir]
+//   fusion-graph-gen --format=inductor --nodes 100000 -o DIR
 //
-// Prints a random, valid `fusion.graph` (see fusion/Utils/GraphGenerator.h):
-// the same options always print the same graph.
+// Prints a random, valid `fusion.graph` (see fusion/Utils/GraphGenerator.h),
+// or, with --format=inductor, writes a transformer-like model as Inductor
+// writes it before fusion (DIR/ir_pre_fusion.txt and the signature in
+// DIR/fx_graph_readable.py; see InductorDumpWriter.h): the same options
+// always print the same graph.
 //
 //===----------------------------------------------------------------------===//
+
+#include "InductorDumpWriter.h"
 
 #include "fusion/Utils/GraphGenerator.h"
 
@@ -13,6 +19,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -22,8 +29,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::OptionCategory category("fusion-graph-gen options");
   llvm::cl::opt<unsigned> numNodes(
-      "nodes", llvm::cl::desc("Number of scheduler nodes"),
-      llvm::cl::init(100), llvm::cl::cat(category));
+      "nodes", llvm::cl::desc("Number of scheduler nodes"), llvm::cl::init(100),
+      llvm::cl::cat(category));
   llvm::cl::opt<uint64_t> seed("seed", llvm::cl::desc("Random seed"),
                                llvm::cl::init(0), llvm::cl::cat(category));
   llvm::cl::opt<int64_t> maxDim(
@@ -62,13 +69,60 @@ int main(int argc, char **argv) {
   llvm::cl::opt<std::string> name("name", llvm::cl::desc("Graph symbol name"),
                                   llvm::cl::init("generated"),
                                   llvm::cl::cat(category));
+  enum class Format { MLIR, Inductor };
+  llvm::cl::opt<Format> format(
+      "format", llvm::cl::desc("What to write"),
+      llvm::cl::values(
+          clEnumValN(Format::MLIR, "mlir", "a fusion.graph (the default)"),
+          clEnumValN(Format::Inductor, "inductor",
+                     "a transformer-like model as an Inductor dump in the "
+                     "folder -o names")),
+      llvm::cl::init(Format::MLIR), llvm::cl::cat(category));
+  llvm::cl::opt<int64_t> rows(
+      "rows", llvm::cl::desc("--format=inductor: rows of the activations"),
+      llvm::cl::init(512), llvm::cl::cat(category));
+  llvm::cl::opt<int64_t> hidden(
+      "hidden", llvm::cl::desc("--format=inductor: model width"),
+      llvm::cl::init(256), llvm::cl::cat(category));
   llvm::cl::opt<std::string> outputFile(
-      "o", llvm::cl::desc("Output file"), llvm::cl::value_desc("filename"),
-      llvm::cl::init("-"), llvm::cl::cat(category));
+      "o", llvm::cl::desc("Output file (--format=inductor: folder)"),
+      llvm::cl::value_desc("filename"), llvm::cl::init("-"),
+      llvm::cl::cat(category));
   llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "fusion-graph-gen: print a random valid fusion.graph\n");
 
+  if (format == Format::Inductor) {
+    if (outputFile == "-" || rows < 2 || hidden < 2) {
+      llvm::errs() << "fusion-graph-gen: --format=inductor needs -o FOLDER "
+                      "and --rows, --hidden of at least 2\n";
+      return 1;
+    }
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputFile)) {
+      llvm::errs() << "fusion-graph-gen: " << outputFile << ": " << ec.message()
+                   << "\n";
+      return 1;
+    }
+    fusion::InductorDumpOptions options;
+    options.numNodes = numNodes;
+    options.seed = seed;
+    options.rows = rows;
+    options.hidden = hidden;
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> dump =
+        openOutputFile(outputFile + "/ir_pre_fusion.txt", &error);
+    std::unique_ptr<llvm::ToolOutputFile> fx =
+        dump ? openOutputFile(outputFile + "/fx_graph_readable.py", &error)
+             : nullptr;
+    if (!dump || !fx) {
+      llvm::errs() << "fusion-graph-gen: " << error << "\n";
+      return 1;
+    }
+    fusion::writeInductorDump(options, dump->os(), fx->os());
+    dump->keep();
+    fx->keep();
+    return 0;
+  }
   if (reductions + externs + nops + mutations > 100) {
     llvm::errs() << "fusion-graph-gen: the node kind percentages add up to "
                     "more than 100\n";
@@ -89,8 +143,7 @@ int main(int argc, char **argv) {
   options.name = name;
 
   MLIRContext context;
-  OwningOpRef<ModuleOp> module =
-      fusion::generateGraphModule(&context, options);
+  OwningOpRef<ModuleOp> module = fusion::generateGraphModule(&context, options);
   if (failed(verify(*module))) {
     llvm::errs() << "fusion-graph-gen: generated an invalid graph (a bug)\n";
     return 1;
