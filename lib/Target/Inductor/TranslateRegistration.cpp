@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/SourceMgr.h"
@@ -55,6 +56,12 @@ void mlir::fusion::registerInductorTranslations() {
       llvm::cl::desc("Do not look for size_hints.json next to the dump"),
       llvm::cl::init(false), llvm::cl::cat(category));
 
+  static llvm::cl::opt<bool> emitBytecode(
+      "emit-bytecode",
+      llvm::cl::desc("Write the imported graph as MLIR bytecode (as "
+                     "mlir-opt's --emit-bytecode does) instead of text"),
+      llvm::cl::init(false), llvm::cl::cat(category));
+
   auto options = [] {
     InductorImportOptions opts;
     opts.externCallsPath = externCalls;
@@ -71,16 +78,27 @@ void mlir::fusion::registerInductorTranslations() {
     registry.insert<FusionDialect, arith::ArithDialect, math::MathDialect>();
   };
 
-  static TranslateToMLIRRegistration importRegistration(
+  // What TranslateToMLIRRegistration does (load the dialects, import,
+  // print), with bytecode on request; importInductorDump verifies what it
+  // returns.
+  static TranslateRegistration importRegistration(
       "import-inductor",
       "Import an Inductor ir_pre_fusion.txt dump as a fusion.graph",
-      [options](llvm::SourceMgr &sourceMgr,
-                MLIRContext *context) -> OwningOpRef<Operation *> {
+      [options, registerDialects](
+          const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+          llvm::raw_ostream &os, MLIRContext *context) -> LogicalResult {
+        DialectRegistry registry;
+        registerDialects(registry);
+        context->appendDialectRegistry(registry);
         OwningOpRef<ModuleOp> module =
-            importInductorDump(sourceMgr, context, options());
-        return OwningOpRef<Operation *>(module.release());
-      },
-      registerDialects);
+            importInductorDump(*sourceMgr, context, options());
+        if (!module)
+          return failure();
+        if (emitBytecode)
+          return writeBytecodeToFile(*module, os);
+        module->print(os);
+        return success();
+      });
 
   static TranslateRegistration compareRegistration(
       "compare-inductor-deps",
