@@ -257,8 +257,10 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
   CollectingHandler handler(ctx, diagnostics);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(contents.getBuffer(),
-                                           contents.getBufferIdentifier()),
+      // The dump itself, not a copy: it outlives the import.
+      llvm::MemoryBuffer::getMemBuffer(contents.getBuffer(),
+                                       contents.getBufferIdentifier(),
+                                       /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
   std::unique_ptr<PassManager> pm;
   if (pipeline) {

@@ -347,7 +347,7 @@ LogicalResult mlir::fusion::compareInductorDependences(
   InductorImportOptions asDumped = options;
   asDumped.noForeachLists = true;
   OwningOpRef<ModuleOp> module =
-      importParsedDump(dump, sourceMgr, locator, asDumped);
+      importParsedDump(dump, sourceMgr, locator, asDumped, /*keepParsed=*/true);
   if (!module)
     return failure();
   GraphOp graphOp = *module->getOps<GraphOp>().begin();

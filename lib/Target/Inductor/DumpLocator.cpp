@@ -43,10 +43,22 @@ Location DumpLocator::get(const char *ptr) const {
   // at the start of the main file.
   size_t offset =
       ptr >= buffer.begin && ptr <= buffer.end ? ptr - buffer.begin : 0;
-  auto next = llvm::upper_bound(buffer.lineStarts, offset);
-  unsigned line = next - buffer.lineStarts.begin();
-  unsigned col = offset - *(next - 1) + 1;
-  return FileLineColLoc::get(buffer.file, line, col);
+  // The importer asks for locations in dump order, mostly on the line of
+  // the last one or a few lines on: look there before searching.
+  ArrayRef<size_t> starts = buffer.lineStarts;
+  size_t index = buffer.lastLine;
+  if (index >= starts.size() || starts[index] > offset) {
+    index = llvm::upper_bound(starts, offset) - starts.begin() - 1;
+  } else {
+    unsigned steps = 0;
+    while (index + 1 < starts.size() && starts[index + 1] <= offset &&
+           ++steps <= 16)
+      ++index;
+    if (index + 1 < starts.size() && starts[index + 1] <= offset)
+      index = llvm::upper_bound(starts, offset) - starts.begin() - 1;
+  }
+  buffer.lastLine = index;
+  return FileLineColLoc::get(buffer.file, index + 1, offset - starts[index] + 1);
 }
 
 std::string mlir::fusion::inductor::quoteSource(StringRef text, size_t limit) {

@@ -59,6 +59,8 @@ public:
       if (failed(parseNode(node)))
         return failure();
       dump.nodes.push_back(std::move(node));
+      // Field values are read into the node; none outlives it.
+      scratch.DestroyAll();
       if (!atEnd() && !line().text.empty())
         return error(line().textBegin())
                << "expected a blank line or the next scheduler node after "
@@ -195,7 +197,7 @@ private:
       ++pos;
       if (open.empty())
         return parsePyValue(StringRef(valueStart, valueEnd - valueStart),
-                            locator, dump.values);
+                            locator, scratch);
       if (atEnd())
         return error(open.back())
                << "'" << *open.back()
@@ -208,6 +210,40 @@ private:
                                        : quoteSource(line().text));
       start = line().full.data();
     }
+  }
+
+  /// Parses `key = <layout>` at `indent`. A layout whose text was read
+  /// before is that layout again, located here.
+  FailureOr<DumpLayout> parseLayoutField(StringRef key, unsigned indent) {
+    FailureOr<const char *> start = expectField(key, indent);
+    if (failed(start))
+      return failure();
+    StringRef text = StringRef(*start, line().full.end() - *start).trim();
+    if (!text.empty() && text.back() == ')') {
+      auto it = layouts.find(text);
+      if (it != layouts.end()) {
+        // The same text: the same pieces at the same offsets from here.
+        DumpLayout layout = it->second;
+        auto here = [&](const char *p) {
+          return text.data() + (p - it->second.loc);
+        };
+        layout.loc = here(layout.loc);
+        layout.dtypeLoc = here(layout.dtypeLoc);
+        layout.className =
+            StringRef(here(layout.className.data()), layout.className.size());
+        layout.dtype = StringRef(here(layout.dtype.data()), layout.dtype.size());
+        ++pos;
+        return layout;
+      }
+    }
+    FailureOr<PyValue *> value = parseFieldValue(*start, indent);
+    if (failed(value))
+      return failure();
+    FailureOr<DumpLayout> layout = reader.readLayout(*value);
+    if (succeeded(layout) && (*value)->text == text && layout->loc &&
+        layout->dtypeLoc)
+      layouts.try_emplace(text, *layout);
+    return layout;
   }
 
   /// Parses `key = <value>` at `indent` and returns the value.
@@ -228,6 +264,11 @@ private:
   const DumpLocator &locator;
   ValueReader reader;
   InductorDump &dump;
+  /// The values of the current node's fields, read into the node.
+  PyValueArena scratch;
+  /// Layouts already read, by their text: nodes repeat the layouts of the
+  /// buffers they touch, most of them many times over.
+  llvm::StringMap<DumpLayout> layouts;
   StringRef buffer;
   std::vector<Line> lines;
   size_t pos = 0;
@@ -377,10 +418,7 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   ++pos;
 
   std::string prefix = name.str() + ".";
-  FailureOr<PyValue *> layout = parseField(prefix + "layout", 4);
-  if (failed(layout))
-    return failure();
-  FailureOr<DumpLayout> parsed = reader.readLayout(*layout);
+  FailureOr<DumpLayout> parsed = parseLayoutField(prefix + "layout", 4);
   if (failed(parsed))
     return failure();
   buffer.layout = std::move(*parsed);
@@ -458,10 +496,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
     if (eq == StringRef::npos || !isIdentifier(text.take_front(eq)))
       break;
     StringRef name = text.take_front(eq);
-    FailureOr<PyValue *> value = parseField((name + "_layout").str(), 0);
-    if (failed(value))
-      return failure();
-    FailureOr<DumpLayout> layout = reader.readLayout(*value);
+    FailureOr<DumpLayout> layout = parseLayoutField((name + "_layout").str(), 0);
     if (failed(layout))
       return failure();
     node.layouts.push_back({name, std::move(*layout)});
@@ -536,11 +571,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
         stmt.target = l.text.take_front(eq);
         valueText = l.text.drop_front(eq + 3);
       }
-      FailureOr<PyValue *> value =
-          parsePyValue(valueText, locator, dump.values);
-      if (failed(value))
-        return failure();
-      stmt.value = *value;
+      stmt.valueText = valueText;
       ++pos;
     }
     if (!atEnd() && !line().text.empty() && line().indent != 0 &&
@@ -599,6 +630,22 @@ LogicalResult DumpParser::parseMembers(DumpNode &node) {
            << "expected '" << node.name << ".snodes[0] =' and the members of '"
            << node.name << "'";
   return success();
+}
+
+std::optional<std::pair<StringRef, const char *>>
+mlir::fusion::inductor::getLoadedBuffer(const DumpStmt &stmt) {
+  StringRef text = stmt.valueText;
+  if (!text.consume_front("ops.load(") && !text.consume_front("ops.load_seed("))
+    return std::nullopt;
+  text = text.ltrim(' ');
+  if (text.empty() || (text.front() != '\'' && text.front() != '"'))
+    return std::nullopt;
+  const char *quote = text.data();
+  size_t end = text.find(text.front(), 1);
+  StringRef name = text.slice(1, end);
+  if (end == StringRef::npos || name.contains('\\'))
+    return std::nullopt;
+  return std::make_pair(name, quote);
 }
 
 LogicalResult mlir::fusion::inductor::parseInductorDump(

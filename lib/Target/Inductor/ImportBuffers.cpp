@@ -65,14 +65,9 @@ static void forEachReference(const DumpNode &node,
                              function_ref<void(StringRef, const char *)> fn) {
   if (node.body)
     for (const DumpBlock &block : node.body->blocks)
-      for (const DumpStmt &stmt : block.stmts) {
-        const PyValue *v = stmt.value;
-        if (v->kind == PyValue::Kind::Call &&
-            (v->str == "ops.load" || v->str == "ops.load_seed") &&
-            !v->elements.empty() &&
-            v->elements[0]->kind == PyValue::Kind::String)
-          fn(v->elements[0]->str, v->elements[0]->loc());
-      }
+      for (const DumpStmt &stmt : block.stmts)
+        if (auto loaded = getLoadedBuffer(stmt))
+          fn(loaded->first, loaded->second);
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       fn(dep.name, dep.loc());

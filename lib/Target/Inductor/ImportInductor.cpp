@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -114,20 +115,23 @@ static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
 
 OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
     InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
-    const InductorImportOptions &options) {
+    const InductorImportOptions &options, bool keepParsed) {
   llvm::StringMap<FxPlaceholder> fx;
   llvm::StringMap<int64_t> sizeHints;
   if (failed(loadFxGraph(sourceMgr, locator, options, dump.symbols, fx)) ||
       failed(loadSizeHints(sourceMgr, locator, options, sizeHints)))
     return nullptr;
   SmallVector<ForeachList, 0> lists;
+  PyValueArena listValues;
   if (failed(
-          loadForeachLists(sourceMgr, locator, options, dump.values, lists)) ||
+          loadForeachLists(sourceMgr, locator, options, listValues, lists)) ||
       failed(createForeachNodes(dump, lists, locator)))
     return nullptr;
   OwningOpRef<ModuleOp> module =
-      GraphImporter(dump, locator, options, fx, sizeHints).run();
-  if (module && failed(loadExternCalls(sourceMgr, *module, options)))
+      GraphImporter(dump, locator, options, fx, sizeHints, keepParsed).run();
+  // Verified once, with the extern calls attached.
+  if (module && (failed(loadExternCalls(sourceMgr, *module, options)) ||
+                 failed(verify(*module))))
     return nullptr;
   return module;
 }

@@ -49,11 +49,14 @@ struct FxPlaceholder {
   bool hasStrides = false;
 };
 
-/// Builds and verifies the graph of a parsed dump.
+/// Builds and verifies the graph of a parsed dump. Unless `keepParsed`,
+/// frees each node's layout lines, body and dependences once they are
+/// used, leaving the nodes' outputs.
 OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        llvm::SourceMgr &sourceMgr,
                                        const DumpLocator &locator,
-                                       const InductorImportOptions &options);
+                                       const InductorImportOptions &options,
+                                       bool keepParsed = false);
 
 /// Adds a file that comes with the dump to `sourceMgr` and returns its
 /// buffer: `path` when given (an error naming the `what` when it cannot be
@@ -126,9 +129,10 @@ public:
   GraphImporter(InductorDump &dump, const DumpLocator &locator,
                 const InductorImportOptions &options,
                 const llvm::StringMap<FxPlaceholder> &fx,
-                const llvm::StringMap<int64_t> &sizeHints)
+                const llvm::StringMap<int64_t> &sizeHints, bool keepParsed)
       : dump(dump), locator(locator), options(options), fx(fx),
-        sizeHints(sizeHints), ctx(locator.getContext()), builder(ctx) {}
+        sizeHints(sizeHints), keepParsed(keepParsed),
+        ctx(locator.getContext()), builder(ctx) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -168,6 +172,7 @@ private:
   const llvm::StringMap<FxPlaceholder> &fx;
   /// size_hints.json: the hint of each size symbol.
   const llvm::StringMap<int64_t> &sizeHints;
+  bool keepParsed;
   MLIRContext *ctx;
   OpBuilder builder;
   std::string device;
@@ -361,6 +366,8 @@ private:
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;
   llvm::StringSet<> depNames;
+  /// The statements' parsed values, freed with the importer of this body.
+  PyValueArena values;
 };
 
 //===----------------------------------------------------------------------===//

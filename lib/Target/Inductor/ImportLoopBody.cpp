@@ -126,7 +126,11 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
                                           llvm::StringMap<BodyValue> &env,
                                           BodyValue &result) {
-  const PyValue &value = *stmt.value;
+  FailureOr<PyValue *> parsed =
+      parsePyValue(stmt.valueText, graph.locator, values);
+  if (failed(parsed))
+    return failure();
+  const PyValue &value = **parsed;
   if (stmt.target.empty()) {
     // `return x`: the value a masked subblock yields; `return store` and
     // `return None` end the main body.

@@ -102,7 +102,7 @@ struct DumpDep {
 /// A field holding dependences, with the location of its line.
 struct DumpDepList {
   const char *loc = nullptr;
-  SmallVector<DumpDep, 4> deps;
+  SmallVector<DumpDep, 0> deps;
 };
 
 /// `FixedLayout('cuda:0', torch.float32, size=[64], stride=[1])` and the
@@ -150,11 +150,16 @@ struct DumpBuffer {
 };
 
 /// One line of a loop body block: `target = value` or `return value`.
+/// The parser checks the line's shape; the value is parsed when the
+/// importer translates the statement (parsePyValue), into an arena it
+/// frees node by node, so that the values of a large dump never all live
+/// at once.
 struct DumpStmt {
   const char *loc;
   /// Empty for `return`.
   StringRef target;
-  PyValue *value;
+  /// The value's text (`ops.load('buf0', get_index)`, `None`, ...).
+  StringRef valueText;
 };
 
 /// `def body(self, ops):` or `def masked_subblock1(self, ops):`.
@@ -196,7 +201,7 @@ struct DumpNode {
   SmallVector<AffineExpr, 4> ranges, reductionRanges;
   const char *sizesLoc = nullptr;
   /// `primals_3_layout = FixedLayout(...)` lines, in order.
-  SmallVector<std::pair<StringRef, DumpLayout>, 4> layouts;
+  SmallVector<std::pair<StringRef, DumpLayout>, 0> layouts;
   std::optional<DumpLoopBody> body;
 
   // ExternKernelSchedulerNode: `opN.node.kernel = extern_kernels.mm`.
@@ -230,12 +235,17 @@ private:
   llvm::StringMap<unsigned> positions;
 };
 
-/// A parsed dump: its nodes in dump order. Owns the parsed Python values.
+/// A parsed dump: its nodes in dump order.
 struct InductorDump {
   std::vector<std::unique_ptr<DumpNode>> nodes;
-  PyValueArena values;
   SizeSymbols symbols;
 };
+
+/// The buffer a loop body statement loads from, if its value is
+/// `ops.load('<name>', ...)` or `ops.load_seed('<name>', ...)`: the name
+/// and the location of its opening quote. Reads only the text.
+std::optional<std::pair<StringRef, const char *>>
+getLoadedBuffer(const DumpStmt &stmt);
 
 //===----------------------------------------------------------------------===//
 // Locations
@@ -261,6 +271,8 @@ private:
     StringAttr file;
     /// Offsets of the first character of each line.
     std::vector<size_t> lineStarts;
+    /// The line of the last lookup (an index into lineStarts).
+    mutable size_t lastLine = 0;
   };
   const BufferLines &getLines(const char *ptr) const;
 
