@@ -196,6 +196,16 @@ class _Extern:
         # holes (views, sizes) when no nested list holds one, else None
         # (filled recursively).
         self.arg_holes = _top_holes(self.args)
+        # Of those, the static views, filled inline on each call:
+        # (position, storage, size, stride, offset).
+        self.arg_views = []
+        if self.arg_holes:
+            self.arg_views = [(i, h.storage, h.size, h.stride, h.offset)
+                              for i in self.arg_holes
+                              for h in (self.args[i],)
+                              if isinstance(h, _Hole) and h.static]
+            inline = {v[0] for v in self.arg_views}
+            self.arg_holes = [i for i in self.arg_holes if i not in inline]
         self.kwarg_holes = [k for k, v in self.kwargs.items()
                             if _has_holes(v)]
         if any(isinstance(self.kwargs[k], list) for k in self.kwarg_holes):
@@ -227,8 +237,12 @@ class _Extern:
     def run(self, storages, symbols, allocate):
         if self.arg_holes is None:
             args = _fill(self.args, storages, symbols)
-        elif self.arg_holes:
+        elif self.arg_holes or self.arg_views:
             args = list(self.args)
+            for i, name, size, stride, offset in self.arg_views:
+                t = storages[name]
+                args[i] = _reinterpret(t.tensor, size, stride,
+                                       t.delta + offset)
             for i in self.arg_holes:
                 args[i] = _fill(args[i], storages, symbols)
         else:
