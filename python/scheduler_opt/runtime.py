@@ -9,15 +9,14 @@ launches kernels on PyTorch's current stream, calls externs as Inductor's
 wrapper does (`extern_kernels.mm(..., out=buf)`, `torch.ops.aten.*`), and
 returns the outputs as views of their storages.
 """
-import functools
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 
 from . import cuda_driver, sizes
 from .manifest import Manifest, Step
-from .plan import Plan, View
+from .plan import Plan
 
 TORCH_DTYPES = {
     "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
