@@ -101,7 +101,7 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   int64_t numel = plan.getNumelHint();
   int64_t rnumel = plan.getRNumelHint();
   auto gridOf = [&](int64_t rowsPerBlock) {
-    return simplifyAffineExpr(plan.numelExpr.ceilDiv(rowsPerBlock), 0,
+    return simplifyIndexExpr(plan.numelExpr.ceilDiv(rowsPerBlock), 0,
                               plan.numSizeSymbols);
   };
   if (!plan.isReduction) {

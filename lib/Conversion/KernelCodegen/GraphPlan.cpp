@@ -68,7 +68,12 @@ static void printPython(raw_ostream &os, AffineExpr expr,
     printPython(os, bin.getRHS(), names, true);
     os << ")";
   } else {
-    printPython(os, bin.getLHS(), names, true);
+    // Terms of a sum need no parentheses, nor the left factor a*b of a
+    // product; other compound operands do.
+    bool isSum = expr.getKind() == AffineExprKind::Add;
+    bool leftProduct = expr.getKind() == AffineExprKind::Mul &&
+                       bin.getLHS().getKind() == AffineExprKind::Mul;
+    printPython(os, bin.getLHS(), names, !isSum && !leftProduct);
     switch (expr.getKind()) {
     case AffineExprKind::Add:
       os << " + ";
@@ -83,7 +88,7 @@ static void printPython(raw_ostream &os, AffineExpr expr,
       os << " % ";
       break;
     }
-    printPython(os, bin.getRHS(), names, true);
+    printPython(os, bin.getRHS(), names, !isSum);
   }
   if (parenthesize)
     os << ")";
@@ -291,7 +296,12 @@ private:
   unsigned addStorage(StringRef name, StoragePlan::Role role,
                       unsigned argNumber, BufferType type) {
     usedNames.insert(name);
-    AffineExpr size = SizeVars::simplify(type.getStorageSizeExpr());
+    // Contiguous buffers hold the product of their sizes (`s77*s27`, which
+    // reads better in manifests than offset + sum (size - 1) * stride + 1).
+    AffineExpr size =
+        type.isContiguous()
+            ? SizeVars::product(type.getContext(), type.getSizeExprs())
+            : SizeVars::simplify(type.getStorageSizeExpr());
     plan.storages.push_back({name.str(), role, argNumber,
                              type.getElementType(), getStaticSize(size),
                              size});

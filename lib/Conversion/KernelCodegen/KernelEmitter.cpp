@@ -436,11 +436,11 @@ bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
   AffineExpr expr = plan.indexExprs.lookup(access);
   MLIRContext *context = expr.getContext();
   unsigned numSymbols = plan.numSizeSymbols;
-  AffineExpr rest = simplifyAffineExpr(expr - getAffineDimExpr(1, context), 2,
+  AffineExpr rest = simplifyIndexExpr(expr - getAffineDimExpr(1, context), 2,
                                        numSymbols);
   if (rest.isFunctionOfDim(1))
     return false;
-  AffineExpr misalignment = simplifyAffineExpr(rest % width, 2, numSymbols);
+  AffineExpr misalignment = simplifyIndexExpr(rest % width, 2, numSymbols);
   auto constant = dyn_cast<AffineConstantExpr>(misalignment);
   return constant && constant.getValue() == 0;
 }

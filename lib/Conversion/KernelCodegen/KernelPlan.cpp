@@ -239,7 +239,7 @@ static AffineExpr simplifyWithRanges(AffineExpr expr,
     rebuilt = lhs % rhs;
     break;
   }
-  return simplifyAffineExpr(rebuilt, dimSizes.size(), numSymbols);
+  return simplifyIndexExpr(rebuilt, dimSizes.size(), numSymbols);
 }
 
 /// The flat index of `map(indices)` in (x, r) space for a member whose
@@ -261,7 +261,7 @@ static AffineExpr composeIndex(AffineMap map, OperandRange indices,
   for (unsigned j = 0; j < map.getNumSymbols(); ++j)
     syms.push_back(getAffineSymbolExpr(j, context));
   AffineExpr expr = map.getResult(0).replaceDimsAndSymbols(dims, syms);
-  expr = simplifyAffineExpr(expr, 2, numSymbols);
+  expr = simplifyIndexExpr(expr, 2, numSymbols);
   return simplifyWithRanges(expr, kernelSizes, numSymbols);
 }
 

@@ -134,6 +134,13 @@ static Bounds boundsOf(AffineExpr expr, ArrayRef<int64_t> dimSizes,
   return result;
 }
 
+AffineExpr codegen::simplifyIndexExpr(AffineExpr expr, unsigned numDims,
+                                      unsigned numSymbols) {
+  if (!expr.isPureAffine())
+    return expr;
+  return simplifyAffineExpr(expr, numDims, numSymbols);
+}
+
 std::optional<std::pair<int64_t, int64_t>>
 codegen::getAffineExprBounds(AffineExpr expr, ArrayRef<int64_t> dimSizes) {
   bool allKnown = true;

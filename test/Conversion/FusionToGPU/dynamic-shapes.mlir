@@ -8,7 +8,7 @@
 // layouts as expressions in the symbols' Inductor names. The block size is
 // chosen at the hints (s0 * s1 = 6400 elements: 256 threads).
 // CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}inputs = [{dtype = "f32", name = "x", offset = 0 : i64, shape = ["s77", "s27"], storage = "x", strides = ["s27", 1]}]
-// CHECK-SAME: steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = ["((s77*s27) + 255) // 256", 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64, symbols = ["s77", "s27"]}]
+// CHECK-SAME: steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = ["(s77*s27 + 255) // 256", 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64, symbols = ["s77", "s27"]}]
 // CHECK-SAME: storages = [{dtype = "f32", elements = "{{.*}}", name = "x", role = "input"}
 // CHECK-LABEL: gpu.module @pointwise_kernels
 // CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<281474976710656xf32> {fusion.name = "x", llvm.noalias}, %[[OUT:.*]]: memref<281474976710656xf32> {fusion.name = "buf0", llvm.noalias}, %[[S0:.*]]: index, %[[S1:.*]]: index) kernel

@@ -28,6 +28,14 @@ Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
 /// Converts between integer types and `index` (sign-extending).
 Value castIntegerLike(OpBuilder &b, Location loc, Value value, Type type);
 
+/// simplifyAffineExpr for pure affine expressions. Others (products and
+/// divisions by size symbols) are returned as they are: MLIR's semi-affine
+/// simplification rewrites some of them wrongly (a transpose's index
+/// `((d0 floordiv s0) mod 64) + (d0 mod s0) * 1536 + ...` loses its
+/// `d0 mod s0` term; test/Conversion/FusionToLoops/dynamic-jit.test).
+AffineExpr simplifyIndexExpr(AffineExpr expr, unsigned numDims,
+                             unsigned numSymbols);
+
 /// Inclusive bounds [lo, hi] that `expr` and every subexpression of it stay
 /// within when dimension i ranges over [0, dimSizes[i]); nullopt when a
 /// subexpression depends on a symbol or its bounds do not fit in 64 bits.
