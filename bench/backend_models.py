@@ -35,6 +35,12 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   compile_fx_inner, up to the pre-fusion scheduler nodes), our tools
   (import, schedule and PTX), and loading the module.
 
+The `*_dynamic` models compile with `torch.compile(dynamic=True)` (size
+symbols, one compiled graph for every size) and run at two sizes each, the
+second after the first without recompiling: outputs (and the loss and
+gradients) against eager with assert_close at each size, and the graphs
+compiled, their size symbols and the recompiles between the sizes.
+
 Then a graph we cannot compile (a cumulative sum, Inductor's ops.scan): the
 exception names the op and the reason, options={"fallback": True} compiles
 it with Inductor and warns, and the compile cache holds no half-written
@@ -291,6 +297,135 @@ MODELS = {
     "gpt2_train": gpt2_train, "resnet18": resnet18, "adam_step": adam_step,
     "chain200": chain(200), "chain800": chain(800),
 }
+
+
+# --- dynamic shapes ----------------------------------------------------------
+# The same workloads compiled with dynamic=True (corpus/inductor/*_dynamic):
+# one model, inputs at two sizes (the second with rows longer or fewer than
+# the first, and longer than the hint where the row length is symbolic).
+
+class DynamicCase:
+    def __init__(self, fn, inputs_at, sizes, params=(), train=False):
+        self.fn, self.inputs_at, self.sizes = fn, inputs_at, sizes
+        self.params, self.train = list(params), train
+
+    def at(self, size):
+        torch.manual_seed(1)
+        return Case(self.fn, self.inputs_at(*size), self.params, self.train)
+
+
+def softmax_dynamic():
+    return DynamicCase(lambda x: torch.softmax(x, -1),
+                       lambda r, c: [rnd(r, c)], [(4096, 1024), (300, 5000)])
+
+
+def layernorm_gelu_dynamic():
+    ln = nn.LayerNorm(1024).to(DEVICE)
+    return DynamicCase(lambda x: F.gelu(ln(x)).mean(),
+                       lambda r: [rnd(r, 1024)], [(4096,), (1000,)],
+                       ln.parameters(), train=True)
+
+
+def attention_dynamic():
+    # The loss squares the output: its gradient is not a constant (the
+    # mean of a LayerNorm-ed or residual output gives near-zero gradients).
+    m = Attention().to(DEVICE)
+    return DynamicCase(lambda x: m(x).pow(2).mean(),
+                       lambda b, t: [rnd(b, t, 512)], [(8, 256), (3, 100)],
+                       m.parameters(), train=True)
+
+
+def mlp_train_dynamic():
+    # As the corpus graph (its backward differentiates pow(2).mean()).
+    m = MLP(512, 2048).to(DEVICE)
+    return DynamicCase(lambda x: m(x).pow(2).mean(), lambda r: [rnd(r, 512)],
+                       [(1024,), (333,)], m.parameters(), train=True)
+
+
+DYNAMIC_MODELS = {
+    "softmax_dynamic": softmax_dynamic,
+    "layernorm_gelu_dynamic": layernorm_gelu_dynamic,
+    "attention_dynamic": attention_dynamic,
+    "mlp_train_dynamic": mlp_train_dynamic,
+}
+
+
+def run_dynamic_model(name, make, args):
+    """Compiles once with dynamic=True and runs at each size: errors
+    against eager, and what was compiled (graphs, their size symbols;
+    none compiled again at the later sizes)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    dyn = make()
+    compiled = torch.compile(dyn.fn, backend="scheduler_opt",
+                             options={"fallback": False}, dynamic=True)
+    inductor = torch.compile(dyn.fn, dynamic=True) \
+        if args.dynamic_inductor else None
+    result = {"model": name, "sizes": []}
+    for size in dyn.sizes:
+        case = dyn.at(size)
+        ref = step_fn(case, case.fn)()
+        before = len(so_backend.STATS)
+        entry = {"size": list(size)}
+        try:
+            out = step_fn(case, compiled)()
+            torch.cuda.synchronize()
+            entry["max_abs"], entry["max_rel"], entry["tolerance"] = \
+                compare(out, ref)
+            entry["outputs_checked"] = len(out)
+            # Per output: (shape, max |ours - eager|, max |eager|).
+            entry["per_output"] = [
+                [list(a.shape), (a.double() - b.double()).abs().max().item(),
+                 b.double().abs().max().item()]
+                for a, b in zip(out, ref) if a.is_floating_point() and
+                a.numel()]
+            entry["ours_ms"] = gpu_time_ms(step_fn(case, compiled), reps=3)
+        except Exception as e:
+            entry["error"] = error_text(e)
+            if args.verbose:
+                traceback.print_exc()
+        if inductor is not None:
+            try:
+                theirs = step_fn(case, inductor)()
+                (entry["inductor_max_abs"], entry["inductor_max_rel"],
+                 entry["inductor_tolerance"]) = compare(theirs, ref)
+                entry["inductor_ms"] = gpu_time_ms(step_fn(case, inductor),
+                                                   reps=3)
+            except Exception as e:
+                entry["inductor_error"] = error_text(e)
+        stats = so_backend.STATS[before:]
+        entry["graphs_compiled"] = len(stats)
+        entry["kernels"] = sum(s.get("kernels", 0) for s in stats)
+        entry["size_symbols"] = sorted({n for s in stats
+                                        for n in s.get("symbols", ())})
+        entry["fallbacks"] = [s["fallback"] for s in stats
+                              if "fallback" in s]
+        result["sizes"].append(entry)
+    return result
+
+
+def dynamic_table(results):
+    lines = ["| model | size | graphs compiled | size symbols | kernels | "
+             "ours vs eager (assert_close) | max abs | max rel | ours (ms) | "
+             "Inductor dynamic vs eager | Inductor (ms) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
+             "--- |"]
+    for r in results:
+        for e in r.get("sizes", []):
+            lines.append("| %s | %s | %d | %s | %d | %s | %.1e | %.1e | "
+                         "%.3f | %s | %.3f |" % (
+                             r["model"], "x".join(map(str, e["size"])),
+                             e["graphs_compiled"],
+                             ", ".join(e["size_symbols"]), e["kernels"],
+                             e.get("tolerance") or ("**fails**: " +
+                                                    e.get("error", "")),
+                             e.get("max_abs", math.nan),
+                             e.get("max_rel", math.nan),
+                             e.get("ours_ms", math.nan),
+                             e.get("inductor_tolerance",
+                                   e.get("inductor_error", "not run")),
+                             e.get("inductor_ms", math.nan)))
+    return "\n".join(lines) + "\n"
 
 
 # --- running -----------------------------------------------------------------
@@ -799,7 +934,8 @@ def summary(r):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default=",".join(
+        list(MODELS) + list(DYNAMIC_MODELS)))
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--skip-extras", action="store_true")
     parser.add_argument("--no-cuda-graphs", default="chain200,chain800",
@@ -813,6 +949,9 @@ def main():
                         help="variants (ours, inductor, ...) whose host "
                         "work per step is profiled with cProfile")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--dynamic-inductor", action="store_true",
+                        help="also run the *_dynamic models with "
+                        "torch.compile(dynamic=True)'s Inductor")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     os.environ.setdefault("SCHEDULER_OPT_CACHE_DIR",
@@ -826,6 +965,14 @@ def main():
     for name in args.models.split(","):
         t0 = time.time()
         try:
+            if name in DYNAMIC_MODELS:
+                r = run_dynamic_model(name, DYNAMIC_MODELS[name], args)
+                r["wall_s"] = time.time() - t0
+                report.setdefault("dynamic", []).append(r)
+                print(json.dumps(r), flush=True)
+                with open(path, "w") as f:
+                    json.dump(report, f, indent=1)
+                continue
             r = run_model(name, MODELS[name], args)
         except Exception as e:
             r = {"model": name, "ours_error": "eager run: " + error_text(e)}
@@ -846,8 +993,14 @@ def main():
         json.dump(report, f, indent=1)
     with open(os.path.join(args.out, "backend_models.md"), "w") as f:
         f.write("%s, PyTorch %s\n\n" % (report["device"], report["torch"]))
-        f.write(table([r for r in report["models"]]))
-    print(table(report["models"]))
+        if report["models"]:
+            f.write(table([r for r in report["models"]]))
+        if report.get("dynamic"):
+            f.write("\n" + dynamic_table(report["dynamic"]))
+    if report["models"]:
+        print(table(report["models"]))
+    if report.get("dynamic"):
+        print(dynamic_table(report["dynamic"]))
 
 
 if __name__ == "__main__":

@@ -100,6 +100,37 @@ def _graph_signature(graph) -> dict:
     return {"inputs": inputs, "outputs": outputs}
 
 
+def _size_hints(graph) -> Dict[str, int]:
+    """The hint of every size symbol (`V.graph.sizevars`' values; the
+    table moved from the SizeVarAllocator to its ShapeEnv across PyTorch
+    versions), else the hints of the symbols of the graph's inputs."""
+    sizevars = graph.sizevars
+    for owner in (sizevars, getattr(sizevars, "shape_env", None)):
+        for attr in ("var_to_val", "backed_var_to_val"):
+            table = getattr(owner, attr, None)
+            if not table:
+                continue
+            hints = {}
+            for k, v in table.items():
+                try:
+                    hints[str(k)] = int(v)
+                except (TypeError, ValueError):
+                    pass  # not a number (an unbacked value)
+            if hints:
+                return hints
+    hints = {}
+    for value in graph.graph_inputs.values():
+        sizes = list(value.get_size()) if hasattr(value, "get_size") else \
+            [value]
+        for size in sizes:
+            for sym in getattr(size, "free_symbols", ()):
+                try:
+                    hints[str(sym)] = int(sizevars.size_hint(sym))
+                except Exception:  # no hint: only decisions needing it fail
+                    pass
+    return hints
+
+
 def _record(nodes) -> Dict[str, Any]:
     """The dump of Inductor's pre-fusion scheduler nodes and its sidecars."""
     from torch._inductor.scheduler import ExternKernelSchedulerNode
@@ -118,11 +149,9 @@ def _record(nodes) -> Dict[str, Any]:
     dump.link_elements(calls, owner)
     graph = V.graph
     lists = {str(k): [str(n) for n in v] for k, v in graph.lists.items()}
-    var_to_val = getattr(graph.sizevars, "var_to_val", {}) or {}
-    hints = {str(k): int(v) for k, v in var_to_val.items()
-             if getattr(v, "is_number", True)}
     return {"dump_text": text, "extern_calls": calls, "foreach_lists": lists,
-            "size_hints": hints, "signature": _graph_signature(graph),
+            "size_hints": _size_hints(graph),
+            "signature": _graph_signature(graph),
             "constants": [graph.constants[n] for n in
                           sorted(graph.constants)],
             "num_nodes": len(nodes)}
@@ -185,6 +214,8 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
     stats["load_s"] = time.perf_counter() - t1
     stats["kernels"] = len(m.kernels())
     stats["externs"] = len(m.externs())
+    # Size symbols the kernels take (graphs compiled for dynamic shapes).
+    stats["symbols"] = sorted({n for k in m.kernels() for n in k.symbols})
     return compiled
 
 

@@ -5,8 +5,9 @@ sizes that are expressions in Inductor's size symbols (`s27`, `s27*s77`,
 `((s0 + 3)//4)`). A manifest field that holds a size (elements, shape,
 strides, offset, grid) holds either an integer or such an expression as a
 string; `evaluate` computes it once the symbols are bound from the actual
-input shapes. Expressions use integers, symbols, `+ - * // %`, parentheses
-and `min`/`max`, with Python's (floor) semantics, which are sympy's and
+input shapes. Expressions use integers, symbols, `+ - * // %`, powers by
+small integer constants (`s27**2`, as sympy prints them), parentheses and
+`min`/`max`, with Python's (floor) semantics, which are sympy's and
 Inductor's for non-negative sizes.
 
 Pure Python: no PyTorch needed.
@@ -50,6 +51,12 @@ class Expr:
             return {node.id}
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
             return self._check(node.left) | self._check(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and \
+                isinstance(node.right, ast.Constant) and \
+                type(node.right.value) is int and 0 <= node.right.value <= 8:
+            # sympy prints products of a symbol with itself as powers
+            # (`8*s27**2`).
+            return self._check(node.left)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return self._check(node.operand)
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
@@ -69,6 +76,8 @@ class Expr:
                 raise SizeError("size symbol %r of %r is not bound"
                                 % (node.id, self.text))
             return int(symbols[node.id])
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            return self._eval(node.left, symbols) ** node.right.value
         if isinstance(node, ast.BinOp):
             return _BINARY[type(node.op)](self._eval(node.left, symbols),
                                           self._eval(node.right, symbols))

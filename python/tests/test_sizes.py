@@ -14,10 +14,13 @@ def test_parse_and_evaluate():
     assert sizes.parse("((s0 + 3)//4)").evaluate({"s0": 5}) == 2
     assert sizes.parse("s0 % 3").evaluate({"s0": 7}) == 1
     assert sizes.parse("max(s0, 2*s1) - 1").evaluate({"s0": 3, "s1": 4}) == 7
+    # Powers by small constants, as sympy prints s27*s27 (attention's
+    # scores: 8*s77*s27**2 elements).
+    assert sizes.parse("8*s27**2").evaluate({"s27": 3}) == 72
 
 
-@pytest.mark.parametrize("text", ["s0 +", "s0 / 2", "s0 ** 2", "f(s0)",
-                                  "s0.real", "'a'"])
+@pytest.mark.parametrize("text", ["s0 +", "s0 / 2", "s0 ** s1", "s0 ** -1",
+                                  "2 ** 99", "f(s0)", "s0.real", "'a'"])
 def test_rejects(text):
     with pytest.raises(sizes.SizeError):
         sizes.parse(text)
