@@ -352,47 +352,45 @@ DYNAMIC_MODELS = {
 
 def run_dynamic_model(name, make, args):
     """Compiles once with dynamic=True and runs at each size: errors
-    against eager, and what was compiled (graphs, their size symbols;
-    none compiled again at the later sizes)."""
+    against eager, what was compiled (graphs, their size symbols; none
+    compiled again at the later sizes), and the step and GPU times
+    (`timing`, a few rounds)."""
     torch._dynamo.reset()
     torch.manual_seed(0)
     dyn = make()
-    compiled = torch.compile(dyn.fn, backend="scheduler_opt",
-                             options={"fallback": False}, dynamic=True)
-    inductor = torch.compile(dyn.fn, dynamic=True) \
-        if args.dynamic_inductor else None
+    variants = {"ours": torch.compile(dyn.fn, backend="scheduler_opt",
+                                      options={"fallback": False},
+                                      dynamic=True)}
+    if args.dynamic_inductor:
+        variants["inductor"] = torch.compile(dyn.fn, dynamic=True)
     result = {"model": name, "sizes": []}
     for size in dyn.sizes:
         case = dyn.at(size)
         ref = step_fn(case, case.fn)()
         before = len(so_backend.STATS)
         entry = {"size": list(size)}
-        try:
-            out = step_fn(case, compiled)()
-            torch.cuda.synchronize()
-            entry["max_abs"], entry["max_rel"], entry["tolerance"] = \
-                compare(out, ref)
-            entry["outputs_checked"] = len(out)
-            # Per output: (shape, max |ours - eager|, max |eager|).
-            entry["per_output"] = [
-                [list(a.shape), (a.double() - b.double()).abs().max().item(),
-                 b.double().abs().max().item()]
-                for a, b in zip(out, ref) if a.is_floating_point() and
-                a.numel()]
-            entry["ours_ms"] = gpu_time_ms(step_fn(case, compiled), reps=3)
-        except Exception as e:
-            entry["error"] = error_text(e)
-            if args.verbose:
-                traceback.print_exc()
-        if inductor is not None:
+        runs = {}
+        for label, fn in variants.items():
+            prefix = "" if label == "ours" else label + "_"
             try:
-                theirs = step_fn(case, inductor)()
-                (entry["inductor_max_abs"], entry["inductor_max_rel"],
-                 entry["inductor_tolerance"]) = compare(theirs, ref)
-                entry["inductor_ms"] = gpu_time_ms(step_fn(case, inductor),
-                                                   reps=3)
+                out = step_fn(case, fn)()
+                torch.cuda.synchronize()
+                (entry[prefix + "max_abs"], entry[prefix + "max_rel"],
+                 entry[prefix + "tolerance"]) = compare(out, ref)
+                if label == "ours":
+                    entry["outputs_checked"] = len(out)
+                    # Per output: (shape, max |ours - eager|, max |eager|).
+                    entry["per_output"] = [
+                        [list(a.shape),
+                         (a.double() - b.double()).abs().max().item(),
+                         b.double().abs().max().item()]
+                        for a, b in zip(out, ref)
+                        if a.is_floating_point() and a.numel()]
+                runs[label] = step_fn(case, fn)
             except Exception as e:
-                entry["inductor_error"] = error_text(e)
+                entry[prefix + "error"] = error_text(e)
+                if args.verbose:
+                    traceback.print_exc()
         stats = so_backend.STATS[before:]
         entry["graphs_compiled"] = len(stats)
         entry["kernels"] = sum(s.get("kernels", 0) for s in stats)
@@ -400,20 +398,23 @@ def run_dynamic_model(name, make, args):
                                         for n in s.get("symbols", ())})
         entry["fallbacks"] = [s["fallback"] for s in stats
                               if "fallback" in s]
+        if runs:
+            entry.update(timing(runs, rounds=5))
         result["sizes"].append(entry)
     return result
 
 
 def dynamic_table(results):
     lines = ["| model | size | graphs compiled | size symbols | kernels | "
-             "ours vs eager (assert_close) | max abs | max rel | ours (ms) | "
-             "Inductor dynamic vs eager | Inductor (ms) |",
+             "ours vs eager (assert_close) | max abs | max rel | GPU ms "
+             "ours / Inductor | step ms ours / Inductor | Inductor "
+             "dynamic vs eager |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
              "--- |"]
     for r in results:
         for e in r.get("sizes", []):
             lines.append("| %s | %s | %d | %s | %d | %s | %.1e | %.1e | "
-                         "%.3f | %s | %.3f |" % (
+                         "%.3f / %.3f | %.3f / %.3f | %s |" % (
                              r["model"], "x".join(map(str, e["size"])),
                              e["graphs_compiled"],
                              ", ".join(e["size_symbols"]), e["kernels"],
@@ -421,10 +422,12 @@ def dynamic_table(results):
                                                     e.get("error", "")),
                              e.get("max_abs", math.nan),
                              e.get("max_rel", math.nan),
+                             e.get("ours_gpu_ms", math.nan),
+                             e.get("inductor_gpu_ms", math.nan),
                              e.get("ours_ms", math.nan),
+                             e.get("inductor_ms", math.nan),
                              e.get("inductor_tolerance",
-                                   e.get("inductor_error", "not run")),
-                             e.get("inductor_ms", math.nan)))
+                                   e.get("inductor_error", "not run"))))
     return "\n".join(lines) + "\n"
 
 
