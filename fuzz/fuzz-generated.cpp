@@ -11,9 +11,8 @@
 
 #include "FuzzSupport.h"
 #include "FuzzTarget.h"
+#include "GraphGenerator.h"
 #include "GraphMutator.h"
-
-#include "fusion/Utils/GraphGenerator.h"
 
 #include "mlir/IR/Verifier.h"
 

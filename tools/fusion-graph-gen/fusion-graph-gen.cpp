@@ -3,7 +3,7 @@
 //   fusion-graph-gen --nodes 1000 --seed 7 [--shuffle] [-o graph.mlir]
 //   fusion-graph-gen --format=inductor --nodes 100000 -o DIR
 //
-// Prints a random, valid `fusion.graph` (see fusion/Utils/GraphGenerator.h),
+// Prints a random, valid `fusion.graph` (see test/lib/Utils/GraphGenerator.h),
 // or, with --format=inductor, writes a transformer-like model as Inductor
 // writes it before fusion (DIR/ir_pre_fusion.txt and the signature in
 // DIR/fx_graph_readable.py; see InductorDumpWriter.h): the same options
@@ -11,9 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphGenerator.h"
 #include "InductorDumpWriter.h"
-
-#include "fusion/Utils/GraphGenerator.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"

@@ -20,11 +20,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphGenerator.h"
+
 #include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Analysis/MemoryProfile.h"
 #include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
-#include "fusion/Utils/GraphGenerator.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"

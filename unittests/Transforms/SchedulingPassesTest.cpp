@@ -9,9 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphGenerator.h"
+
 #include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
-#include "fusion/Utils/GraphGenerator.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"

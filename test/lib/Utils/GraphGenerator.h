@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_UTILS_GRAPHGENERATOR_H
-#define FUSION_UTILS_GRAPHGENERATOR_H
+#ifndef FUSION_TEST_UTILS_GRAPHGENERATOR_H
+#define FUSION_TEST_UTILS_GRAPHGENERATOR_H
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
@@ -77,4 +77,4 @@ OwningOpRef<ModuleOp> generateGraphModule(MLIRContext *context,
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_UTILS_GRAPHGENERATOR_H
+#endif // FUSION_TEST_UTILS_GRAPHGENERATOR_H

@@ -1,6 +1,6 @@
 //===- GraphGenerator.cpp - Random valid scheduling graphs ----------------===//
 
-#include "fusion/Utils/GraphGenerator.h"
+#include "GraphGenerator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
