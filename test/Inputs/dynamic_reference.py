@@ -10,35 +10,19 @@ GRAPH is softmax, layernorm_gelu_fwd or layernorm_gelu_bwd; the SIZEs are
 the size symbols' values in the graph's order (those given to
 test-fusion-jit-main's `sizes`). Prints one line per output checked; exits 1
 at the first value that differs by more than 2e-5 + 1e-4 |ref| (the run
-prints six significant digits). Pure Python: no numpy.
+prints six significant digits). The input pattern is jit_fill.py's, the
+parsing compare_runs.py's. Pure Python: no numpy.
 """
 import math
-import re
-import struct
 import sys
 
-M64 = (1 << 64) - 1
-
-
-def _hash(i, salt, seed=0):
-    """TestJitMain.cpp's hash: a 31-bit hash of (i, salt) in i64."""
-    u = (i * 2654435761) & M64
-    u = (u + salt * 40503 + seed * 97 + 12345) & M64
-    for shift in (13, 16):
-        u ^= u >> shift
-        u = (u * 1274126177) & M64
-    u ^= u >> 15
-    return u & 0x7FFFFFFF
-
-
-def _f32(x):
-    return struct.unpack("f", struct.pack("f", x))[0]
+from compare_runs import parse
+from jit_fill import float_input
 
 
 def fill(n, salt):
-    """A float input of n elements, the host function's argument `salt`:
-    (h mod 4001) * 0.001 - 2 in f64, rounded to f32."""
-    return [_f32((_hash(i, salt) % 4001) * 0.001 + -2.0) for i in range(n)]
+    """A float input of n elements, the host function's argument `salt`."""
+    return [float_input(i, salt) for i in range(n)]
 
 
 def softmax(rows, cols):
@@ -99,18 +83,10 @@ GRAPHS = {"softmax": softmax, "layernorm_gelu_fwd": layernorm_gelu_fwd,
           "layernorm_gelu_bwd": layernorm_gelu_bwd}
 
 
-def parse(text):
-    """The outputs printMemrefF64 printed, in order."""
-    blocks = re.split(r"Unranked Memref base@ = \S+ ", text)[1:]
-    return [[float(n) for n in re.findall(
-        r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)",
-        block.split("data =", 1)[1])] for block in blocks]
-
-
 def main():
     graph, sizes = sys.argv[1], [int(v) for v in sys.argv[2:]]
     expected = GRAPHS[graph](*sizes)
-    printed = parse(sys.stdin.read())
+    printed = parse("/dev/stdin")
     if len(printed) != len(expected):
         print("%s: %d outputs printed, %d expected"
               % (graph, len(printed), len(expected)))
