@@ -398,14 +398,29 @@ def _handovers(manifest: Manifest, run: List[Step],
 def _reordered(manifest: Manifest, run: List[Step], freeable: set,
                inputs: List[InputBinding],
                deps: Dict[str, NodeDeps]) -> List[Step]:
+    """The steps in the order of least estimated peak memory. As in
+    Inductor's estimate (`get_freeable_input_buf`), the inputs whose
+    release frees memory are the backward graph's saved activations and
+    tangents: parameters and the caller's inputs (`primals_N`, `argN_M`)
+    stay with the caller, so releasing them frees nothing, and they count
+    neither as held nor as freed (counting them freed would move their
+    copies, such as weights converted to another layout, to the front)."""
     graph_buffers = manifest.buffer_storages()
     touched = [set(step_storages(step, graph_buffers)) for step in run]
     held = {}
     for s in manifest.storages:
-        if s.role == "input" and isinstance(s.elements, int):
+        if s.role == "input" and isinstance(s.elements, int) and \
+                not s.name.startswith(_CALLER_HELD):
             held[s.name] = s.elements * dtype_size(s.dtype)
-    indices, _ = order.reorder(manifest, run, touched, deps, freeable, held)
+    frees = {name for name in freeable
+             if not name.startswith(_CALLER_HELD + ("arg:",))}
+    indices, _ = order.reorder(manifest, run, touched, deps, frees, held)
     return [run[i] for i in indices]
+
+
+# Graph inputs the caller keeps (Inductor's names for parameters, buffers
+# and user inputs).
+_CALLER_HELD = ("primals_", "arg")
 
 
 def plan(manifest: Manifest, signature: dict,
