@@ -14,6 +14,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
@@ -84,34 +86,53 @@ private:
 
   InFlightDiagnostic error(const char *at) { return locator.emitError(at); }
 
+  /// Lines are read one at a time as the parser advances (a dump of a
+  /// million nodes has tens of millions); a tab in the indentation of any
+  /// line is reported before anything else, as a whole-file check.
   LogicalResult splitLines() {
-    const char *p = buffer.begin(), *end = buffer.end();
-    while (p != end) {
-      const char *start = p;
-      while (p != end && *p != '\n')
-        ++p;
-      StringRef full(start, p - start);
-      if (p != end)
-        ++p;
-      if (full.ends_with("\r"))
-        full = full.drop_back();
-      size_t indent = full.find_first_not_of(' ');
-      if (indent == StringRef::npos)
-        indent = full.size();
-      if (indent < full.size() && full[indent] == '\t')
-        return error(full.data() + indent)
+    for (size_t tab = buffer.find('\t'); tab != StringRef::npos;
+         tab = buffer.find('\t', tab + 1)) {
+      size_t start = buffer.rfind('\n', tab);
+      start = start == StringRef::npos ? 0 : start + 1;
+      if (buffer.slice(start, tab).find_first_not_of(' ') == StringRef::npos)
+        return error(buffer.data() + tab)
                << "tab in indentation; the dump is indented with spaces";
-      StringRef text = full.drop_front(indent).rtrim(' ');
-      lines.push_back({full, text, static_cast<unsigned>(indent)});
     }
+    nextLine = buffer.begin();
+    advance();
     return success();
   }
 
-  bool atEnd() const { return pos >= lines.size(); }
-  const Line &line() const { return lines[pos]; }
+  /// Moves to the next line.
+  void advance() {
+    const char *p = nextLine, *end = buffer.end();
+    if (p == end) {
+      ended = true;
+      return;
+    }
+    const char *start = p;
+    p = static_cast<const char *>(memchr(p, '\n', end - p));
+    if (!p)
+      p = end;
+    StringRef full(start, p - start);
+    if (p != end)
+      ++p;
+    nextLine = p;
+    if (full.ends_with("\r"))
+      full = full.drop_back();
+    size_t indent = full.find_first_not_of(' ');
+    if (indent == StringRef::npos)
+      indent = full.size();
+    StringRef text = full.drop_front(indent).rtrim(' ');
+    current = {full, text, static_cast<unsigned>(indent)};
+  }
+
+  bool atEnd() const { return ended; }
+  /// The current line (a copy: it stays valid after advance()).
+  Line line() const { return current; }
   void skipBlankLines() {
     while (!atEnd() && line().text.empty())
-      ++pos;
+      advance();
   }
   const char *endOfFile() const { return buffer.end(); }
 
@@ -150,7 +171,7 @@ private:
   FailureOr<PyValue *> parseFieldValue(const char *start, unsigned indent) {
     StringRef rest(start, line().full.end() - start);
     if (rest.trim().empty()) {
-      ++pos;
+      advance();
       if (atEnd())
         return truncated("a value");
       if (line().indent <= indent || line().text.empty())
@@ -194,7 +215,7 @@ private:
         ++p;
       }
       const char *valueEnd = lineEnd;
-      ++pos;
+      advance();
       if (open.empty())
         return parsePyValue(StringRef(valueStart, valueEnd - valueStart),
                             locator, scratch);
@@ -232,7 +253,7 @@ private:
         layout.className =
             StringRef(here(layout.className.data()), layout.className.size());
         layout.dtype = StringRef(here(layout.dtype.data()), layout.dtype.size());
-        ++pos;
+        advance();
         return layout;
       }
     }
@@ -270,8 +291,9 @@ private:
   /// buffers they touch, most of them many times over.
   llvm::StringMap<DumpLayout> layouts;
   StringRef buffer;
-  std::vector<Line> lines;
-  size_t pos = 0;
+  Line current;
+  const char *nextLine = nullptr;
+  bool ended = false;
   unsigned containerDepth = 0;
   static constexpr unsigned kMaxContainerDepth = 8;
 };
@@ -330,7 +352,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   node.loc = header.textBegin();
   node.kindName = kindName;
   node.innerClasses = inner;
-  ++pos;
+  advance();
 
   std::string prefix = name.str() + ".";
   for (auto [field, list] :
@@ -357,7 +379,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
     if (node.kernel.empty())
       return error(*start) << "expected the kernel name";
     node.kernelLoc = node.kernel.data();
-    ++pos;
+    advance();
     return success();
   }
   case DumpNode::Kind::Nop:
@@ -377,13 +399,13 @@ LogicalResult DumpParser::parseOutputs(DumpNode &node) {
     return failure();
   if (StringRef(*start, line().full.end() - *start).trim() != "[")
     return error(*start) << "expected '[' after '" << key << " ='";
-  ++pos;
+  advance();
   while (true) {
     if (atEnd())
       return truncated("']' closing '" + key + "'");
     const Line &l = line();
     if (l.indent == 0 && l.text == "]") {
-      ++pos;
+      advance();
       return success();
     }
     if (l.indent == 0 || l.text.empty())
@@ -415,7 +437,7 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   buffer.name = name;
   buffer.loc = header.textBegin();
   buffer.className = header.text.drop_front(colon + 2).trim();
-  ++pos;
+  advance();
 
   std::string prefix = name.str() + ".";
   FailureOr<DumpLayout> parsed = parseLayoutField(prefix + "layout", 4);
@@ -452,7 +474,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
     return failure();
   node.groupDevice = StringRef(*device, line().full.end() - *device).trim();
   node.groupDeviceLoc = node.groupDevice.data();
-  ++pos;
+  advance();
 
   node.iterationLoc = atEnd() ? endOfFile() : line().textBegin();
   FailureOr<PyValue *> iteration = parseField(prefix + "group.iteration", 0);
@@ -513,7 +535,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
                                      << quoteSource(line().text);
   DumpLoopBody &body = node.body.emplace();
   body.loc = line().textBegin();
-  ++pos;
+  advance();
 
   body.varRangesLoc = atEnd() ? endOfFile() : line().textBegin();
   FailureOr<PyValue *> ranges = parseField("var_ranges", 4);
@@ -534,7 +556,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
     if (expr.empty())
       return error(text.data() + eq + 3) << "expected an index expression";
     body.indices.push_back({text.take_front(eq), expr});
-    ++pos;
+    advance();
   }
 
   while (!atEnd() && !line().text.empty() && line().indent != 0) {
@@ -553,7 +575,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
     DumpBlock &block = body.blocks.emplace_back();
     block.name = blockName;
     block.loc = def.textBegin();
-    ++pos;
+    advance();
     while (!atEnd() && line().indent == 8 && !line().text.empty()) {
       const Line &l = line();
       DumpStmt &stmt = block.stmts.emplace_back();
@@ -572,7 +594,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
         valueText = l.text.drop_front(eq + 3);
       }
       stmt.valueText = valueText;
-      ++pos;
+      advance();
     }
     if (!atEnd() && !line().text.empty() && line().indent != 0 &&
         line().indent != 4)
@@ -609,7 +631,7 @@ LogicalResult DumpParser::parseMembers(DumpNode &node) {
         (node.name + ".snodes[" + Twine(node.members.size()) + "] =").str();
     if (atEnd() || line().indent != 0 || line().text != key)
       break;
-    ++pos;
+    advance();
     if (atEnd())
       return truncated("the member node after '" + key + "'");
     // Inductor nests at most a foreach of fused nodes; the bound keeps a
