@@ -12,6 +12,8 @@
 
 #include "InductorDumpWriter.h"
 
+#include "SplitMix64.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -31,21 +33,7 @@ using llvm::StringRef;
 
 namespace {
 
-/// splitmix64: the same sequence on every platform.
-class Random {
-public:
-  explicit Random(uint64_t seed) : state(seed) {}
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  unsigned below(unsigned n) { return static_cast<unsigned>(next() % n); }
-
-private:
-  uint64_t state;
-};
+using Random = SplitMix64;
 
 enum class NodeKind { Pointwise, Reduction, ColumnReduction, Extern, Copy };
 

@@ -1,6 +1,7 @@
 //===- GraphGenerator.cpp - Random valid scheduling graphs ----------------===//
 
 #include "GraphGenerator.h"
+#include "SplitMix64.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -16,29 +17,7 @@ using namespace mlir::fusion;
 
 namespace {
 
-/// splitmix64: a tiny generator whose sequence is the same everywhere (the
-/// standard distributions are not), so a seed names one graph.
-class Random {
-public:
-  explicit Random(uint64_t seed) : state(seed) {}
-
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, n); n must be positive.
-  uint64_t below(uint64_t n) { return next() % n; }
-  bool percent(unsigned p) { return below(100) < p; }
-  template <typename T>
-  T pick(ArrayRef<T> items) {
-    return items[below(items.size())];
-  }
-
-private:
-  uint64_t state;
-};
+using Random = SplitMix64;
 
 /// A buffer the generator may read: its current version.
 struct BufferInfo {
