@@ -595,7 +595,7 @@ def timing(runs, rounds=15, per=10):
     return out
 
 
-def kernel_profile(run, steps=3, top=40):
+def kernel_profile(run, steps=3, top=200):
     """torch.profiler over `steps` steps: the GPU's busy time per step
     (kernels, copies and memsets, summed), kernels per step, and the
     largest kernels by time (µs per step)."""
