@@ -418,6 +418,36 @@ def _reordered(manifest: Manifest, run: List[Step], freeable: set,
     return [run[i] for i in indices]
 
 
+def _symbols_of(values) -> set:
+    return {n for v in values if isinstance(v, sizes.Expr)
+            for n in v.symbols}
+
+
+def _check_symbols_bound(manifest: Manifest, inputs: List[InputBinding]):
+    """Every size symbol the manifest uses (kernels' arguments and grids,
+    storages' sizes, layouts, copies) must be bound by a call argument, as
+    `sizes.bind` binds them: a size argument, or a dimension of an input
+    tensor that is the symbol alone. Else the first call would fail at a
+    launch; this fails at compile time, naming the symbols."""
+    bound = {b.symbol for b in inputs if b.symbol.isidentifier()}
+    for b in inputs:
+        bound |= {d.text for d in b.shape
+                  if isinstance(d, sizes.Expr) and d.symbols == {d.text}}
+    used = set()
+    for s in manifest.storages:
+        used |= _symbols_of([s.elements])
+    for t in manifest.inputs + manifest.outputs:
+        used |= _symbols_of(t.shape + t.strides + (t.offset,))
+    for step in manifest.steps:
+        used |= set(step.symbols) | _symbols_of(step.grid + (step.elements,))
+    unbound = sorted(used - bound)
+    if unbound:
+        raise PlanError("graph %s uses size symbols %s that no call argument "
+                        "binds (neither a size argument nor a dimension of "
+                        "an input tensor)" % (manifest.graph,
+                                              ", ".join(unbound)))
+
+
 # Graph inputs the caller keeps (Inductor's names for parameters, buffers
 # and user inputs).
 _CALLER_HELD = ("primals_", "arg")
@@ -495,6 +525,7 @@ def plan(manifest: Manifest, signature: dict,
         else:
             raise PlanError("output %d: unknown kind %r" % (k, entry))
 
+    _check_symbols_bound(manifest, inputs)
     freeable = _freeable(manifest, aliases, outputs, inputs)
     run = run_steps(manifest)
     if reorder:

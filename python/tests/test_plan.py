@@ -228,6 +228,33 @@ def test_size_inputs_bind_symbols():
     assert p.inputs[0].symbol == "s0"
 
 
+def _dynamic(shape):
+    """DATA with x of `shape` (size expressions) and a kernel taking s0."""
+    data = copy.deepcopy(DATA)
+    data["inputs"][0]["shape"] = shape
+    data["inputs"][0]["strides"] = [8, 1]
+    data["storages"][0]["elements"] = "s0*8"
+    data["steps"][0]["grid"] = ["s0", 1, 1]
+    data["steps"][0]["symbols"] = ["s0"]
+    return manifest.parse(data)
+
+
+def test_symbols_must_be_bound():
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}], "outputs": []}
+    # A dimension that is the symbol alone binds it.
+    p = plan.plan(_dynamic(["s0", 8]), sig)
+    assert p.inputs[0].shape[0] == sizes.Expr("s0")
+    # So does a size argument.
+    sig_n = {"inputs": [{"name": "n", "symbol": "s0"},
+                        {"name": "x", "dtype": "f32"}], "outputs": []}
+    plan.plan(_dynamic(["2*s0", 8]), sig_n)
+    # A symbol only inside an expression is bound by nothing: the plan
+    # fails naming it, not the first launch.
+    with pytest.raises(plan.PlanError, match="size symbols s0 that no call "
+                       "argument binds"):
+        plan.plan(_dynamic(["2*s0", 8]), sig)
+
+
 def _softmax_kernel(write_index="c0", extra_reader=False):
     """One kernel (op9_op10_op11) computing a softmax over rows of buf8,
     a temporary read for the last time: op9 (max) and op10 (sum) reduce
