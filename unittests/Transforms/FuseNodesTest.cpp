@@ -41,15 +41,21 @@ using namespace mlir::fusion;
 namespace {
 
 struct Policy {
-  const char *peakMemory;
-  const char *reorderLoops;
+  PeakMemoryPolicy peakMemory;
+  LoopReorderPolicy reorderLoops;
+  /// The options as written on the command line.
+  const char *name;
 };
 
 constexpr Policy kPolicies[] = {
-    {"never-raise", "after-fixpoint"},
-    {"never-raise", "every-round"},
-    {"inductor", "after-fixpoint"},
-    {"inductor", "off"},
+    {PeakMemoryPolicy::NeverRaise, LoopReorderPolicy::AfterFixpoint,
+     "peak-memory=never-raise reorder-loops=after-fixpoint"},
+    {PeakMemoryPolicy::NeverRaise, LoopReorderPolicy::EveryRound,
+     "peak-memory=never-raise reorder-loops=every-round"},
+    {PeakMemoryPolicy::Inductor, LoopReorderPolicy::AfterFixpoint,
+     "peak-memory=inductor reorder-loops=after-fixpoint"},
+    {PeakMemoryPolicy::Inductor, LoopReorderPolicy::Off,
+     "peak-memory=inductor reorder-loops=off"},
 };
 
 class FuseNodesTest : public ::testing::Test {
@@ -158,9 +164,8 @@ TEST_F(FuseNodesTest, InvariantsOnGeneratedGraphs) {
         for (const Policy &policy : kPolicies) {
           SCOPED_TRACE(testing::Message()
                        << "nodes " << numNodes << " seed " << seed
-                       << (shuffle ? " shuffled" : "") << " peak-memory "
-                       << policy.peakMemory << " reorder-loops "
-                       << policy.reorderLoops);
+                       << (shuffle ? " shuffled" : "") << " "
+                       << policy.name);
           OwningOpRef<ModuleOp> module = prepare(numNodes, seed, shuffle);
           GraphOp graph = graphOf(*module);
           std::multiset<std::string> before = leafNames(graph);
@@ -170,15 +175,8 @@ TEST_F(FuseNodesTest, InvariantsOnGeneratedGraphs) {
           // What the planner decides and reports, on a copy.
           OwningOpRef<ModuleOp> copy = cast<ModuleOp>((*module)->clone());
           FusionOptions options;
-          options.peakMemory = StringRef(policy.peakMemory) == "inductor"
-                                   ? PeakMemoryPolicy::Inductor
-                                   : PeakMemoryPolicy::NeverRaise;
-          options.reorderLoops = StringRef(policy.reorderLoops) == "off"
-                                     ? LoopReorderPolicy::Off
-                                 : StringRef(policy.reorderLoops) ==
-                                         "every-round"
-                                     ? LoopReorderPolicy::EveryRound
-                                     : LoopReorderPolicy::AfterFixpoint;
+          options.peakMemory = policy.peakMemory;
+          options.reorderLoops = policy.reorderLoops;
           GraphOp copyGraph = graphOf(*copy);
           DependenceGraph copyDeps(copyGraph);
           FailureOr<FusionPlan> plan =
@@ -244,14 +242,14 @@ TEST_F(FuseNodesTest, ForeachAndComboKernelsOnGeneratedGraphs) {
         for (const Policy &policy : {kPolicies[0], kPolicies[2]}) {
           SCOPED_TRACE(testing::Message()
                        << "nodes " << numNodes << " seed " << seed
-                       << (shuffle ? " shuffled" : "") << " peak-memory "
-                       << policy.peakMemory);
+                       << (shuffle ? " shuffled" : "") << " "
+                       << policy.name);
           OwningOpRef<ModuleOp> module = prepare(numNodes, seed, shuffle);
           GraphOp graph = graphOf(*module);
           std::multiset<std::string> before = leafNames(graph);
           int64_t peakBefore = MemoryProfile(DependenceGraph(graph))
                                    .getPeakBytes();
-          bool neverRaise = StringRef(policy.peakMemory) == "never-raise";
+          bool neverRaise = policy.peakMemory == PeakMemoryPolicy::NeverRaise;
 
           ASSERT_TRUE(succeeded(fuse(*module, policy, /*comboKernels=*/true)));
           ASSERT_TRUE(succeeded(verify(*module)));

@@ -9,6 +9,8 @@
 #ifndef FUSION_PIPELINES_PIPELINES_H
 #define FUSION_PIPELINES_PIPELINES_H
 
+#include "fusion/Dialect/Fusion/Transforms/FusionPolicies.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -32,10 +34,14 @@ struct FusionScheduleOptions
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("Fuse nodes into kernels (fuse_nodes)"),
                     llvm::cl::init(true)};
-  Option<std::string> peakMemory{
-      *this, "peak-memory",
-      llvm::cl::desc("Peak memory policy of fusion: never-raise or inductor"),
-      llvm::cl::init("never-raise")};
+  Option<PeakMemoryPolicy> peakMemory{
+      *this, "peak-memory", llvm::cl::desc("Peak memory policy of fusion"),
+      llvm::cl::init(PeakMemoryPolicy::NeverRaise),
+      llvm::cl::values(
+          clEnumValN(PeakMemoryPolicy::NeverRaise, "never-raise",
+                     "No fusion raises the unfused schedule's peak"),
+          clEnumValN(PeakMemoryPolicy::Inductor, "inductor",
+                     "Inductor's heuristics only"))};
   Option<bool> comboKernels{
       *this, "combo-kernels",
       llvm::cl::desc("Once fusion is done, combine independent kernels into "

@@ -133,24 +133,6 @@ static SmallVector<SmallVector<Operation *>> openForeachOps(GraphOp graph) {
   return lists;
 }
 
-static FailureOr<PeakMemoryPolicy> parsePolicy(StringRef name) {
-  if (name == "never-raise")
-    return PeakMemoryPolicy::NeverRaise;
-  if (name == "inductor")
-    return PeakMemoryPolicy::Inductor;
-  return failure();
-}
-
-static FailureOr<LoopReorderPolicy> parseReorderPolicy(StringRef name) {
-  if (name == "after-fixpoint")
-    return LoopReorderPolicy::AfterFixpoint;
-  if (name == "every-round")
-    return LoopReorderPolicy::EveryRound;
-  if (name == "off")
-    return LoopReorderPolicy::Off;
-  return failure();
-}
-
 namespace {
 struct FuseNodesPass final
     : public mlir::fusion::impl::FuseNodesPassBase<FuseNodesPass> {
@@ -158,19 +140,6 @@ struct FuseNodesPass final
 
   void runOnOperation() override {
     GraphOp graphOp = getOperation();
-    FailureOr<PeakMemoryPolicy> policy = parsePolicy(peakMemory);
-    if (failed(policy)) {
-      graphOp.emitError("unknown peak-memory policy '")
-          << peakMemory << "'; expected never-raise or inductor";
-      return signalPassFailure();
-    }
-    FailureOr<LoopReorderPolicy> reorderPolicy =
-        parseReorderPolicy(reorderLoops);
-    if (failed(reorderPolicy)) {
-      graphOp.emitError("unknown reorder-loops policy '")
-          << reorderLoops << "'; expected after-fixpoint, every-round or off";
-      return signalPassFailure();
-    }
     // Foreach kernels of the input are planned from their members.
     SmallVector<SmallVector<Operation *>> foreachOps =
         openForeachOps(graphOp);
@@ -190,8 +159,8 @@ struct FuseNodesPass final
     options.pairwiseAttempts = pairwiseAttempts;
     options.horizontal = horizontal;
     options.aggressiveFusion = aggressiveFusion;
-    options.reorderLoops = *reorderPolicy;
-    options.peakMemory = *policy;
+    options.reorderLoops = reorderLoops;
+    options.peakMemory = peakMemory;
     options.explain = explain;
     options.comboKernels = comboKernels;
     SmallVector<SmallVector<unsigned, 4>> foreachLists;

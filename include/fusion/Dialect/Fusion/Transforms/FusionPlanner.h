@@ -33,6 +33,7 @@
 #define FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNER_H
 
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionPolicies.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
@@ -43,28 +44,6 @@
 
 namespace mlir {
 namespace fusion {
-
-/// How fusion treats peak memory.
-enum class PeakMemoryPolicy {
-  /// Never raise the peak live bytes of the unfused schedule.
-  NeverRaise,
-  /// Inductor's heuristics only (can_fusion_increase_peak_memory and
-  /// are_long_distant_nodes), which can raise it (pytorch#138685).
-  Inductor,
-};
-
-/// When fusion may reorder a node's loops to match another node's access
-/// order (config.loop_ordering_after_fusion).
-enum class LoopReorderPolicy {
-  /// Never.
-  Off,
-  /// In can_fuse of every round, as Inductor before 2.10 does.
-  EveryRound,
-  /// Only in one more round (is_reorder_round) once the rounds without
-  /// reordering have reached their fixpoint, as Inductor 2.10+ does (the
-  /// corpus was dumped by 2.11).
-  AfterFixpoint,
-};
 
 /// Inductor's fusion knobs (torch._inductor.config) and ours.
 struct FusionOptions {

@@ -10,6 +10,7 @@
 #define FUSION_DIALECT_FUSION_TRANSFORMS_PASSES_H
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionPolicies.h"
 
 #include "mlir/Pass/Pass.h"
 
