@@ -83,3 +83,21 @@ fusion.graph @rows symbols(s0) (%x: !fusion.buffer<s0 x 512 x f32>) -> (!fusion.
   }
   fusion.output %buf0 : !fusion.buffer<s0 x f32>
 }
+
+// -----
+
+// Size expressions in the manifest are Python (sizes.py): ceildiv by a
+// symbol as -(-a // b) (unary minus binds first), by a constant as
+// (a + c - 1) // c, floordiv as //, mod as %.
+// CHECK: exprs = {{{.*}}inputs = [{dtype = "f32", name = "x", offset = 0 : i64, shape = ["-(-s0 // s1)", "s0 // 2"], storage = "x", strides = ["s0 // 2", 1]}, {dtype = "f32", name = "y", offset = 0 : i64, shape = ["s0 % 3 + 1", 4], storage = "y", strides = [4, 1]}]
+// CHECK-SAME: grid = ["((-(-s0 // s1))*(s0 // 2) + 223) // 224", 1, 1]
+// CHECK-SAME: storages = [{dtype = "f32", elements = "(-(-s0 // s1))*(s0 // 2)", name = "x", role = "input"}, {dtype = "f32", elements = "(s0 % 3)*4 + 4", name = "y", role = "input"}
+fusion.graph @exprs symbols(s0 = 64, s1 = 10) (%x: !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>, %y: !fusion.buffer<(s0 mod 3 + 1) x 4 x f32>) -> (!fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [(s0 ceildiv s1) * (s0 floordiv 2)] writes(%out : !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>
+    %1 = fusion.load %y[0] : !fusion.buffer<(s0 mod 3 + 1) x 4 x f32>
+    %2 = arith.addf %0, %1 : f32
+    fusion.store %2, %out[%p0] : !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>
+  }
+  fusion.output %buf0 : !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>
+}
