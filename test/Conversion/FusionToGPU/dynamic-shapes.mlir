@@ -101,3 +101,35 @@ fusion.graph @exprs symbols(s0 = 64, s1 = 10) (%x: !fusion.buffer<(s0 ceildiv s1
   }
   fusion.output %buf0 : !fusion.buffer<(s0 ceildiv s1) x (s0 floordiv 2) x f32>
 }
+
+// -----
+
+// A foreach (combo) kernel of symbolic parts: part 0 (8 rows per block)
+// takes blocks [0, ceil(s0 / 8)), part 1 the next ceil(s1 / 256); the
+// ranges and the block offset of part 1 come from the symbols.
+// CHECK: combo = {{{.*}}grid = ["(s0 + 7) // 8 + (s1 + 255) // 256", 1, 1]
+// CHECK-LABEL: gpu.func @kernel_op0_op1(
+// CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) kernel
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[END0:.*]] = arith.ceildivsi %[[S0]], %{{.*}} : index
+// CHECK: arith.cmpi ult, %[[BID]], %[[END0]] : index
+// CHECK: %[[FIRST1:.*]] = arith.ceildivsi %[[S0]], %{{.*}} : index
+// CHECK: %[[BLOCKS1:.*]] = arith.ceildivsi %[[S1]], %{{.*}} : index
+// CHECK: %[[END1:.*]] = arith.addi %[[FIRST1]], %[[BLOCKS1]] : index
+// CHECK: arith.cmpi ult, %[[BID]], %[[END1]] : index
+fusion.graph @combo symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 32 x f32>, %y: !fusion.buffer<s1 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32> {
+    %0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [32] writes(%out : !fusion.buffer<s0 x f32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<s0 x 32 x f32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<s0 x f32>
+    }
+    %1 = fusion.node "op1" (%p0) in [s1] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0] : !fusion.buffer<s1 x f32>
+      %e = math.exp %a : f32
+      fusion.store %e, %out[%p0] : !fusion.buffer<s1 x f32>
+    }
+    fusion.yield %0, %1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+}
