@@ -94,6 +94,31 @@ def i1(x):
     return total
 
 
+def bessel_k(nu, x):
+    """K_nu(x) = integral over t > 0 of exp(-x cosh t) cosh(nu t), by the
+    trapezoid rule (exponentially accurate for this integrand)."""
+    if x == 0:
+        return math.inf
+    h, t, total = 0.02, 0.0, 0.0
+    while True:
+        w = math.exp(-x * math.cosh(t)) * math.cosh(nu * t)
+        total += w * (0.5 if t == 0 else 1.0)
+        if x * math.cosh(t) > 800:
+            break
+        t += h
+    return total * h
+
+
+def hurwitz_zeta(s, q):
+    """zeta(s, q) for s > 1, q > 0: 2000 terms of the sum, then the
+    integral of the rest with its first two Euler-Maclaurin corrections."""
+    n = 2000
+    total = sum((q + k) ** -s for k in range(n))
+    a = q + n
+    return (total + a ** (1 - s) / (s - 1) + 0.5 * a ** -s
+            + s / 12 * a ** (-s - 1))
+
+
 def digamma(x):
     if x == 0:
         return -math.copysign(math.inf, x)
@@ -129,6 +154,24 @@ def opaque():
     print_memref([ipowi(i % 7 - 3, (i // 7) % 9 - 2) for i in range(n)])
     print_memref([i1(f32(v * 6.0)) for v in x])
     print_memref([math.exp(-abs(f32(v * 6.0))) * i1(f32(v * 6.0)) for v in x])
+    pos = [f32(abs(v) * 6.0) for v in x]
+    for nu in (0, 1):
+        print_memref([bessel_k(nu, v) for v in pos])
+    for nu in (0, 1):
+        print_memref([bessel_k(nu, v) * math.exp(v) if v else math.inf
+                      for v in pos])
+    print_memref([math.sin(f32(v * 6.0)) / f32(v * 6.0) if v else 1.0
+                  for v in x])
+    # zeta(1.5 + p0 mod 4, 3 |x| + 0.05); polygamma(p0 mod 4, 2 |x| + 0.1).
+    qs = [f32(f32(abs(v) * 3.0) + f32(0.05)) for v in x]
+    print_memref([hurwitz_zeta(1.5 + i % 4, q) for i, q in enumerate(qs)])
+    ys = [f32(f32(abs(v) * 2.0) + f32(0.1)) for v in x]
+    poly = []
+    for i, y in enumerate(ys):
+        m = i % 4
+        poly.append(digamma(y) if m == 0 else
+                    (-1) ** (m + 1) * math.factorial(m) * hurwitz_zeta(m + 1, y))
+    print_memref(poly)
 
 
 def bucketize():
@@ -194,6 +237,12 @@ def polynomials():
         print_memref([chebyshev(kind, v, d) for v, d in zip(x, deg)])
     for fn in (hermite_h, hermite_he, laguerre, legendre):
         print_memref([fn(v, d) for v, d in zip(x, deg)])
+    # The shifted kinds at x in [0, 1): the kinds at 2x - 1 (in f32, as
+    # the lowering rounds it).
+    shifted = [f32(f32(float_input(i, 0) * 0.25) + 0.5) for i in range(n)]
+    ys = [f32(f32(v + v) - 1.0) for v in shifted]
+    for kind in "tuvw":
+        print_memref([chebyshev(kind, y, d) for y, d in zip(ys, deg)])
 
 
 def asserts():

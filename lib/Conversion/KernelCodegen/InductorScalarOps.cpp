@@ -181,9 +181,20 @@ static const OpaqueRow kOpaqueRows[] = {
     {"legendre_polynomial_p", emitPolynomial, kBoth},
     {"modified_bessel_i0", emitI0, kCPU},
     {"modified_bessel_i1", emitI1, kCPU},
+    {"modified_bessel_k0", emitK0, kBoth},
+    {"modified_bessel_k1", emitK1, kBoth},
     {"ndtr", emitNdtr, kCPU},
+    {"polygamma", emitPolygamma, kBoth},
     {"randint64", emitRandint64, kBoth},
     {"randn", emitRandn, kBoth},
+    {"scaled_modified_bessel_k0", emitK0e, kBoth},
+    {"scaled_modified_bessel_k1", emitK1e, kBoth},
+    {"shifted_chebyshev_polynomial_t", emitPolynomial, kBoth},
+    {"shifted_chebyshev_polynomial_u", emitPolynomial, kBoth},
+    {"shifted_chebyshev_polynomial_v", emitPolynomial, kBoth},
+    {"shifted_chebyshev_polynomial_w", emitPolynomial, kBoth},
+    {"spherical_bessel_j0", emitSphericalBesselJ0, kBoth},
+    {"zeta", emitZeta, kBoth},
 };
 
 static const OpaqueRow *lookupRow(StringRef name, bool gpu) {

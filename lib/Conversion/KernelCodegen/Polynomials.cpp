@@ -1,7 +1,7 @@
 //===- Polynomials.cpp - PyTorch's orthogonal polynomials -----------------===//
 //
-// torch.special's Chebyshev (T, U, V, W), Hermite (H, He), Laguerre and
-// Legendre polynomials as ATen computes them (`*_polynomial_*_forward` in
+// torch.special's Chebyshev (T, U, V, W, and the shifted ones), Hermite (H,
+// He), Laguerre and Legendre polynomials as ATen computes them (`*_polynomial_*_forward` in
 // aten/src/ATen/native/Math.h): the degree is the second operand converted
 // to int64; negative degrees give 0; the special cases at |x| = 1 (and
 // x = 0 for Laguerre), the trigonometric forms ATen takes for high degrees
@@ -29,6 +29,9 @@ enum class Poly { T, U, V, W, H, He, L, P };
 struct PolynomialRow {
   StringRef name;
   Poly poly;
+  /// The shifted Chebyshev kinds: the kind at 2x - 1, with ATen's own
+  /// special cases (x = 1, x = 0) and thresholds.
+  bool shifted = false;
 };
 
 /// One degree's evaluation: x, the degree n (i64) and its float value.
@@ -95,15 +98,27 @@ static const PolynomialRow kPolynomials[] = {
     {"chebyshev_polynomial_v", Poly::V},  {"chebyshev_polynomial_w", Poly::W},
     {"hermite_polynomial_h", Poly::H},    {"hermite_polynomial_he", Poly::He},
     {"laguerre_polynomial_l", Poly::L},   {"legendre_polynomial_p", Poly::P},
+    {"shifted_chebyshev_polynomial_t", Poly::T, true},
+    {"shifted_chebyshev_polynomial_u", Poly::U, true},
+    {"shifted_chebyshev_polynomial_v", Poly::V, true},
+    {"shifted_chebyshev_polynomial_w", Poly::W, true},
 };
 
 /// The polynomial of one family at (x, n).
-static Value emitPolynomialOf(PolyEval &e, Poly poly) {
+static Value emitPolynomialOf(PolyEval &e, Poly poly, bool shifted) {
   FloatMath &f = e.f;
-  Value x = e.x, one = f.c(1.0), two = f.c(2.0), zero = f.c(0.0);
+  Value one = f.c(1.0), two = f.c(2.0), zero = f.c(0.0);
+  // The shifted kinds evaluate the kind at 2x - 1, their edges at x = 1
+  // and x = 0 (where 2x - 1 is +-1).
+  Value x = shifted ? f.sub(f.add(e.x, e.x), one) : e.x;
   Value x2 = f.add(x, x);
   Value absX = f.abs(x);
-  Value xPositive = f.lt(zero, x);
+  Value xPositive = shifted ? f.eq(e.x, one) : f.lt(zero, x);
+  Value atEdge = shifted ? e.either(f.eq(e.x, one), f.eq(e.x, zero))
+                         : f.eq(absX, one);
+  // Degrees above which ATen takes the trigonometric form.
+  int64_t trigAbove = shifted ? (poly == Poly::W ? 4 : 6)
+                              : (poly == Poly::T ? 6 : 8);
   Value nPlus1 = f.add(e.nf, one);
   Value twoNPlus1 = f.add(f.add(e.nf, e.nf), one);
   Value signN = f.select(e.nEven(), one, f.c(-1.0));
@@ -111,17 +126,17 @@ static Value emitPolynomialOf(PolyEval &e, Poly poly) {
   Value noCase; // i1: no special case applies, so the recurrence runs
   switch (poly) {
   case Poly::T: {
-    atOne = f.eq(absX, one);
+    atOne = atEdge;
     edge = f.select(e.either(xPositive, e.nEven()), one, f.c(-1.0));
-    useTrig = e.both(e.nGt(6), f.lt(absX, one));
+    useTrig = e.both(e.nGt(trigAbove), f.lt(absX, one));
     trig = e.cos(f.mul(e.nf, e.acos(x)));
     first = x;
     break;
   }
   case Poly::U: {
-    atOne = f.eq(absX, one);
+    atOne = atEdge;
     edge = f.select(e.either(xPositive, e.nEven()), nPlus1, f.neg(nPlus1));
-    useTrig = e.both(e.nGt(8), f.lt(absX, one));
+    useTrig = e.both(e.nGt(trigAbove), f.lt(absX, one));
     Value theta = e.acos(x);
     Value s = e.sin(theta);
     trig = f.select(e.une(s, zero),
@@ -131,9 +146,9 @@ static Value emitPolynomialOf(PolyEval &e, Poly poly) {
     break;
   }
   case Poly::V: {
-    atOne = f.eq(absX, one);
+    atOne = atEdge;
     edge = f.select(xPositive, one, f.mul(signN, twoNPlus1));
-    useTrig = e.both(e.nGt(8), f.lt(absX, one));
+    useTrig = e.both(e.nGt(trigAbove), f.lt(absX, one));
     Value theta = e.acos(x);
     Value half = f.div(theta, two);
     trig = f.select(e.une(e.sin(half), one),
@@ -144,15 +159,15 @@ static Value emitPolynomialOf(PolyEval &e, Poly poly) {
     break;
   }
   case Poly::W: {
-    atOne = f.eq(absX, one);
+    atOne = atEdge;
     edge = f.select(xPositive, twoNPlus1, signN);
-    useTrig = e.both(e.nGt(8), f.lt(absX, one));
+    useTrig = e.both(e.nGt(trigAbove), f.lt(absX, one));
     Value theta = e.acos(x);
     Value half = f.div(theta, two);
     trig = f.select(e.une(e.cos(half), one),
                     f.div(e.sin(f.mul(f.add(e.nf, f.c(0.5)), theta)),
                           e.sin(half)),
-                    f.select(xPositive, twoNPlus1, signN));
+                    shifted ? signN : f.select(xPositive, twoNPlus1, signN));
     first = f.add(x2, one);
     break;
   }
@@ -168,7 +183,7 @@ static Value emitPolynomialOf(PolyEval &e, Poly poly) {
     first = f.sub(one, x);
     break;
   case Poly::P:
-    atOne = f.eq(absX, one);
+    atOne = atEdge;
     edge = f.select(e.either(xPositive, e.nEven()), one, f.c(-1.0));
     first = x;
     break;
@@ -259,5 +274,6 @@ FailureOr<SmallVector<Value>> codegen::emitPolynomial(ScalarOpContext &ctx) {
   Value nf = arith::SIToFPOp::create(b, loc, type, n);
   PolyEval e{ctx, FloatMath{b, loc, type}, x, n, nf};
   return SmallVector<Value>{
-      emitTorchCast(b, loc, emitPolynomialOf(e, row->poly), resultType)};
+      emitTorchCast(b, loc, emitPolynomialOf(e, row->poly, row->shifted),
+                    resultType)};
 }

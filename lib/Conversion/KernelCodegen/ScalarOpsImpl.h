@@ -84,6 +84,13 @@ FailureOr<SmallVector<Value>> emitDigamma(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitFrexp(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitI1(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitI1e(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitK0(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitK1(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitK0e(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitK1e(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitSphericalBesselJ0(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitZeta(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitPolygamma(ScalarOpContext &ctx);
 
 // ops.bucketize (Bucketize.cpp): its buffer operands are memrefs.
 FailureOr<SmallVector<Value>> emitBucketize(ScalarOpContext &ctx);

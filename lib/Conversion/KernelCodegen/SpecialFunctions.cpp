@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <cmath>
@@ -255,6 +256,122 @@ FailureOr<SmallVector<Value>> codegen::emitI1(ScalarOpContext &ctx) {
 }
 
 //===----------------------------------------------------------------------===//
+// modified_bessel_k0, k1 and their scaled forms (Cephes, as ATen's
+// modified_bessel_k0_forward ... scaled_modified_bessel_k1_forward)
+//===----------------------------------------------------------------------===//
+
+static const double kK0A[] = {
+    1.37446543561352307156E-16, 4.25981614279661018399E-14,
+    1.03496952576338420167E-11, 1.90451637722020886025E-9,
+    2.53479107902614945675E-7,  2.28621210311945178607E-5,
+    1.26461541144692592338E-3,  3.59799365153615016266E-2,
+    3.44289899924628486886E-1,  -5.35327393233902768720E-1};
+
+static const double kK0B[] = {
+    5.30043377268626276149E-18, -1.64758043015242134646E-17,
+    5.21039150503902756861E-17, -1.67823109680541210385E-16,
+    5.51205597852431940784E-16, -1.84859337734377901440E-15,
+    6.34007647740507060557E-15, -2.22751332699166985548E-14,
+    8.03289077536357521100E-14, -2.98009692317273043925E-13,
+    1.14034058820847496303E-12, -4.51459788337394416547E-12,
+    1.85594911495471785253E-11, -7.95748924447710747776E-11,
+    3.57739728140030116597E-10, -1.69753450938905987466E-9,
+    8.57403401741422608519E-9,  -4.66048989768794782956E-8,
+    2.76681363944501510342E-7,  -1.83175552271911948767E-6,
+    1.39498137188764993662E-5,  -1.28495495816278026384E-4,
+    1.56988388573005337491E-3,  -3.14481013119645005427E-2,
+    2.44030308206595545468E0};
+
+static const double kK1A[] = {
+    -7.02386347938628759343E-18, -2.42744985051936593393E-15,
+    -6.66690169419932900609E-13, -1.41148839263352776110E-10,
+    -2.21338763073472585583E-8,  -2.43340614156596823496E-6,
+    -1.73028895751305206302E-4,  -6.97572385963986435018E-3,
+    -1.22611180822657148235E-1,  -3.53155960776544875667E-1,
+    1.52530022733894777053E0};
+
+static const double kK1B[] = {
+    -5.75674448366501715755E-18, 1.79405087314755922667E-17,
+    -5.68946255844285935196E-17, 1.83809354436663880070E-16,
+    -6.05704724837331885336E-16, 2.03870316562433424052E-15,
+    -7.01983709041831346144E-15, 2.47715442448130437068E-14,
+    -8.97670518232499435011E-14, 3.34841966607842919884E-13,
+    -1.28917396095102890680E-12, 5.13963967348173025100E-12,
+    -2.12996783842756842877E-11, 9.21831518760500529508E-11,
+    -4.19035475934189648750E-10, 2.01504975519703286596E-9,
+    -1.03457624656780970260E-8,  5.74108412545004946722E-8,
+    -3.50196060308781257119E-7,  2.40648494783721712015E-6,
+    -1.93619797416608296024E-5,  1.95215518471351631108E-4,
+    -2.85781685962277938680E-3,  1.03923736576817238437E-1,
+    2.72062619048444266945E0};
+
+/// K0 (order 0) or K1, times exp(x) when `scaled`: one series on (0, 2]
+/// with the logarithmic term in I0 / I1, another on (2, inf); +inf at 0
+/// and NaN below.
+static Value emitBesselK(FloatMath &f, Value x, bool order1, bool scaled) {
+  Value zero = f.c(0.0), two = f.c(2.0);
+  Value near = f.chebyshev(f.sub(f.mul(x, x), two), order1 ? ArrayRef(kK1A)
+                                                          : ArrayRef(kK0A));
+  Value logHalf = f.log(f.mul(f.c(0.5), x));
+  Value bessel = f.mul(f.exp(f.abs(x)),
+                       order1 ? emitI1eOf(f, x) : emitI0eOf(f, x));
+  near = order1 ? f.add(f.mul(logHalf, bessel), f.div(near, x))
+                : f.sub(near, f.mul(logHalf, bessel));
+  Value far = f.div(
+      f.chebyshev(f.sub(f.div(f.c(8.0), x), two),
+                  order1 ? ArrayRef(kK1B) : ArrayRef(kK0B)),
+      f.sqrt(x));
+  if (scaled)
+    near = f.mul(near, f.exp(x));
+  else
+    far = f.mul(f.exp(f.neg(x)), far);
+  Value v = f.select(f.le(x, two), near, far);
+  v = f.select(f.lt(x, zero), f.c(NAN), v);
+  return f.select(f.eq(x, zero), f.c(INFINITY), v);
+}
+
+template <bool Order1, bool Scaled>
+static FailureOr<SmallVector<Value>> emitBesselKOp(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, emitBesselK(f, *x, Order1, Scaled));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitK0(ScalarOpContext &ctx) {
+  return emitBesselKOp<false, false>(ctx);
+}
+FailureOr<SmallVector<Value>> codegen::emitK1(ScalarOpContext &ctx) {
+  return emitBesselKOp<true, false>(ctx);
+}
+FailureOr<SmallVector<Value>> codegen::emitK0e(ScalarOpContext &ctx) {
+  return emitBesselKOp<false, true>(ctx);
+}
+FailureOr<SmallVector<Value>> codegen::emitK1e(ScalarOpContext &ctx) {
+  return emitBesselKOp<true, true>(ctx);
+}
+
+/// spherical_bessel_j0: sin(x) / x, its Taylor series below 0.5, 0 at +-inf.
+FailureOr<SmallVector<Value>>
+codegen::emitSphericalBesselJ0(ScalarOpContext &ctx) {
+  FailureOr<Value> xOr = unaryOperand(ctx);
+  if (failed(xOr))
+    return failure();
+  Value x = *xOr;
+  FloatMath f{ctx.b, ctx.loc, x.getType()};
+  Value x2 = f.mul(x, x);
+  Value series = f.add(
+      f.c(1.0),
+      f.mul(x2, f.polynomial(x2, {1.0 / 6227020800.0, -1.0 / 39916800.0,
+                                  1.0 / 362880.0, -1.0 / 5040.0, 1.0 / 120.0,
+                                  -1.0 / 6.0})));
+  Value sinc = f.div(math::SinOp::create(ctx.b, ctx.loc, x), x);
+  Value v = f.select(f.lt(f.abs(x), f.c(0.5)), series, sinc);
+  return result(ctx, f.select(f.eq(f.abs(x), f.c(INFINITY)), f.c(0.0), v));
+}
+
+//===----------------------------------------------------------------------===//
 // ndtr, digamma
 //===----------------------------------------------------------------------===//
 
@@ -294,17 +411,13 @@ static Value emitDigammaPositive(FloatMath &f, Value x) {
                   asymptotic);
 }
 
-FailureOr<SmallVector<Value>> codegen::emitDigamma(ScalarOpContext &ctx) {
-  FailureOr<Value> xOr = unaryOperand(ctx);
-  if (failed(xOr))
-    return failure();
-  Value x = *xOr;
-  OpBuilder &b = ctx.b;
-  Location loc = ctx.loc;
-  FloatMath f{b, loc, x.getType()};
-  Value one = f.c(1.0);
+/// digamma(x) in x's type, with ATen's poles.
+static Value emitDigammaOf(FloatMath &f, Value x) {
+  OpBuilder &b = f.b;
+  Location loc = f.loc;
   // x < 0: the reflection psi(x) = psi(1 - x) - pi / tan(pi * r), r the
   // fractional part of x (tan(pi * r) is more accurate than tan(pi * x)).
+  Value one = f.c(1.0);
   Value negative = f.lt(x, f.c(0.0));
   Value reflected = f.sub(one, x);
   Value positive = emitDigammaPositive(f, f.select(negative, reflected, x));
@@ -323,10 +436,206 @@ FailureOr<SmallVector<Value>> codegen::emitDigamma(ScalarOpContext &ctx) {
   Value isNegInt = arith::AndIOp::create(
       b, loc, f.lt(x, zero), f.eq(x, math::TruncOp::create(b, loc, x)));
   value = f.select(isNegInt, f.c(NAN), value);
-  value = f.select(isZero,
-                   math::CopySignOp::create(b, loc, f.c(INFINITY), f.neg(x)),
-                   value);
-  return result(ctx, value);
+  return f.select(isZero,
+                  math::CopySignOp::create(b, loc, f.c(INFINITY), f.neg(x)),
+                  value);
+}
+
+FailureOr<SmallVector<Value>> codegen::emitDigamma(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath f{ctx.b, ctx.loc, x->getType()};
+  return result(ctx, emitDigammaOf(f, *x));
+}
+
+//===----------------------------------------------------------------------===//
+// zeta, polygamma (Cephes' zeta, as ATen's zeta and calc_polygamma)
+//===----------------------------------------------------------------------===//
+
+/// Hurwitz zeta(x, q) in f64 (ATen's accumulation type on the CPU): the
+/// direct sum until a term is negligible (at least 9 terms and a > 9),
+/// then the Euler-Maclaurin tail of at most 12 terms.
+static Value emitZetaF64(OpBuilder &b, Location loc, Value x, Value q) {
+  FloatMath f{b, loc, b.getF64Type()};
+  constexpr double kMachEp = 1.11022302462515654042E-16;
+  static const double kA[] = {12.0,
+                              -720.0,
+                              30240.0,
+                              -1209600.0,
+                              47900160.0,
+                              -1.8924375803183791606e9,
+                              7.47242496e10,
+                              -2.950130727918164224e12,
+                              1.1646782814350067249e14,
+                              -4.5979787224074726105e15,
+                              1.8152105401943546773e17,
+                              -7.1661652561756670113e18};
+  Value one = f.c(1.0), zero = f.c(0.0);
+  auto pow = [&](Value base, Value e) -> Value {
+    return math::PowFOp::create(b, loc, base, e);
+  };
+  Value negX = f.neg(x);
+  Value s0 = pow(q, negX);
+  Type i32 = b.getI32Type();
+  Value i0 = createIntConstant(b, loc, i32, 0);
+  Value fFalse = createIntConstant(b, loc, b.getI1Type(), 0);
+  // (i, a, b, s, done): the direct sum.
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{i32, f.type, f.type, f.type, b.getI1Type()},
+      ValueRange{i0, q, zero, s0, fFalse},
+      [&](OpBuilder &cb, Location l, ValueRange args) {
+        FloatMath g{cb, l, f.type};
+        Value few = arith::CmpIOp::create(cb, l, arith::CmpIPredicate::slt,
+                                          args[0],
+                                          createIntConstant(cb, l, i32, 9));
+        Value small = g.le(args[1], g.c(9.0));
+        Value more = arith::AndIOp::create(
+            cb, l, arith::OrIOp::create(cb, l, few, small),
+            arith::XOrIOp::create(cb, l, args[4],
+                                  createIntConstant(cb, l, cb.getI1Type(), 1)));
+        scf::ConditionOp::create(cb, l, more, args);
+      },
+      [&](OpBuilder &lb, Location l, ValueRange args) {
+        FloatMath g{lb, l, f.type};
+        Value i = arith::AddIOp::create(lb, l, args[0],
+                                        createIntConstant(lb, l, i32, 1));
+        Value a = g.add(args[1], g.c(1.0));
+        Value term = math::PowFOp::create(lb, l, a, negX);
+        Value s = g.add(args[3], term);
+        Value eps = g.mul(g.c(kMachEp), s);
+        Value done = arith::AndIOp::create(lb, l, g.lt(g.neg(eps), term),
+                                           g.lt(term, eps));
+        scf::YieldOp::create(lb, l, ValueRange{i, a, term, s, done});
+      });
+  Value a = loop.getResult(1), bb = loop.getResult(2), s = loop.getResult(3);
+  Value done = loop.getResult(4);
+  // Euler-Maclaurin: unrolled, each step kept only while not converged.
+  Value w = a;
+  Value tail = f.sub(f.add(s, f.div(f.mul(bb, w), f.sub(x, one))),
+                     f.mul(f.c(0.5), bb));
+  Value acc = one, k = zero, bk = bb;
+  Value converged = done;
+  Value result = f.select(done, s, tail);
+  Value running = tail;
+  for (double coeff : kA) {
+    acc = f.mul(acc, f.add(x, k));
+    bk = f.div(bk, w);
+    Value t = f.div(f.mul(acc, bk), f.c(coeff));
+    running = f.add(running, t);
+    Value small = f.lt(f.abs(f.div(t, running)), f.c(kMachEp));
+    Value stop = arith::AndIOp::create(
+        b, loc, small,
+        arith::XOrIOp::create(b, loc, converged,
+                              createIntConstant(b, loc, b.getI1Type(), 1)));
+    result = f.select(converged, result, running);
+    converged = arith::OrIOp::create(b, loc, converged, stop);
+    k = f.add(k, one);
+    acc = f.mul(acc, f.add(x, k));
+    bk = f.div(bk, w);
+    k = f.add(k, one);
+  }
+  result = f.select(converged, result, running);
+  // Domain: x == 1 gives inf, x < 1 NaN; q <= 0 an integer inf, else NaN
+  // unless x is an integer.
+  Value inf = f.c(INFINITY), nan = f.c(NAN);
+  Value qInt = f.eq(q, math::FloorOp::create(b, loc, q));
+  Value xInt = f.eq(x, math::FloorOp::create(b, loc, x));
+  Value qNonPositive = f.le(q, zero);
+  Value v = result;
+  v = f.select(arith::AndIOp::create(
+                   b, loc, qNonPositive,
+                   arith::XOrIOp::create(b, loc, xInt,
+                                         createIntConstant(b, loc,
+                                                           b.getI1Type(), 1))),
+               nan, v);
+  v = f.select(arith::AndIOp::create(b, loc, qNonPositive, qInt), inf, v);
+  v = f.select(f.lt(x, one), nan, v);
+  return f.select(f.eq(x, one), inf, v);
+}
+
+/// The float operands of a binary special function, in f64, and the type
+/// of the result.
+static FailureOr<std::pair<Value, Value>> binaryF64(ScalarOpContext &ctx) {
+  if (ctx.operands.size() != 2 || ctx.op->getNumResults() != 1 ||
+      !isa<FloatType>(ctx.op->getResult(0).getType()))
+    return ctx.op->emitOpError("'")
+           << ctx.name << "' takes two operands and has one float result";
+  Type f64 = ctx.b.getF64Type();
+  return std::make_pair(emitTorchCast(ctx.b, ctx.loc, ctx.operands[0], f64),
+                        emitTorchCast(ctx.b, ctx.loc, ctx.operands[1], f64));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitZeta(ScalarOpContext &ctx) {
+  FailureOr<std::pair<Value, Value>> xq = binaryF64(ctx);
+  if (failed(xq))
+    return failure();
+  return result(ctx, emitZetaF64(ctx.b, ctx.loc, xq->first, xq->second));
+}
+
+/// trigamma(x), ATen's: the reflection below 0.5, six steps of the
+/// recurrence, then the asymptotic series.
+static Value emitTrigamma(FloatMath &f, Value x) {
+  Value one = f.c(1.0);
+  Value reflect = f.lt(x, f.c(0.5));
+  Value sinPiX = math::SinOp::create(f.b, f.loc, f.mul(f.c(M_PI), x));
+  Value acc = f.select(reflect,
+                       f.neg(f.div(f.c(M_PI * M_PI), f.mul(sinPiX, sinPiX))),
+                       f.c(0.0));
+  Value sign = f.select(reflect, f.c(-1.0), one);
+  x = f.select(reflect, f.sub(one, x), x);
+  for (int i = 0; i < 6; ++i) {
+    acc = f.add(acc, f.div(one, f.mul(x, x)));
+    x = f.add(x, one);
+  }
+  Value ixx = f.div(one, f.mul(x, x));
+  Value series = f.sub(f.c(1.0 / 6), f.mul(ixx, f.sub(f.c(1.0 / 30),
+                                                      f.mul(ixx, f.c(1.0 / 42)))));
+  Value tail = f.div(f.add(f.add(one, f.div(one, f.mul(f.c(2.0), x))),
+                           f.mul(ixx, series)),
+                     x);
+  return f.mul(sign, f.add(acc, tail));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitPolygamma(ScalarOpContext &ctx) {
+  // polygamma(n, x), as Inductor's C++: digamma for n = 0, trigamma for 1,
+  // else (-1)^(n + 1) n! zeta(n + 1, x).
+  FailureOr<std::pair<Value, Value>> nx = binaryF64(ctx);
+  if (failed(nx))
+    return failure();
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  FloatMath f{b, loc, b.getF64Type()};
+  Value n = nx->first, x = nx->second;
+  Value n64 = arith::FPToSIOp::create(b, loc, b.getI64Type(), n);
+  // n!, by a loop of n steps (n is small: n! overflows f64 past 170).
+  Value lb = createIntConstant(b, loc, b.getIndexType(), 1);
+  Value ub = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::AddIOp::create(b, loc, n64,
+                            createIntConstant(b, loc, b.getI64Type(), 1)));
+  ub = arith::MaxSIOp::create(b, loc, ub, lb);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, lb, ValueRange{f.c(1.0)},
+      [&](OpBuilder &fb, Location l, Value iv, ValueRange args) {
+        Value k = arith::SIToFPOp::create(
+            fb, l, fb.getF64Type(),
+            arith::IndexCastOp::create(fb, l, fb.getI64Type(), iv));
+        scf::YieldOp::create(fb, l,
+                             ValueRange{arith::MulFOp::create(fb, l, args[0], k)});
+      });
+  Value factorial = loop.getResult(0);
+  Value odd = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemSIOp::create(b, loc, n64,
+                             createIntConstant(b, loc, b.getI64Type(), 2)),
+      createIntConstant(b, loc, b.getI64Type(), 0));
+  Value sign = f.select(odd, f.c(1.0), f.c(-1.0));
+  Value general = f.mul(f.mul(sign, factorial),
+                        emitZetaF64(b, loc, f.add(n, f.c(1.0)), x));
+  Value v = f.select(f.eq(n, f.c(1.0)), emitTrigamma(f, x), general);
+  v = f.select(f.eq(n, f.c(0.0)), emitDigammaOf(f, x), v);
+  return result(ctx, v);
 }
 
 //===----------------------------------------------------------------------===//

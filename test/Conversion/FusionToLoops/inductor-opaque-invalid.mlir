@@ -6,8 +6,8 @@ fusion.graph @no_lowering() -> (!fusion.buffer<4xf32>) attributes {device = "cud
   %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
     %i = fusion.index_expr [%p0] : i64
     %x = fusion.cast %i : i64 to f32
-    // expected-error @+1 {{'fusion.opaque' op 'zeta' (Inductor's ops.zeta) has no lowering}}
-    %z = fusion.opaque "zeta"(%x, %x) : (f32, f32) -> f32
+    // expected-error @+1 {{'fusion.opaque' op 'igamma' (Inductor's ops.igamma) has no lowering}}
+    %z = fusion.opaque "igamma"(%x, %x) : (f32, f32) -> f32
     fusion.store %z, %o[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %out : !fusion.buffer<4xf32>

@@ -16,7 +16,7 @@
 // PTX-DAG: mul.hi.u32
 // PTX-DAG: .entry kernel_op3
 
-fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   // tl.randn(seed, p0) and triton_helpers.randint64(seed, p0, -7, 1000).
   %randn, %randint = fusion.node "op0" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xi64>) {
     %seed = arith.constant 1311768467294899695 : i64
@@ -82,5 +82,44 @@ fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64x
     fusion.store %a, %o0[%p0] : !fusion.buffer<64xf32>
     fusion.store %b, %o1[%p0] : !fusion.buffer<64xf32>
   }
-  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow, %i1, %i1e : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
+  // modified_bessel_k0/k1(6 |x|), their scaled forms, spherical_bessel_j0(6 x).
+  %k0, %k1, %k0e, %k1e, %j0 = fusion.node "op5" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>, %o2 : !fusion.buffer<64xf32>, %o3 : !fusion.buffer<64xf32>, %o4 : !fusion.buffer<64xf32>) {
+    %v = fusion.load %x[%p0] : !fusion.buffer<64xf32>
+    %six = arith.constant 6.0 : f32
+    %a = math.absf %v : f32
+    %w = arith.mulf %a, %six : f32
+    %s = arith.mulf %v, %six : f32
+    %r0 = fusion.opaque "modified_bessel_k0"(%w) : (f32) -> f32
+    %r1 = fusion.opaque "modified_bessel_k1"(%w) : (f32) -> f32
+    %r2 = fusion.opaque "scaled_modified_bessel_k0"(%w) : (f32) -> f32
+    %r3 = fusion.opaque "scaled_modified_bessel_k1"(%w) : (f32) -> f32
+    %r4 = fusion.opaque "spherical_bessel_j0"(%s) : (f32) -> f32
+    fusion.store %r0, %o0[%p0] : !fusion.buffer<64xf32>
+    fusion.store %r1, %o1[%p0] : !fusion.buffer<64xf32>
+    fusion.store %r2, %o2[%p0] : !fusion.buffer<64xf32>
+    fusion.store %r3, %o3[%p0] : !fusion.buffer<64xf32>
+    fusion.store %r4, %o4[%p0] : !fusion.buffer<64xf32>
+  }
+  // zeta(1.5 + p0 mod 4, 3 |x| + 0.05), polygamma(p0 mod 4, 2 |x| + 0.1).
+  %zeta, %polygamma = fusion.node "op6" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>) {
+    %v = fusion.load %x[%p0] : !fusion.buffer<64xf32>
+    %a = math.absf %v : f32
+    %three = arith.constant 3.0 : f32
+    %c005 = arith.constant 0.05 : f32
+    %two = arith.constant 2.0 : f32
+    %c01 = arith.constant 0.1 : f32
+    %c15 = arith.constant 1.5 : f32
+    %q0 = arith.mulf %a, %three : f32
+    %q = arith.addf %q0, %c005 : f32
+    %ni = fusion.index_expr [%p0 mod 4] : i64
+    %n = fusion.cast %ni : i64 to f32
+    %s = arith.addf %n, %c15 : f32
+    %z = fusion.opaque "zeta"(%s, %q) : (f32, f32) -> f32
+    %y0 = arith.mulf %a, %two : f32
+    %y = arith.addf %y0, %c01 : f32
+    %pg = fusion.opaque "polygamma"(%n, %y) : (f32, f32) -> f32
+    fusion.store %z, %o0[%p0] : !fusion.buffer<64xf32>
+    fusion.store %pg, %o1[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow, %i1, %i1e, %k0, %k1, %k0e, %k1e, %j0, %zeta, %polygamma : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
 }

@@ -14,7 +14,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/polynomials.ptx
 // PTX: .entry kernel_op0
 
-fusion.graph @polynomials(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+fusion.graph @polynomials(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   %t, %u, %v, %w, %h, %he, %l, %p = fusion.node "op0" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>, %o2 : !fusion.buffer<64xf32>, %o3 : !fusion.buffer<64xf32>, %o4 : !fusion.buffer<64xf32>, %o5 : !fusion.buffer<64xf32>, %o6 : !fusion.buffer<64xf32>, %o7 : !fusion.buffer<64xf32>) {
     %xv = fusion.load %x[%p0] : !fusion.buffer<64xf32>
     %half = arith.constant 0.5 : f32
@@ -38,5 +38,23 @@ fusion.graph @polynomials(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>
     fusion.store %g, %o6[%p0] : !fusion.buffer<64xf32>
     fusion.store %k, %o7[%p0] : !fusion.buffer<64xf32>
   }
-  fusion.output %t, %u, %v, %w, %h, %he, %l, %p : !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
+  // The shifted kinds at x / 4 + 1 / 2, in [0, 1).
+  %st, %su, %sv, %sw = fusion.node "op1" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>, %o2 : !fusion.buffer<64xf32>, %o3 : !fusion.buffer<64xf32>) {
+    %xv = fusion.load %x[%p0] : !fusion.buffer<64xf32>
+    %quarter = arith.constant 0.25 : f32
+    %half = arith.constant 0.5 : f32
+    %q = arith.mulf %xv, %quarter : f32
+    %y = arith.addf %q, %half : f32
+    %ni = fusion.index_expr [%p0 mod 13] : i64
+    %n = fusion.cast %ni : i64 to f32
+    %a = fusion.opaque "shifted_chebyshev_polynomial_t"(%y, %n) : (f32, f32) -> f32
+    %b = fusion.opaque "shifted_chebyshev_polynomial_u"(%y, %n) : (f32, f32) -> f32
+    %c = fusion.opaque "shifted_chebyshev_polynomial_v"(%y, %n) : (f32, f32) -> f32
+    %d = fusion.opaque "shifted_chebyshev_polynomial_w"(%y, %n) : (f32, f32) -> f32
+    fusion.store %a, %o0[%p0] : !fusion.buffer<64xf32>
+    fusion.store %b, %o1[%p0] : !fusion.buffer<64xf32>
+    fusion.store %c, %o2[%p0] : !fusion.buffer<64xf32>
+    fusion.store %d, %o3[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %t, %u, %v, %w, %h, %he, %l, %p, %st, %su, %sv, %sw : !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
 }
