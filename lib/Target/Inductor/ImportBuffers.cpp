@@ -215,3 +215,29 @@ GraphImporter::buildResultTypes(const DumpNode &node,
   }
   return success();
 }
+
+FailureOr<SmallVector<int64_t>>
+GraphImporter::tieMutations(const DumpNode &node,
+                            SmallVectorImpl<Value> &operands,
+                            MutableArrayRef<Type> types) {
+  SmallVector<int64_t> tied;
+  for (auto [i, buffer] : llvm::enumerate(node.outputs)) {
+    if (buffer.mutations.empty()) {
+      tied.push_back(-1);
+      continue;
+    }
+    auto [name, at] = buffer.mutations.front();
+    FailureOr<Value> old = lookupBuffer(rename(name), at);
+    if (failed(old))
+      return failure();
+    if (buffer.layout.kind == DumpLayout::Kind::None)
+      types[i] = old->getType();
+    auto *it = llvm::find(operands, *old);
+    if (it == operands.end()) {
+      operands.push_back(*old);
+      it = std::prev(operands.end());
+    }
+    tied.push_back(it - operands.begin());
+  }
+  return tied;
+}

@@ -64,27 +64,9 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     return success();
   }
 
-  SmallVector<int64_t> tied;
-  for (auto [i, buffer] : llvm::enumerate(node.outputs)) {
-    if (buffer.mutations.empty()) {
-      tied.push_back(-1);
-      continue;
-    }
-    auto [name, at] = buffer.mutations.front();
-    FailureOr<Value> old = lookupBuffer(rename(name), at);
-    if (failed(old))
-      return failure();
-    // Inductor's MutationOutput has a NoneLayout: it is the new version of
-    // the buffer it mutates, with that buffer's layout.
-    if (buffer.layout.kind == DumpLayout::Kind::None)
-      types[i] = old->getType();
-    auto *it = llvm::find(inputs, *old);
-    if (it == inputs.end()) {
-      inputs.push_back(*old);
-      it = std::prev(inputs.end());
-    }
-    tied.push_back(it - inputs.begin());
-  }
+  FailureOr<SmallVector<int64_t>> tied = tieMutations(node, inputs, types);
+  if (failed(tied))
+    return failure();
   // It survived dead-node elimination without a user: it has side effects.
   bool sideEffects = llvm::all_of(node.outputs, [](const DumpBuffer &b) {
     return llvm::all_of(b.users, [](const DumpUser &u) { return u.isWeak; });
@@ -104,7 +86,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     index = multiOutputCount[reads.front().first]++;
   }
   ExternOp op = ExternOp::create(builder, loc(node.loc), node.name, kernel,
-                                 inputs, types, names, tied, sideEffects);
+                                 inputs, types, names, *tied, sideEffects);
   if (index)
     op->setAttr("index", builder.getI64IntegerAttr(*index));
   bindOutputs(node, op->getResults());

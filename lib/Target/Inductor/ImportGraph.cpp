@@ -227,23 +227,14 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
   SmallVector<StringRef> names;
   if (failed(buildResultTypes(node, types, names)))
     return failure();
-  SmallVector<Value> mutated;
-  SmallVector<int64_t> tied;
-  for (const DumpBuffer &buffer : node.outputs) {
-    if (!isa<BufferType>(types[tied.size()]))
+  for (auto [buffer, type] : llvm::zip(node.outputs, types))
+    if (!isa<BufferType>(type))
       return error(buffer.layout.loc)
              << "the output of a SchedulerNode needs a FixedLayout";
-    if (buffer.mutations.empty()) {
-      tied.push_back(-1);
-      continue;
-    }
-    auto [name, at] = buffer.mutations.front();
-    FailureOr<Value> old = lookupBuffer(rename(name), at);
-    if (failed(old))
-      return failure();
-    tied.push_back(mutated.size());
-    mutated.push_back(*old);
-  }
+  SmallVector<Value> mutated;
+  FailureOr<SmallVector<int64_t>> tied = tieMutations(node, mutated, types);
+  if (failed(tied))
+    return failure();
   SmallVector<AffineExpr> loopSizes;
   for (AffineExpr s : node.ranges)
     loopSizes.push_back(canonicalizeIndexExpr(s));
@@ -257,7 +248,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
       builder, loc(node.loc), node.name,
       staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
-      names, mutated, tied);
+      names, mutated, *tied);
   op.setLoopSizeExprs(loopSizes, node.ranges.size());
   if (failed(BodyImporter(*this, node, op).run()))
     return failure();

@@ -165,6 +165,13 @@ private:
   /// Binds the names of `node`'s output buffers to `results`, recording the
   /// buffers they mutate.
   void bindOutputs(const DumpNode &node, ValueRange results);
+  /// The operand each output of `node` updates in place (the buffer its
+  /// `.mutations` names, found in `operands` or appended), or -1; an output
+  /// with a NoneLayout (Inductor's MutationOutput) gets the type of the
+  /// buffer it mutates.
+  FailureOr<SmallVector<int64_t>> tieMutations(const DumpNode &node,
+                                               SmallVectorImpl<Value> &operands,
+                                               MutableArrayRef<Type> types);
 
   InductorDump &dump;
   const DumpLocator &locator;
@@ -295,6 +302,8 @@ private:
   FailureOr<Value> scalar(const PyValue *arg, BodyEnv &env);
   /// All arguments of `call` as scalars.
   FailureOr<SmallVector<Value, 3>> scalars(const PyValue &call, BodyEnv &env);
+  /// Exactly `n` arguments of the call, as scalars.
+  FailureOr<SmallVector<Value, 3>> scalarArgs(const OpCall &c, unsigned n);
   /// The argument of a unary operation as a scalar.
   FailureOr<Value> unaryOperand(const OpCall &c);
   /// The two arguments of a binary operation as scalars.

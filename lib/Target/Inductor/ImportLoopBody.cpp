@@ -511,6 +511,13 @@ FailureOr<SmallVector<Value, 3>> BodyImporter::scalars(const PyValue &call,
   return values;
 }
 
+FailureOr<SmallVector<Value, 3>> BodyImporter::scalarArgs(const OpCall &c,
+                                                           unsigned n) {
+  if (failed(expectArgs(c.call, n, n)))
+    return failure();
+  return scalars(c.call, c.env);
+}
+
 LogicalResult BodyImporter::translateOp(const DumpStmt &stmt, StringRef name,
                                         const PyValue &call, BodyEnv &env,
                                         BodyValue &result) {

@@ -19,9 +19,7 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
 LogicalResult BodyImporter::translateFma(const OpCall &c, const OpDef &def) {
-  if (failed(expectArgs(c.call, 3, 3)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, 3);
   if (failed(args))
     return failure();
   Location l = loc(c.stmt.loc);

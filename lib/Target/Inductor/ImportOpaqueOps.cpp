@@ -51,9 +51,7 @@ FailureOr<bool> BodyImporter::boolArg(const PyValue *arg) {
 LogicalResult BodyImporter::translateSpecial(const OpCall &c,
                                              const OpDef &def) {
   unsigned arity = def.arity;
-  if (failed(expectArgs(c.call, arity, arity)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, arity);
   if (failed(args))
     return failure();
   Type type = (*args)[0].getType();
@@ -77,9 +75,7 @@ LogicalResult BodyImporter::translateRandom(const OpCall &c, const OpDef &def) {
   // randn(seed, offset), randint64(seed, offset, low, high),
   // rand_eager(seed, base_offset, threads_per_round, tid, vec).
   unsigned arity = c.name == "randn" ? 2 : c.name == "randint64" ? 4 : 5;
-  if (failed(expectArgs(c.call, arity, arity)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(c.call, c.env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, arity);
   if (failed(args))
     return failure();
   Type result = c.name == "randint64" ? Type(builder.getI64Type())

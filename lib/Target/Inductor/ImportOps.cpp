@@ -485,15 +485,10 @@ LogicalResult BodyImporter::translateToDtype(const OpCall &c,
 
 LogicalResult BodyImporter::translateIdentity(const OpCall &c,
                                               const OpDef &def) {
-  const PyValue &call = c.call;
-  BodyEnv &env = c.env;
-  BodyValue &result = c.result;
-  if (failed(expectArgs(call, 1, 1)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, 1);
   if (failed(args))
     return failure();
-  result.value = (*args)[0];
+  c.result.value = (*args)[0];
   return success();
 }
 
@@ -558,13 +553,9 @@ LogicalResult BodyImporter::translateCheckBounds(const OpCall &c,
 }
 
 LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
-  const PyValue &call = c.call;
-  BodyEnv &env = c.env;
   BodyValue &result = c.result;
   Location l = loc(c.stmt.loc);
-  if (failed(expectArgs(call, 3, 3)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, 3);
   if (failed(args))
     return failure();
   auto [cond, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
@@ -577,12 +568,9 @@ LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
 
 LogicalResult BodyImporter::translateRand(const OpCall &c, const OpDef &def) {
   const PyValue &call = c.call;
-  BodyEnv &env = c.env;
   BodyValue &result = c.result;
   Location l = loc(c.stmt.loc);
-  if (failed(expectArgs(call, 2, 2)))
-    return failure();
-  FailureOr<SmallVector<Value, 3>> args = scalars(call, env);
+  FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, 2);
   if (failed(args))
     return failure();
   Value seed = (*args)[0], offset = (*args)[1];
