@@ -101,19 +101,27 @@ static LogicalResult checkRandomOperands(ScalarOpContext &ctx,
   return success();
 }
 
+/// The Philox words of a random op's (seed, offset, ...) operands.
+static FailureOr<std::array<Value, 4>> philoxWords(ScalarOpContext &ctx,
+                                                   unsigned numOperands) {
+  if (failed(checkRandomOperands(ctx, numOperands)))
+    return failure();
+  return emitPhilox(ctx.b, ctx.loc, ctx.operands[0],
+                    offsetWord(ctx, ctx.operands[1]));
+}
+
 FailureOr<SmallVector<Value>> codegen::emitRandn(ScalarOpContext &ctx) {
-  if (failed(checkRandomOperands(ctx, 2)))
+  FailureOr<std::array<Value, 4>> words = philoxWords(ctx, 2);
+  if (failed(words))
     return failure();
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc;
-  std::array<Value, 4> words =
-      emitPhilox(b, loc, ctx.operands[0], offsetWord(ctx, ctx.operands[1]));
   // tl.randn: the first of pair_uniform_to_normal (Box-Muller) on the
   // first two words.
   FloatMath f{b, loc, b.getF32Type()};
   Value u1 = arith::MaximumFOp::create(b, loc, f.c(1.0e-7),
-                                       uintToUniformFloat(b, loc, words[0]));
-  Value u2 = uintToUniformFloat(b, loc, words[1]);
+                                       uintToUniformFloat(b, loc, (*words)[0]));
+  Value u2 = uintToUniformFloat(b, loc, (*words)[1]);
   Value theta = f.mul(f.c(6.283185307179586), u2);
   Value r = f.sqrt(f.mul(f.c(-2.0), f.log(u1)));
   Value n = f.mul(r, math::CosOp::create(b, loc, theta));
@@ -122,17 +130,16 @@ FailureOr<SmallVector<Value>> codegen::emitRandn(ScalarOpContext &ctx) {
 }
 
 FailureOr<SmallVector<Value>> codegen::emitRandint64(ScalarOpContext &ctx) {
-  if (failed(checkRandomOperands(ctx, 4)))
+  FailureOr<std::array<Value, 4>> words = philoxWords(ctx, 4);
+  if (failed(words))
     return failure();
   OpBuilder &b = ctx.b;
   Location loc = ctx.loc;
-  std::array<Value, 4> words =
-      emitPhilox(b, loc, ctx.operands[0], offsetWord(ctx, ctx.operands[1]));
   Type i64 = b.getI64Type();
   // (r0 | r1 << 32) % (high - low), unsigned, plus low.
-  Value lo = arith::ExtUIOp::create(b, loc, i64, words[0]);
+  Value lo = arith::ExtUIOp::create(b, loc, i64, (*words)[0]);
   Value hi = arith::ShLIOp::create(b, loc,
-                                   arith::ExtUIOp::create(b, loc, i64, words[1]),
+                                   arith::ExtUIOp::create(b, loc, i64, (*words)[1]),
                                    createIntConstant(b, loc, i64, 32));
   Value bits = arith::OrIOp::create(b, loc, lo, hi);
   Value low = emitTorchCast(b, loc, ctx.operands[2], i64);
