@@ -11,6 +11,7 @@ printMemrefF64 would, in the order of the test graph.
     inductor_ops_reference.py asserts  # test/Target/Inductor/asserts.test
     inductor_ops_reference.py polynomials  # ...FusionToLoops/inductor-polynomials-jit.mlir
     inductor_ops_reference.py bucketize  # test/Target/Inductor/bucketize.test
+    inductor_ops_reference.py store_modes  # test/Target/Inductor/store-modes.test
 """
 import bisect
 import math
@@ -184,6 +185,11 @@ def bucketize():
     print_memref([bisect.bisect_right(bounds, v) for v in x])
 
 
+def store_modes():
+    """test/Target/Inductor/store-modes.test: buf0 = arg0_1 + arg0_1."""
+    print_memref([2 * float_input(i, 0) for i in range(16)])
+
+
 def chebyshev(kind, x, n):
     """The four Chebyshev kinds from their trigonometric definitions."""
     if abs(x) == 1:
@@ -256,4 +262,5 @@ def asserts():
 
 if __name__ == "__main__":
     {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
+     "store_modes": store_modes,
      "polynomials": polynomials}[sys.argv[1]]()

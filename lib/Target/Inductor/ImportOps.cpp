@@ -396,12 +396,18 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
       call.elements.size() == 4 ? call.elements[3] : nullptr;
   for (auto &[key, v] : call.keywords)
     modeArg = v;
+  // Inductor's StoreMode: None, 'atomic_add', or 'tma' (a store through a
+  // tensor descriptor: the same elements get the same values, a plain
+  // store for the scheduler and the lowerings).
   StoreModeAttr mode;
   if (modeArg && !modeArg->isNone()) {
-    if (modeArg->kind != PyValue::Kind::String || modeArg->str != "atomic_add")
+    bool known = modeArg->kind == PyValue::Kind::String &&
+                 (modeArg->str == "atomic_add" || modeArg->str == "tma");
+    if (!known)
       return error(modeArg->loc()) << "unsupported store mode " << modeArg->text
-                                   << " (expected None or 'atomic_add')";
-    mode = StoreModeAttr::get(op.getContext(), StoreMode::AtomicAdd);
+                                   << " (expected None, 'atomic_add' or 'tma')";
+    if (modeArg->str == "atomic_add")
+      mode = StoreModeAttr::get(op.getContext(), StoreMode::AtomicAdd);
   }
   AffineMap map;
   SmallVector<Value> operands;
