@@ -120,6 +120,39 @@ def hurwitz_zeta(s, q):
             + s / 12 * a ** (-s - 1))
 
 
+def erfcx(x):
+    """exp(x^2) erfc(x): from math.erfc below 5; above, the continued
+    fraction of erfc (no erfc call, no overflow)."""
+    if x < 5:
+        return math.exp(x * x) * math.erfc(x)
+    frac = 0.0
+    for k in range(80, 0, -1):
+        frac = (k / 2) / (x + frac)
+    return 1 / (math.sqrt(math.pi) * (x + frac))
+
+
+def ndtri(y):
+    if y == 0:
+        return -math.inf
+    if y == 1:
+        return math.inf
+    lo, hi = -40.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(-mid / math.sqrt(2)) < y:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def log_ndtr(x):
+    t = x / math.sqrt(2)
+    if x < -5:
+        return math.log(erfcx(-t) / 2) - t * t
+    return math.log(0.5 * math.erfc(-t))
+
+
 def digamma(x):
     if x == 0:
         return -math.copysign(math.inf, x)
@@ -173,6 +206,12 @@ def opaque():
         poly.append(digamma(y) if m == 0 else
                     (-1) ** (m + 1) * math.factorial(m) * hurwitz_zeta(m + 1, y))
     print_memref(poly)
+    # erfcx(10 x) (both methods), ndtri((x + 2) / 4), log_ndtr(10 x).
+    # Beyond f32's range (2 exp(x^2) for x below -9.4) the result is inf.
+    print_memref([e if e <= 3.4028234663852886e38 else math.inf
+                  for e in (erfcx(f32(v * 10.0)) for v in x)])
+    print_memref([ndtri(f32(f32(v + 2.0) * 0.25)) for v in x])
+    print_memref([log_ndtr(f32(v * 10.0)) for v in x])
 
 
 def bucketize():

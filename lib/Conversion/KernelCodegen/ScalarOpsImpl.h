@@ -90,6 +90,9 @@ FailureOr<SmallVector<Value>> emitK0e(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitK1e(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitSphericalBesselJ0(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitZeta(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitNdtri(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitErfcx(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitLogNdtr(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitPolygamma(ScalarOpContext &ctx);
 
 // ops.bucketize (Bucketize.cpp): its buffer operands are memrefs.

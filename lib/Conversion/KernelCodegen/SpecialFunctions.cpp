@@ -639,6 +639,123 @@ FailureOr<SmallVector<Value>> codegen::emitPolygamma(ScalarOpContext &ctx) {
 }
 
 //===----------------------------------------------------------------------===//
+// ndtri (Cephes, as calc_ndtri), erfcx and log_ndtr
+//===----------------------------------------------------------------------===//
+
+static const double kNdtriP0[] = {
+    -5.99633501014107895267E1, 9.80010754185999661536E1,
+    -5.66762857469070293439E1, 1.39312609387279679503E1,
+    -1.23916583867381258016E0};
+static const double kNdtriQ0[] = {
+    1.00000000000000000000E0,  1.95448858338141759834E0,
+    4.67627912898881538453E0,  8.63602421390890590575E1,
+    -2.25462687854119370527E2, 2.00260212380060660359E2,
+    -8.20372256168333339912E1, 1.59056225126211695515E1,
+    -1.18331621121330003142E0};
+static const double kNdtriP1[] = {
+    4.05544892305962419923E0,   3.15251094599893866154E1,
+    5.71628192246421288162E1,   4.40805073893200834700E1,
+    1.46849561928858024014E1,   2.18663306850790267539E0,
+    -1.40256079171354495875E-1, -3.50424626827848203418E-2,
+    -8.57456785154685413611E-4};
+static const double kNdtriQ1[] = {
+    1.00000000000000000000E0,   1.57799883256466749731E1,
+    4.53907635128879210584E1,   4.13172038254672030440E1,
+    1.50425385692907503408E1,   2.50464946208309415979E0,
+    -1.42182922854787788574E-1, -3.80806407691578277194E-2,
+    -9.33259480895457427372E-4};
+static const double kNdtriP2[] = {
+    3.23774891776946035970E0,  6.91522889068984211695E0,
+    3.93881025292474443415E0,  1.33303460815807542389E0,
+    2.01485389549179081538E-1, 1.23716634817820021358E-2,
+    3.01581553508235416007E-4, 2.65806974686737550832E-6,
+    6.23974539184983293730E-9};
+static const double kNdtriQ2[] = {
+    1.00000000000000000000E0,  6.02427039364742014255E0,
+    3.67983563856160859403E0,  1.37702099489081330271E0,
+    2.16236993594496635890E-1, 1.34204006088543189037E-2,
+    3.28014464682127739104E-4, 2.89247864745380683936E-6,
+    6.79019408009981274425E-9};
+
+FailureOr<SmallVector<Value>> codegen::emitNdtri(ScalarOpContext &ctx) {
+  FailureOr<Value> yOr = unaryOperand(ctx);
+  if (failed(yOr))
+    return failure();
+  Value y0 = *yOr;
+  FloatMath f{ctx.b, ctx.loc, y0.getType()};
+  Value one = f.c(1.0), zero = f.c(0.0);
+  constexpr double kExpMinus2 = 0.13533528323661269189;
+  // The upper tail mirrors the lower one.
+  Value upper = f.lt(f.c(1.0 - kExpMinus2), y0);
+  Value y = f.select(upper, f.sub(one, y0), y0);
+  // Central: |y - 0.5| <= 3/8.
+  Value yc = f.sub(y, f.c(0.5));
+  Value y2 = f.mul(yc, yc);
+  Value central = f.mul(
+      f.add(yc, f.mul(yc, f.div(f.mul(y2, f.polynomial(y2, kNdtriP0)),
+                                f.polynomial(y2, kNdtriQ0)))),
+      f.c(2.50662827463100050242));
+  // Tails: x = sqrt(-2 log y), two rational corrections by range.
+  Value x = f.sqrt(f.mul(f.c(-2.0), f.log(y)));
+  Value x0 = f.sub(x, f.div(f.log(x), x));
+  Value z = f.div(one, x);
+  Value x1 = f.select(
+      f.lt(x, f.c(8.0)),
+      f.div(f.mul(z, f.polynomial(z, kNdtriP1)), f.polynomial(z, kNdtriQ1)),
+      f.div(f.mul(z, f.polynomial(z, kNdtriP2)), f.polynomial(z, kNdtriQ2)));
+  Value tail = f.sub(x0, x1);
+  tail = f.select(upper, tail, f.neg(tail));
+  Value v = f.select(f.lt(f.c(kExpMinus2), y), central, tail);
+  Value outside = arith::OrIOp::create(ctx.b, ctx.loc, f.lt(y0, zero),
+                                       f.lt(one, y0));
+  v = f.select(outside, f.c(NAN), v);
+  v = f.select(f.eq(y0, one), f.c(INFINITY), v);
+  return result(ctx, f.select(f.eq(y0, zero), f.c(-INFINITY), v));
+}
+
+/// erfcx(x) = exp(x^2) erfc(x), in f64: the product below 25 (erfc does
+/// not underflow there), the asymptotic series above (relative error below
+/// 1e-12 at 25). Not ATen's method (Faddeeva's Chebyshev tables), the same
+/// function to f32's precision and about 1e-13 relative in f64.
+static Value emitErfcxF64(FloatMath &f, Value x) {
+  Value x2 = f.mul(x, x);
+  Value direct =
+      f.mul(f.exp(x2), math::ErfcOp::create(f.b, f.loc, x));
+  Value inv2 = f.div(f.c(1.0), f.mul(f.c(2.0), x2));
+  // 1 - 1/(2x^2) + 3/(2x^2)^2 - 15/(2x^2)^3 + 105/(2x^2)^4 - 945/(2x^2)^5
+  Value series = f.polynomial(inv2, {-945.0, 105.0, -15.0, 3.0, -1.0, 1.0});
+  Value asymptotic =
+      f.div(series, f.mul(x, f.c(std::sqrt(M_PI))));
+  return f.select(f.lt(x, f.c(25.0)), direct, asymptotic);
+}
+
+FailureOr<SmallVector<Value>> codegen::emitErfcx(ScalarOpContext &ctx) {
+  FailureOr<Value> x = unaryOperand(ctx);
+  if (failed(x))
+    return failure();
+  FloatMath d{ctx.b, ctx.loc, ctx.b.getF64Type()};
+  Value x64 = emitTorchCast(ctx.b, ctx.loc, *x, d.type);
+  return result(ctx, emitErfcxF64(d, x64));
+}
+
+FailureOr<SmallVector<Value>> codegen::emitLogNdtr(ScalarOpContext &ctx) {
+  FailureOr<Value> xOr = unaryOperand(ctx);
+  if (failed(xOr))
+    return failure();
+  // calc_log_ndtr: t = x / sqrt(2); below -1, log(erfcx(-t) / 2) - t^2,
+  // else log1p(-erfc(t) / 2); in f64.
+  FloatMath d{ctx.b, ctx.loc, ctx.b.getF64Type()};
+  Value x = emitTorchCast(ctx.b, ctx.loc, *xOr, d.type);
+  Value t = d.mul(x, d.c(M_SQRT1_2));
+  Value low = d.sub(d.log(d.div(emitErfcxF64(d, d.neg(t)), d.c(2.0))),
+                    d.mul(t, t));
+  Value high = math::Log1pOp::create(
+      ctx.b, ctx.loc,
+      d.neg(d.div(math::ErfcOp::create(ctx.b, ctx.loc, t), d.c(2.0))));
+  return result(ctx, d.select(d.lt(x, d.c(-1.0)), low, high));
+}
+
+//===----------------------------------------------------------------------===//
 // frexp
 //===----------------------------------------------------------------------===//
 

@@ -16,7 +16,7 @@
 // PTX-DAG: mul.hi.u32
 // PTX-DAG: .entry kernel_op3
 
-fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
+fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   // tl.randn(seed, p0) and triton_helpers.randint64(seed, p0, -7, 1000).
   %randn, %randint = fusion.node "op0" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xi64>) {
     %seed = arith.constant 1311768467294899695 : i64
@@ -121,5 +121,21 @@ fusion.graph @inductor_opaque(%x: !fusion.buffer<64xf32>) -> (!fusion.buffer<64x
     fusion.store %z, %o0[%p0] : !fusion.buffer<64xf32>
     fusion.store %pg, %o1[%p0] : !fusion.buffer<64xf32>
   }
-  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow, %i1, %i1e, %k0, %k1, %k0e, %k1e, %j0, %zeta, %polygamma : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
+  // erfcx(10 x), ndtri((x + 2) / 4), log_ndtr(10 x).
+  %erfcx, %ndtri, %logndtr = fusion.node "op7" (%p0) in [64] writes(%o0 : !fusion.buffer<64xf32>, %o1 : !fusion.buffer<64xf32>, %o2 : !fusion.buffer<64xf32>) {
+    %v = fusion.load %x[%p0] : !fusion.buffer<64xf32>
+    %ten = arith.constant 10.0 : f32
+    %two = arith.constant 2.0 : f32
+    %quarter = arith.constant 0.25 : f32
+    %w = arith.mulf %v, %ten : f32
+    %s = arith.addf %v, %two : f32
+    %y = arith.mulf %s, %quarter : f32
+    %a = fusion.opaque "erfcx"(%w) : (f32) -> f32
+    %b = fusion.opaque "ndtri"(%y) : (f32) -> f32
+    %c = fusion.opaque "log_ndtr"(%w) : (f32) -> f32
+    fusion.store %a, %o0[%p0] : !fusion.buffer<64xf32>
+    fusion.store %b, %o1[%p0] : !fusion.buffer<64xf32>
+    fusion.store %c, %o2[%p0] : !fusion.buffer<64xf32>
+  }
+  fusion.output %randn, %randint, %erfinv, %i0, %i0e, %ndtr, %digamma, %m, %ex, %ms, %exs, %pow, %i1, %i1e, %k0, %k1, %k0e, %k1e, %j0, %zeta, %polygamma, %erfcx, %ndtri, %logndtr : !fusion.buffer<64xf32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xf32>, !fusion.buffer<64xi32>, !fusion.buffer<64xi64>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>, !fusion.buffer<64xf32>
 }

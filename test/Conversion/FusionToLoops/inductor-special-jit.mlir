@@ -11,9 +11,9 @@
 // RUN: rm -rf %t && scheduler-opt %S/Inputs/special-gpu.mlir --fusion-to-ptx="output-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/special_gpu.ptx
 // PTX: .entry kernel_op0
-// A function the target lacks is reported at its op.
-// RUN: not scheduler-opt %S/Inputs/special-gpu.mlir --fusion-to-cpu 2>&1 | FileCheck %s --check-prefix=NOCPU
-// NOCPU: error: 'fusion.opaque' op 'erfcx' (Inductor's ops.erfcx) has no lowering for the CPU
+// The same functions lower for the CPU too, with PyTorch's methods
+// (inductor-opaque-jit.mlir checks their values).
+// RUN: scheduler-opt %S/Inputs/special-gpu.mlir --fusion-to-cpu -o /dev/null
 
 fusion.graph @special() -> (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>, !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   // x = [1, 2, 3, 4]: lgamma(x) = log((x - 1)!) = [0, 0, log 2, log 6];
