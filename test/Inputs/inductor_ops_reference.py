@@ -16,6 +16,7 @@ printMemrefF64 would, in the order of the test graph.
 import bisect
 import math
 import os
+import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -153,6 +154,46 @@ def log_ndtr(x):
     return math.log(0.5 * math.erfc(-t))
 
 
+def trapezoid(fn, a, b, n):
+    h = (b - a) / n
+    return h * (0.5 * fn(a) + sum(fn(a + k * h) for k in range(1, n)) +
+                0.5 * fn(b))
+
+
+def simpson(fn, a, b, n):
+    h = (b - a) / n
+    return h / 3 * (fn(a) + fn(b) + sum((4 if k % 2 else 2) * fn(a + k * h)
+                                        for k in range(1, n)))
+
+
+def bessel_j1(x):
+    """(1/pi) integral over [0, pi] of cos(t - x sin t)."""
+    return trapezoid(lambda t: math.cos(t - x * math.sin(t)), 0, math.pi,
+                     400) / math.pi
+
+
+def bessel_y(nu, x):
+    """Y_nu(x), x > 0, nu in {0, 1}: Schlaefli's integrals."""
+    first = simpson(lambda t: math.sin(x * math.sin(t) - nu * t), 0,
+                    math.pi, 1000) / math.pi
+    end = math.asinh(800 / x)
+    second = simpson(lambda t: (math.exp(nu * t) + (-1) ** nu *
+                                math.exp(-nu * t)) * math.exp(-x * math.sinh(t)),
+                     0, end, 4000) / math.pi
+    return first - second
+
+
+def nextafter_f32(x, y):
+    """The f32 after x toward y, from the bits."""
+    if x == y:
+        return y
+    if x == 0:
+        return math.copysign(1.401298464324817e-45, y)
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    bits += 1 if (y > x) == (x > 0) else -1
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
 def digamma(x):
     if x == 0:
         return -math.copysign(math.inf, x)
@@ -212,6 +253,12 @@ def opaque():
                   for e in (erfcx(f32(v * 10.0)) for v in x)])
     print_memref([ndtri(f32(f32(v + 2.0) * 0.25)) for v in x])
     print_memref([log_ndtr(f32(v * 10.0)) for v in x])
+    # bessel_j1(6 x), bessel_y0 / y1(6 |x| + 0.1), nextafter(x, 1).
+    print_memref([bessel_j1(f32(v * 6.0)) for v in x])
+    ys = [f32(f32(abs(v) * 6.0) + f32(0.1)) for v in x]
+    print_memref([bessel_y(0, y) for y in ys])
+    print_memref([bessel_y(1, y) for y in ys])
+    print_memref([nextafter_f32(v, 1.0) for v in x])
 
 
 def bucketize():
