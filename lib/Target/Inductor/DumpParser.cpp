@@ -103,28 +103,32 @@ private:
     return success();
   }
 
-  /// Moves to the next line.
+  /// Moves to the next line that is not a comment. Inductor prints no
+  /// comments; a line whose text starts with `#` is one (tests annotate
+  /// dumps with expected diagnostics and lit directives that way).
   void advance() {
-    const char *p = nextLine, *end = buffer.end();
-    if (p == end) {
-      ended = true;
-      return;
-    }
-    const char *start = p;
-    p = static_cast<const char *>(memchr(p, '\n', end - p));
-    if (!p)
-      p = end;
-    StringRef full(start, p - start);
-    if (p != end)
-      ++p;
-    nextLine = p;
-    if (full.ends_with("\r"))
-      full = full.drop_back();
-    size_t indent = full.find_first_not_of(' ');
-    if (indent == StringRef::npos)
-      indent = full.size();
-    StringRef text = full.drop_front(indent).rtrim(' ');
-    current = {full, text, static_cast<unsigned>(indent)};
+    do {
+      const char *p = nextLine, *end = buffer.end();
+      if (p == end) {
+        ended = true;
+        return;
+      }
+      const char *start = p;
+      p = static_cast<const char *>(memchr(p, '\n', end - p));
+      if (!p)
+        p = end;
+      StringRef full(start, p - start);
+      if (p != end)
+        ++p;
+      nextLine = p;
+      if (full.ends_with("\r"))
+        full = full.drop_back();
+      size_t indent = full.find_first_not_of(' ');
+      if (indent == StringRef::npos)
+        indent = full.size();
+      StringRef text = full.drop_front(indent).rtrim(' ');
+      current = {full, text, static_cast<unsigned>(indent)};
+    } while (current.text.starts_with("#"));
   }
 
   bool atEnd() const { return ended; }
