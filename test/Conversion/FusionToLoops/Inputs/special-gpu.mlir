@@ -9,7 +9,9 @@ fusion.graph @special_gpu() -> (!fusion.buffer<4xf32>) attributes {device = "cud
     %erfcx = fusion.opaque "erfcx"(%ndtr) : (f32) -> f32
     %ndtri = fusion.opaque "ndtri"(%erfcx) : (f32) -> f32
     %lgamma = fusion.opaque "lgamma"(%ndtri) : (f32) -> f32
-    fusion.store %lgamma, %o0[%p0] : !fusion.buffer<4xf32>
+    %j0 = fusion.opaque "bessel_j0"(%lgamma) : (f32) -> f32
+    %hypot = fusion.opaque "hypot"(%j0, %x) : (f32, f32) -> f32
+    fusion.store %hypot, %o0[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %out : !fusion.buffer<4xf32>
 }
