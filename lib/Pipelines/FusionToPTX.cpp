@@ -74,6 +74,12 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.maxReductionBlockSize = options.maxReductionBlockSize;
   gpuOptions.warpReductionMaxSize = options.warpReductionMaxSize;
   gpuOptions.elementsPerThread = options.elementsPerThread;
+  gpuOptions.pointwiseBlockSize = options.pointwiseBlockSize;
+  gpuOptions.pointwiseVectorWidth = options.pointwiseVectorWidth;
+  gpuOptions.reductionLanes = options.reductionLanes;
+  gpuOptions.reductionRowsPerBlock = options.reductionRowsPerBlock;
+  gpuOptions.approxExp = options.approxExp;
+  gpuOptions.loopUnroll = options.loopUnroll;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -1,6 +1,7 @@
 // A foreach (combo) kernel through --fusion-to-ptx: one PTX entry and one
 // kernel step in the manifest (as the runtime's manifest reader sees it),
-// whose blocks 0-1 reduce the 16 rows and blocks 2-5 run the pointwise part.
+// whose block 0 reduces the 16 rows (4 threads each, 64 rows per block) and
+// block 1 runs the pointwise part (4 elements per thread).
 // RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/combo.ptx
 // RUN: env PYTHONDONTWRITEBYTECODE=1 %python -c "import sys; sys.path.insert(0, '%src_root/python'); \
@@ -21,7 +22,7 @@
 
 // PTX: .visible .entry kernel_op0_op1(
 // PTX-NOT: .entry
-// PY: combo [('kernel_op0_op1', (6, 1, 1), (256, 1, 1), ('x', 'buf0', 'y', 'buf1'))]
+// PY: combo [('kernel_op0_op1', (2, 1, 1), (256, 1, 1), ('x', 'buf0', 'y', 'buf1'))]
 // COMBO: two [('kernel_op0_op1', (2, 1, 1), (64, 1, 1))]
 // PLAIN: two 2
 

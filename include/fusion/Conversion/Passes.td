@@ -97,7 +97,19 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
   ];
   let options = [
     Option<"pointwiseBlockSize", "pointwise-block-size", "int64_t", "256",
-           "Threads per block of pointwise kernels (one element per thread)">,
+           "Threads per block of pointwise kernels">,
+    Option<"pointwiseVectorWidth", "pointwise-vector-width", "int64_t", "4",
+           "Adjacent elements each thread of a pointwise kernel takes (vector "
+           "accesses where contiguous); 1 for one element per thread">,
+    Option<"reductionLanes", "reduction-lanes", "int64_t", "0",
+           "Threads per row of every reduction kernel (a power of two); 0 "
+           "chooses per kernel">,
+    Option<"reductionRowsPerBlock", "reduction-rows-per-block", "int64_t", "0",
+           "Rows per block of every reduction kernel (a power of two); 0 "
+           "chooses per kernel">,
+    Option<"approxExp", "approx-exp", "bool", "true",
+           "f32 exponentials as Triton computes them (ex2.approx of x * "
+           "log2(e)) rather than libdevice's expf">,
     Option<"maxReductionBlockSize", "max-reduction-block-size", "int64_t",
            "512",
            "Most threads per block of a kernel that reduces one row per block">,
@@ -105,7 +117,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "Row elements each thread of a one-row-per-block kernel aims at "
            "(the block size follows)">,
     Option<"warpReductionMaxSize", "warp-reduction-max-size", "int64_t", "256",
-           "Rows of at most this many elements are reduced by one warp each">,
+           "Rows of at most this many elements are reduced by at most one "
+           "warp each (several rows per warp when short)">,
     Option<"maxPersistentElements", "max-persistent-elements", "int64_t", "16",
            "Most row elements per thread kept in registers; longer rows are "
            "looped over">,

@@ -87,6 +87,29 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "max-reduction-block-size",
       llvm::cl::desc("convert-fusion-to-gpu's max-reduction-block-size"),
       llvm::cl::init(512)};
+  PassOptions::Option<int64_t> pointwiseBlockSize{
+      *this, "pointwise-block-size",
+      llvm::cl::desc("convert-fusion-to-gpu's pointwise-block-size"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> pointwiseVectorWidth{
+      *this, "pointwise-vector-width",
+      llvm::cl::desc("convert-fusion-to-gpu's pointwise-vector-width"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> reductionLanes{
+      *this, "reduction-lanes",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-lanes"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionRowsPerBlock{
+      *this, "reduction-rows-per-block",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-rows-per-block"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> loopUnroll{
+      *this, "loop-unroll",
+      llvm::cl::desc("convert-fusion-to-gpu's loop-unroll"),
+      llvm::cl::init(8)};
+  PassOptions::Option<bool> approxExp{
+      *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
+      llvm::cl::init(true)};
 };
 
 struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {

@@ -38,6 +38,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -58,28 +59,35 @@ using namespace mlir::fusion::codegen;
 
 namespace {
 constexpr int64_t kWarpSize = 32;
-/// Threads per block of kernels that reduce one row per warp.
-constexpr int64_t kWarpRowBlockSize = 256;
+/// Threads per block that kernels reducing short rows aim at (rows of a
+/// warp or less share blocks).
+constexpr int64_t kRowBlockSize = 256;
 /// The extent of a kernel's memref for a storage of symbolic size (2^48
 /// elements, more than any GPU holds).
 constexpr int64_t kSymbolicStorageExtent = int64_t(1) << 48;
 
 struct MappingOptions {
   int64_t pointwiseBlockSize;
+  int64_t pointwiseVectorWidth;
   int64_t elementsPerThread;
   int64_t maxReductionBlockSize;
   int64_t warpReductionMaxSize;
   int64_t maxPersistentElements;
   int64_t loopUnroll;
+  int64_t reductionLanes;
+  int64_t reductionRowsPerBlock;
 };
 
 /// How a kernel's rows map onto the grid.
 struct KernelMapping {
-  enum class Kind { Pointwise, WarpPerRow, BlockPerRow } kind;
+  /// Pointwise: one thread per row of `plan` (an element, or a group of
+  /// `vectorWidth` elements when `split` holds the split plan). Reduction:
+  /// `numLanes` threads per row, `rowsPerBlock` rows per block.
+  enum class Kind { Pointwise, Reduction } kind;
   int64_t blockSize;
   /// Blocks: ceil(numel / rowsPerBlock), an expression in the size symbols.
   AffineExpr gridSize;
-  /// Rows per block (Pointwise: elements per block).
+  /// Rows per block (Pointwise: rows of the plan that runs, one per thread).
   int64_t rowsPerBlock;
   /// Threads per row, and per thread the row elements kept in registers
   /// (persistent) or handled per loop iteration.
@@ -88,7 +96,30 @@ struct KernelMapping {
   int64_t elementsPerLane = 1;
   /// Adjacent row elements a thread takes at a time (vector accesses).
   int64_t vectorWidth = 1;
+  /// The plan the kernel runs when it is not the kernel's own: a pointwise
+  /// kernel whose threads take `vectorWidth` adjacent elements.
+  std::shared_ptr<KernelPlan> split;
+
+  const KernelPlan &getPlan(const KernelPlan &plan) const {
+    return split ? *split : plan;
+  }
 };
+
+/// Threads per row of a reduction of `rnumel` elements: about
+/// elements-per-thread elements each, a power of two; rows of at most
+/// warp-reduction-max-size elements take at most a warp (and share it with
+/// other rows when shorter), longer ones up to max-reduction-block-size.
+static int64_t chooseLanes(int64_t rnumel, const MappingOptions &options) {
+  if (options.reductionLanes > 0)
+    return options.reductionLanes;
+  // Capped before rounding up: a power of two past 2^62 leaves int64.
+  int64_t lanes = llvm::PowerOf2Ceil(std::min<int64_t>(
+      llvm::divideCeil(rnumel, options.elementsPerThread), 1024));
+  if (rnumel <= options.warpReductionMaxSize)
+    return std::min(lanes, kWarpSize);
+  return std::clamp<int64_t>(lanes, 2 * kWarpSize,
+                             options.maxReductionBlockSize);
+}
 
 /// The mapping of one kernel; with `blockSize`, a power of two of at least
 /// a warp, that block size instead of the kernel's own (the parts of a
@@ -106,32 +137,49 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   };
   if (!plan.isReduction) {
     m.kind = KernelMapping::Kind::Pointwise;
-    // Rounded up to warps only when fewer elements than a block (alignTo
-    // of a count near INT64_MAX would leave int64).
+    // Threads take 16 bytes (of f32; 8 of 16-bit types) at a time when
+    // whole groups tile the kernel: vector loads and stores for the
+    // accesses contiguous in the flat index.
+    int64_t width = options.pointwiseVectorWidth;
+    int64_t rows = numel;
+    if (width > 1 && plan.hasStaticNumel() && plan.numel % width == 0 &&
+        plan.numel >= width * kWarpSize) {
+      m.split = std::make_shared<KernelPlan>(splitPointwiseRows(plan, width));
+      m.vectorWidth = m.elementsPerLane = width;
+      rows = m.split->numel;
+    }
+    // Rounded up to warps only when fewer rows than a block (alignTo of a
+    // count near INT64_MAX would leave int64).
     m.blockSize = blockSize.value_or(
-        numel >= options.pointwiseBlockSize
+        rows >= options.pointwiseBlockSize
             ? options.pointwiseBlockSize
-            : static_cast<int64_t>(llvm::alignTo(numel, kWarpSize)));
+            : static_cast<int64_t>(llvm::alignTo(rows, kWarpSize)));
     m.rowsPerBlock = m.blockSize;
-    m.gridSize = gridOf(m.rowsPerBlock);
+    m.gridSize = m.split ? getAffineConstantExpr(
+                               llvm::divideCeil(rows, m.rowsPerBlock),
+                               plan.op->getContext())
+                         : gridOf(m.rowsPerBlock);
     return m;
   }
-  if (rnumel <= options.warpReductionMaxSize) {
-    m.kind = KernelMapping::Kind::WarpPerRow;
-    m.blockSize = blockSize.value_or(kWarpRowBlockSize);
-    m.rowsPerBlock = m.blockSize / kWarpSize;
-    m.numLanes = kWarpSize;
+  m.kind = KernelMapping::Kind::Reduction;
+  m.numLanes = chooseLanes(rnumel, options);
+  if (blockSize) {
+    // A combo part: rows of a warp or less share the block, longer rows
+    // take all of it.
+    m.numLanes = m.numLanes <= kWarpSize ? m.numLanes : *blockSize;
+    m.rowsPerBlock = *blockSize / m.numLanes;
+  } else if (options.reductionRowsPerBlock > 0) {
+    m.rowsPerBlock = options.reductionRowsPerBlock;
   } else {
-    m.kind = KernelMapping::Kind::BlockPerRow;
-    // About elements-per-thread elements per thread (8 by default): enough
-    // loads in flight per thread and few threads to combine.
-    int64_t wanted = llvm::PowerOf2Ceil(
-        llvm::divideCeil(rnumel, options.elementsPerThread));
-    m.blockSize = blockSize.value_or(
-        std::clamp<int64_t>(wanted, 64, options.maxReductionBlockSize));
-    m.rowsPerBlock = 1;
-    m.numLanes = m.blockSize;
+    m.rowsPerBlock = m.numLanes <= kWarpSize ? kRowBlockSize / m.numLanes : 1;
+    // Few rows: no block larger than they need, but at least a warp
+    // (shuffles take whole warps).
+    if (numel < m.rowsPerBlock)
+      m.rowsPerBlock = llvm::PowerOf2Ceil(numel);
+    m.rowsPerBlock = std::max<int64_t>(m.rowsPerBlock,
+                                       llvm::divideCeil(kWarpSize, m.numLanes));
   }
+  m.blockSize = m.numLanes * m.rowsPerBlock;
   m.gridSize = gridOf(m.rowsPerBlock);
   // Threads take 16-byte groups of adjacent elements when rows divide.
   bool staticRows = plan.hasStaticRNumel();
@@ -313,9 +361,11 @@ private:
                          const KernelPlan &plan, const KernelMapping &mapping,
                          const std::function<Value(Value)> &getMemref,
                          AffineExpr firstBlock = AffineExpr());
+  /// Combines `acc` over the `numLanes` threads of each row (aligned
+  /// groups of whole warps); every thread gets its row's result.
   SmallVector<Value> blockAllReduce(OpBuilder &b, Location loc,
                                     gpu::GPUFuncOp kernel, Value tid,
-                                    int64_t blockSize,
+                                    int64_t blockSize, int64_t numLanes,
                                     const ReductionCombiner &combiner,
                                     ValueRange acc);
 
@@ -338,10 +388,12 @@ gpu::GPUModuleOp GPUHostTarget::getOrCreateModule(OpBuilder &b,
 
 SmallVector<Value> GPUHostTarget::blockAllReduce(
     OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
-    int64_t blockSize, const ReductionCombiner &combiner, ValueRange acc) {
+    int64_t blockSize, int64_t numLanes, const ReductionCombiner &combiner,
+    ValueRange acc) {
   SmallVector<Value> perWarp = warpAllReduce(b, loc, combiner, acc);
   int64_t numWarps = blockSize / kWarpSize;
-  if (numWarps == 1)
+  int64_t warpsPerRow = numLanes / kWarpSize;
+  if (warpsPerRow == 1)
     return perWarp;
   // Lane 0 of each warp publishes the warp's partial result; after the
   // barrier every warp combines all of them, so every thread has the row's.
@@ -370,24 +422,32 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
       memref::StoreOp::create(b, loc, v, slot, ValueRange{warpIndex});
   }
   gpu::BarrierOp::create(b, loc);
-  // Lane l reads partial l mod numWarps (a power of two), so a butterfly
-  // over log2(numWarps) steps gives every lane the total.
-  Value readIndex = arith::IndexCastOp::create(
-      b, loc, b.getIndexType(),
-      arith::AndIOp::create(b, loc, laneInWarp,
-                            createIntConstant(b, loc, indexType, numWarps - 1)));
+  // Lane l reads partial l mod warpsPerRow (a power of two) of its row's
+  // warps, so a butterfly over log2(warpsPerRow) steps gives every lane the
+  // row's total.
+  Value readIndex = arith::AndIOp::create(
+      b, loc, laneInWarp, createIntConstant(b, loc, indexType, warpsPerRow - 1));
+  if (warpsPerRow != numWarps)
+    readIndex = arith::OrIOp::create(
+        b, loc, readIndex,
+        arith::AndIOp::create(
+            b, loc, warp,
+            createIntConstant(b, loc, indexType, ~(warpsPerRow - 1))));
+  readIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), readIndex);
   SmallVector<Value> partials;
   for (Value slot : slots)
     partials.push_back(
         memref::LoadOp::create(b, loc, slot, ValueRange{readIndex}));
-  return warpAllReduce(b, loc, combiner, partials, numWarps);
+  return warpAllReduce(b, loc, combiner, partials, warpsPerRow);
 }
 
 LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
-                        const KernelPlan &plan, const KernelMapping &mapping,
+                        const KernelPlan &kernelPlan,
+                        const KernelMapping &mapping,
                         const std::function<Value(Value)> &getMemref,
                         AffineExpr firstBlock) {
+  const KernelPlan &plan = mapping.getPlan(kernelPlan);
   Location loc = plan.op->getLoc();
   // Row and element indices are 32-bit unless the kernel is too large, or
   // its sizes are only known at run time (compared without sums that could
@@ -415,38 +475,42 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   RowLayout layout;
   Value x;
   Value zero = constant(0);
-  switch (mapping.kind) {
-  case KernelMapping::Kind::Pointwise:
+  if (mapping.kind == KernelMapping::Kind::Pointwise) {
     x = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, bid, constant(mapping.blockSize)),
         tid);
     layout.lane = zero;
-    break;
-  case KernelMapping::Kind::WarpPerRow: {
-    Value warp = arith::ShRUIOp::create(b, loc, tid, constant(5));
+  } else if (mapping.rowsPerBlock == 1) {
+    x = bid;
+    layout.lane = tid;
+  } else {
+    // Row tid / numLanes of the block, lane tid mod numLanes (powers of two).
     x = arith::AddIOp::create(
         b, loc,
         arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
-        warp);
-    layout.lane = arith::AndIOp::create(b, loc, tid, constant(kWarpSize - 1));
-    layout.combineAcrossLanes = [](OpBuilder &cb, Location cl,
-                                   const ReductionCombiner &combiner,
-                                   ValueRange acc) {
-      return warpAllReduce(cb, cl, combiner, acc);
-    };
-    break;
+        arith::ShRUIOp::create(b, loc, tid,
+                               constant(llvm::Log2_64(mapping.numLanes))));
+    layout.lane =
+        arith::AndIOp::create(b, loc, tid, constant(mapping.numLanes - 1));
   }
-  case KernelMapping::Kind::BlockPerRow:
-    x = bid;
-    layout.lane = tid;
-    layout.combineAcrossLanes = [this, kernel, tid,
-                                 blockSize = mapping.blockSize](
+  if (mapping.kind == KernelMapping::Kind::Reduction &&
+      mapping.numLanes <= kWarpSize) {
+    layout.combineAcrossLanes = [lanes = mapping.numLanes](
                                     OpBuilder &cb, Location cl,
                                     const ReductionCombiner &combiner,
                                     ValueRange acc) {
-      return blockAllReduce(cb, cl, kernel, tid, blockSize, combiner, acc);
+      return warpAllReduce(cb, cl, combiner, acc, lanes);
     };
-    break;
+  } else if (mapping.kind == KernelMapping::Kind::Reduction) {
+    layout.combineAcrossLanes = [this, kernel, tid,
+                                 blockSize = mapping.blockSize,
+                                 lanes = mapping.numLanes](
+                                    OpBuilder &cb, Location cl,
+                                    const ReductionCombiner &combiner,
+                                    ValueRange acc) {
+      return blockAllReduce(cb, cl, kernel, tid, blockSize, lanes, combiner,
+                            acc);
+    };
   }
   layout.numLanes = mapping.numLanes;
   layout.persistent = mapping.persistent;
@@ -466,7 +530,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     x = arith::MinUIOp::create(b, loc, x, last);
   }
   layout.rowStoreGuard = layout.rowValid;
-  if (mapping.kind != KernelMapping::Kind::Pointwise) {
+  if (mapping.kind == KernelMapping::Kind::Reduction) {
     // One lane stores what a row computes once.
     Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          layout.lane, zero);
@@ -793,24 +857,61 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
   });
 }
 
+/// Triton's exponential of f32 values, which Inductor's `exp` (and the
+/// sigmoid, softmax and GELU built on it) uses: exp2(x * log2(e)), i.e.
+/// `ex2.approx.f32` (2 ulp) after one multiplication, instead of
+/// libdevice's correctly range-reduced `__nv_expf`.
+static void approximateExp(gpu::GPUModuleOp module) {
+  SmallVector<math::ExpOp> exps;
+  module.walk([&](math::ExpOp op) {
+    if (getElementTypeOrSelf(op.getType()).isF32())
+      exps.push_back(op);
+  });
+  for (math::ExpOp op : exps) {
+    OpBuilder b(op);
+    Value log2e = createFloatConstant(b, op.getLoc(), b.getF32Type(),
+                                      1.4426950408889634);
+    if (auto vector = dyn_cast<VectorType>(op.getType()))
+      log2e = vector::BroadcastOp::create(b, op.getLoc(), vector, log2e);
+    Value scaled =
+        arith::MulFOp::create(b, op.getLoc(), op.getOperand(), log2e);
+    Value result = math::Exp2Op::create(b, op.getLoc(), scaled);
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
+}
+
 struct ConvertFusionToGPUPass final
     : fusion::impl::ConvertFusionToGPUPassBase<ConvertFusionToGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MappingOptions mappingOptions{pointwiseBlockSize, elementsPerThread,
-                                  maxReductionBlockSize, warpReductionMaxSize,
-                                  maxPersistentElements, loopUnroll};
+    MappingOptions mappingOptions{
+        pointwiseBlockSize,    pointwiseVectorWidth, elementsPerThread,
+        maxReductionBlockSize, warpReductionMaxSize, maxPersistentElements,
+        loopUnroll,            reductionLanes,       reductionRowsPerBlock};
+    int64_t lanes = std::max<int64_t>(reductionLanes, 1);
     if (pointwiseBlockSize < kWarpSize || pointwiseBlockSize % kWarpSize != 0 ||
         maxReductionBlockSize % kWarpSize != 0 ||
         !llvm::isPowerOf2_64(maxReductionBlockSize) ||
         maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
         maxPersistentElements < 1 || loopUnroll < 1 ||
-        elementsPerThread < 1) {
-      module.emitError("convert-fusion-to-gpu: block sizes must be multiples "
-                       "of 32 up to 1024 (the reduction one a power of two), "
-                       "element counts positive");
+        elementsPerThread < 1 || pointwiseVectorWidth < 1 ||
+        pointwiseVectorWidth > 16 ||
+        !llvm::isPowerOf2_64(pointwiseVectorWidth) || reductionLanes < 0 ||
+        reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
+        reductionRowsPerBlock < 0 ||
+        (reductionRowsPerBlock > 0 &&
+         (!llvm::isPowerOf2_64(reductionRowsPerBlock) ||
+          reductionRowsPerBlock * lanes > 1024 ||
+          reductionRowsPerBlock * lanes < kWarpSize))) {
+      module.emitError(
+          "convert-fusion-to-gpu: block sizes must be multiples of 32 up to "
+          "1024 (the reduction one a power of two), element counts "
+          "positive, the vector width, reduction lanes and rows per block "
+          "powers of two (vectors of at most 16 elements, blocks of 32 to "
+          "1024 threads)");
       return signalPassFailure();
     }
     Builder builder(module.getContext());
@@ -839,6 +940,9 @@ struct ConvertFusionToGPUPass final
       numKernels += kernels;
       numExternCalls += externs;
     }
+    if (approxExp)
+      for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+        approximateExp(gpuModule);
     if (!graphs.empty()) {
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       builder.getUnitAttr());

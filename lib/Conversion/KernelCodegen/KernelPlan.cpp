@@ -636,3 +636,128 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
   }
   return plan;
 }
+
+/// The number of symbols `expr` may use: one past the largest position.
+static unsigned countSymbols(AffineExpr expr) {
+  unsigned n = 0;
+  expr.walk([&](AffineExpr e) {
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      n = std::max(n, sym.getPosition() + 1);
+  });
+  return n;
+}
+
+/// True when `expr` (free of r) is known to be a multiple of `width`.
+static bool isMultipleOf(AffineExpr expr, int64_t width) {
+  AffineExpr rem = simplifyAffineExpr(expr % width, 2, countSymbols(expr));
+  auto c = dyn_cast<AffineConstantExpr>(rem);
+  return c && c.getValue() == 0;
+}
+
+namespace {
+/// An expression written as base + k * r, base free of r.
+struct SplitExpr {
+  AffineExpr base;
+  int64_t k;
+};
+} // namespace
+
+/// `expr` of x with x replaced by width * x + r, as base + k * r; `mod` and
+/// `floordiv` by a multiple c of `width` of base + r, base a multiple of
+/// `width`, stay split: (base + r) mod c = base mod c + r and
+/// (base + r) floordiv c = base floordiv c, since r < width divides c.
+/// Nothing when r would end up inside another function.
+static std::optional<SplitExpr> splitIndex(AffineExpr expr, int64_t width) {
+  MLIRContext *context = expr.getContext();
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() != 0)
+      return std::nullopt;
+    return SplitExpr{getAffineDimExpr(0, context) * width, 1};
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return SplitExpr{expr, 0};
+  std::optional<SplitExpr> lhs = splitIndex(bin.getLHS(), width);
+  std::optional<SplitExpr> rhs = splitIndex(bin.getRHS(), width);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return SplitExpr{lhs->base + rhs->base, lhs->k + rhs->k};
+  case AffineExprKind::Mul: {
+    if (lhs->k != 0 && rhs->k != 0)
+      return std::nullopt;
+    if (lhs->k == 0 && rhs->k == 0)
+      return SplitExpr{lhs->base * rhs->base, 0};
+    const SplitExpr &var = lhs->k ? *lhs : *rhs;
+    auto factor = dyn_cast<AffineConstantExpr>(lhs->k ? rhs->base : lhs->base);
+    if (!factor)
+      return std::nullopt;
+    return SplitExpr{var.base * factor.getValue(),
+                     var.k * factor.getValue()};
+  }
+  case AffineExprKind::Mod:
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    if (rhs->k != 0)
+      return std::nullopt;
+    auto combine = [&](AffineExpr l) {
+      return expr.getKind() == AffineExprKind::Mod        ? l % rhs->base
+             : expr.getKind() == AffineExprKind::FloorDiv ? l.floorDiv(rhs->base)
+                                                          : l.ceilDiv(rhs->base);
+    };
+    if (lhs->k == 0)
+      return SplitExpr{combine(lhs->base), 0};
+    auto divisor = dyn_cast<AffineConstantExpr>(rhs->base);
+    if (lhs->k != 1 || expr.getKind() == AffineExprKind::CeilDiv ||
+        !divisor || divisor.getValue() <= 0 ||
+        divisor.getValue() % width != 0 || !isMultipleOf(lhs->base, width))
+      return std::nullopt;
+    return SplitExpr{combine(lhs->base),
+                     expr.getKind() == AffineExprKind::Mod ? 1 : 0};
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+KernelPlan codegen::splitPointwiseRows(const KernelPlan &plan,
+                                       int64_t width) {
+  assert(!plan.isReduction && plan.hasStaticNumel() &&
+         plan.numel % width == 0 &&
+         "splitting the rows of a reduction or of a partial row");
+  KernelPlan split = plan;
+  split.numel = plan.numel / width;
+  split.rnumel = width;
+  split.numelExpr = getAffineConstantExpr(split.numel, plan.op->getContext());
+  split.rnumelExpr = getAffineConstantExpr(width, plan.op->getContext());
+  int64_t sizes[2] = {split.numel, split.rnumel};
+  MLIRContext *context = plan.op->getContext();
+  AffineExpr x = getAffineDimExpr(0, context);
+  AffineExpr r = getAffineDimExpr(1, context);
+  AffineExpr zero = getAffineConstantExpr(0, context);
+  auto rewrite = [&](AffineExpr expr) {
+    // A pointwise kernel's r is always 0.
+    expr = expr.replaceDims({x, zero});
+    unsigned numSymbols = countSymbols(expr);
+    AffineExpr result;
+    if (std::optional<SplitExpr> s = splitIndex(expr, width))
+      result = s->base + r * s->k;
+    else
+      result = expr.replaceDims({x * width + r, r});
+    return simplifyWithRanges(
+        simplifyAffineExpr(result, 2, numSymbols), sizes, numSymbols);
+  };
+  for (MemberPlan &member : split.members) {
+    member.perElement = true;
+    for (AffineExpr &var : member.loopVars)
+      var = rewrite(var);
+  }
+  for (auto &entry : split.indexExprs)
+    entry.second = rewrite(entry.second);
+  // Every store now runs per element, in the one pass over the row.
+  split.numLevels = split.memoryStores.empty() ? 0 : 1;
+  for (auto &entry : split.deferredDepth)
+    entry.second = 0;
+  return split;
+}

@@ -1,17 +1,19 @@
 // RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s
 
-// A pointwise node: one kernel, one element per thread, 256 threads per
-// block; threads past the end compute on the last element and store nothing.
-// CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [4, 1, 1], kind = "kernel", name = "kernel_op0"{{.*}}}, gpu.container_module}
+// A pointwise node: one kernel, four adjacent elements per thread (1000 =
+// 250 groups, one 16-byte vector load and store each), 256 threads per
+// block; threads past the end compute on the last group and store nothing.
+// exp is Triton's: exp2(x * log2(e)).
+// CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [1, 1, 1], kind = "kernel", name = "kernel_op0"{{.*}}}, gpu.container_module}
 // CHECK-LABEL: gpu.module @pointwise_kernels
 // CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<1000xf32> {fusion.name = "x", llvm.noalias}, %[[OUT:.*]]: memref<1000xf32> {fusion.name = "buf0", llvm.noalias}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:   gpu.thread_id x
 // CHECK:   gpu.block_id x
 // CHECK:   %[[VALID:.*]] = arith.cmpi ult
-// CHECK:   memref.load %[[X]]
-// CHECK:   math.exp
+// CHECK:   vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<1000xf32>, vector<4xf32>
+// CHECK-COUNT-4: math.exp2
 // CHECK:   scf.if %[[VALID]] {
-// CHECK:     memref.store %{{.*}}, %[[OUT]]
+// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64} : memref<1000xf32>, vector<4xf32>
 // CHECK-NOT: gpu.func
 // CHECK-LABEL: func.func @pointwise(
 // CHECK-SAME: %[[A:.*]]: memref<1000xf32> {fusion.name = "x", fusion.role = "input"}, %[[B:.*]]: memref<1000xf32> {fusion.name = "buf0", fusion.role = "output"})
@@ -57,12 +59,14 @@ fusion.graph @add_sum(%arg0_1: !fusion.buffer<64x4096xf32>, %arg1_1: !fusion.buf
 
 // -----
 
-// Short rows: one row per warp, shuffles only (no shared memory, no
-// barrier), eight rows per block of 256 threads.
+// Short rows: 4 threads per row of 20 (about 8 elements each), 64 rows per
+// block of 256 threads; shuffles among the 4 threads only (no shared memory,
+// no barrier).
 // CHECK-LABEL: gpu.module @short_rows_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK-NOT: gpu.barrier
-// CHECK-COUNT-5: gpu.shuffle xor {{.*}} : f32
+// CHECK-COUNT-2: gpu.shuffle xor {{.*}} : f32
+// CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 // CHECK: gpu.launch_func {{.*}} threads in
@@ -98,14 +102,14 @@ fusion.graph @long_rows(%x: !fusion.buffer<2x50000xf32>) -> (!fusion.buffer<2xi6
 
 // -----
 
-// A fused softmax (Inductor's op0_op1_op2) of rows of 64, one per warp: one
+// A fused softmax (Inductor's op0_op1_op2) of rows of 64, 8 threads each: one
 // kernel whose only global accesses are the input and the output; the
 // row's max and sum never reach memory (no storage, no kernel argument, no
 // allocation), and the two online-softmax reductions of the row run once,
-// as a max then a sum of exponentials (five shuffles each).
+// as a max then a sum of exponentials (three shuffles each).
 // CHECK-LABEL: gpu.module @softmax_kernels
 // CHECK: gpu.func @kernel_op0_op1_op2(%[[IN:.*]]: memref<512xf32> {fusion.name = "arg0_1", llvm.noalias}, %[[OUT:.*]]: memref<512xf32> {fusion.name = "buf2", llvm.noalias}) kernel
-// CHECK-COUNT-10: gpu.shuffle xor
+// CHECK-COUNT-6: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: memref.store %{{.*}}, %[[IN]]
 // CHECK: vector.store %{{.*}}, %[[OUT]]
@@ -221,24 +225,26 @@ fusion.graph @host(%a: !fusion.buffer<64xf32>, %b: !fusion.buffer<64xf32>) -> (!
 
 // -----
 
-// A combo kernel of a row reduction (one warp per row, 8 rows per block of
-// 256 threads) and a pointwise part (256 elements per block): blocks 0-1
-// reduce the 16 rows, blocks 2-5 copy the 1000 elements; one launch of 6
-// blocks of 256 threads, one manifest step.
-// CHECK: steps = [{args = ["x", "buf0", "y", "buf1"], block = [256, 1, 1], grid = [6, 1, 1], kind = "kernel", name = "kernel_op0_op1", node = "op0_op1"
+// A combo kernel of a row reduction (4 threads per row of 32, 64 rows per
+// block of 256 threads) and a pointwise part (4 elements per thread, 1024
+// per block): block 0 reduces the 16 rows, block 1 computes the 1000
+// elements; one launch of 2 blocks of 256 threads, one manifest step.
+// CHECK: steps = [{args = ["x", "buf0", "y", "buf1"], block = [256, 1, 1], grid = [2, 1, 1], kind = "kernel", name = "kernel_op0_op1", node = "op0_op1"
 // CHECK-LABEL: gpu.func @kernel_op0_op1(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK:   %[[BID:.*]] = gpu.block_id x
-// CHECK:   %[[IN0:.*]] = arith.cmpi ult, %[[BID]], %c2
+// CHECK:   %[[IN0:.*]] = arith.cmpi ult, %[[BID]], %[[C1:.*]] :
 // CHECK:   scf.if %[[IN0]] {
-// CHECK:     gpu.shuffle xor
+// CHECK-COUNT-2: gpu.shuffle xor
 // CHECK:   }
-// CHECK:   %[[END1:.*]] = arith.cmpi ult, %[[BID]], %c6
-// CHECK:   %[[BEGIN1:.*]] = arith.cmpi uge, %[[BID]], %c2
+// CHECK:   %[[END1:.*]] = arith.cmpi ult, %[[BID]], %[[C2:.*]] :
+// CHECK:   %[[BEGIN1:.*]] = arith.cmpi uge, %[[BID]], %[[C1B:.*]] :
 // CHECK:   %[[IN1:.*]] = arith.andi %[[BEGIN1]], %[[END1]]
 // CHECK:   scf.if %[[IN1]] {
-// CHECK:     arith.subi %{{.*}}, %c2_i32
-// CHECK:     math.exp
+// CHECK:     arith.subi %{{.*}}, %c1_i32
+// CHECK:     vector.load
+// CHECK:     math.exp2
+// CHECK:     vector.store
 // CHECK:   }
 // CHECK:   gpu.return
 // CHECK-LABEL: func.func @combo(

@@ -138,6 +138,15 @@ bool hasIndirectIndices(Operation *access);
 /// iteration space, or a buffer cannot be kept in registers.
 FailureOr<KernelPlan> planKernel(Operation *kernel, const StoragePlan &storage);
 
+/// Pointwise kernel `plan` with its elements taken `width` at a time, for
+/// vector accesses: rows x' < numel / width of `width` elements r each
+/// (element x = x' * width + r), every member running per element. Index
+/// expressions keep the form f(x') + r wherever the original is contiguous
+/// in x, also through `mod` and `floordiv` by multiples of `width` (a
+/// broadcast `x mod 1024` stays contiguous). `plan` must be pointwise, its
+/// numel static and a multiple of `width`.
+KernelPlan splitPointwiseRows(const KernelPlan &plan, int64_t width);
+
 } // namespace mlir::fusion::codegen
 
 #endif // FUSION_CONVERSION_KERNELCODEGEN_KERNELPLAN_H
