@@ -67,11 +67,13 @@ class Program:
             [self._size(n) for n in tensor.shape],
             [self._size(n) for n in tensor.strides], self._size(tensor.offset))
 
-    def launcher(self, storages: Dict[str, torch.Tensor]):
-        """A function that runs every step on `storages`, on the current
-        PyTorch stream."""
+    def launcher(self, storages: Dict[str, torch.Tensor], only=None):
+        """A function that runs every step on `storages` (with `only`, the
+        step of that index alone), on the current PyTorch stream."""
         plan = []
-        for step in self.manifest.steps:
+        for i, step in enumerate(self.manifest.steps):
+            if only is not None and i != only:
+                continue
             if step.kind == "kernel":
                 pointers = [storages[a].data_ptr() for a in step.args] + \
                     [self.symbols[n] for n in step.symbols]

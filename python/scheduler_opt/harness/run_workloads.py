@@ -168,7 +168,10 @@ def check(workload, program, forward, names, generator):
     return max(errors), max(eager_errors), errors, small
 
 
-def time_workload(workload, program, forward, names, generator):
+def time_workload(workload, program, forward, names, generator,
+                  compiled=None, baselines=True):
+    """Times our kernels and, with `baselines`, torch.compile (`compiled`,
+    compiled here when None) and eager on the same input sets."""
     m = program.manifest
     footprint = sum(s.elements * manifest_lib.dtype_size(s.dtype)
                     for s in m.storages)
@@ -179,26 +182,40 @@ def time_workload(workload, program, forward, names, generator):
         inputs = make_inputs(workload, program, storages, generator)
         launchers.append(program.launcher(storages))
         arg_sets.append([inputs[n] for n in names])
-    compiled = torch.compile(forward)
+    if compiled is None:
+        compiled = torch.compile(forward)
     with torch.no_grad():
         start = time.time()
-        for args in arg_sets:
-            compiled(*args)
+        if baselines:
+            for args in arg_sets:
+                compiled(*args)
         torch.cuda.synchronize()
         compile_s = time.time() - start
-        result = {"sets": sets, "compile_s": compile_s}
-        for key, runs in (
-                ("ours_us", launchers),
+        result = {"sets": sets}
+        timed = [("ours_us", launchers)]
+        if baselines:
+            result["compile_s"] = compile_s
+            timed += [
                 ("compiled_us", [lambda a=a: compiled(*a) for a in arg_sets]),
-                ("eager_us", [lambda a=a: forward(*a) for a in arg_sets])):
+                ("eager_us", [lambda a=a: forward(*a) for a in arg_sets])]
+        for key, runs in timed:
             try:
                 result[key] = graph_time_us(runs)
             except Exception as e:  # report, fall back to plain events
                 result[key + "_graph_error"] = str(e).splitlines()[0]
                 result[key] = event_time_us(runs[0])
         result["ours_event_us"] = event_time_us(launchers[0])
-        result["compiled_event_us"] = event_time_us(
-            lambda: compiled(*arg_sets[0]))
+        if len(m.kernels()) > 1:
+            # Each kernel alone, on the same rotating input sets.
+            result["kernels_us"] = {}
+            for i, step in enumerate(m.steps):
+                if step.kind == "kernel":
+                    result["kernels_us"][step.name] = graph_time_us(
+                        [program.launcher(run.storages, only=i)
+                         for run in launchers])
+        if baselines:
+            result["compiled_event_us"] = event_time_us(
+                lambda: compiled(*arg_sets[0]))
     result["min_bytes"] = m.min_bytes()
     result["ours_bytes_per_s"] = m.min_bytes() / (result["ours_us"] * 1e-6)
     return result
@@ -213,6 +230,13 @@ def main(argv=None):
                         default="fused,unfused,ours,fused_e4,fused_e16,"
                                 "fused_warp")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--baselines", default="all",
+                        help="variants timed with torch.compile and eager "
+                             "besides ours: all, or ends (the first and "
+                             "last variant of each workload, to save "
+                             "time in sweeps; the others report the "
+                             "workload's first baseline)")
+    parser.add_argument("--skip-semantics", action="store_true")
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     args = parser.parse_args(argv)
 
@@ -225,7 +249,8 @@ def main(argv=None):
         report["copy_bytes_per_s"] = copy_bandwidth()
         print("copy bandwidth: %.0f GB/s" % (report["copy_bytes_per_s"] / 1e9),
               flush=True)
-    report["semantics"] = semantics.check_all(args.bundle)
+    report["semantics"] = ({} if args.skip_semantics
+                           else semantics.check_all(args.bundle))
     for case, r in report["semantics"].items():
         print("semantics", case, json.dumps(r), flush=True)
     write_report(args.out, report)
@@ -234,10 +259,14 @@ def main(argv=None):
     for workload in args.workloads.split(","):
         forward, names = load_forward(find_fx_graph(args.corpus, workload))
         entry = report["workloads"].setdefault(workload, {})
-        for variant in args.variants.split(","):
+        variants = [v for v in args.variants.split(",") if os.path.exists(
+            os.path.join(args.bundle, v, workload + ".json"))]
+        compiled = torch.compile(forward)
+        baseline = None
+        for i, variant in enumerate(variants):
             path = os.path.join(args.bundle, variant, workload + ".json")
-            if not os.path.exists(path):
-                continue
+            timed = (args.baselines == "all" or baseline is None
+                     or i == len(variants) - 1)
             try:
                 program = Program(manifest_lib.load(path))
                 err, eager_err, per_output, small = check(
@@ -252,7 +281,14 @@ def main(argv=None):
             if "error" not in result and not args.no_timing:
                 try:
                     result.update(time_workload(workload, program, forward,
-                                                names, generator))
+                                                names, generator, compiled,
+                                                baselines=timed))
+                    if timed and baseline is None:
+                        baseline = {k: result[k] for k in (
+                            "compiled_us", "eager_us") if k in result}
+                        baseline["baseline_from"] = variant
+                    elif not timed:
+                        result.update(baseline)
                 except Exception as e:
                     result["timing_error"] = "%s: %s" % (type(e).__name__, e)
             entry[variant] = result

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds the five corpus workloads (as bench/build_gpu_bundle.sh's ours/:
+# the unfused graphs through --fusion-to-ptx) under fixed thread mappings,
+# one variant folder each, to calibrate convert-fusion-to-gpu's choices on
+# a GPU: threads per row (reduction-lanes) and rows per block, loop unroll,
+# and the exact against Triton's approximate exponential.
+#
+#   bash bench/build_mapping_sweep.sh DIR      # adds DIR/sweep_*/
+#
+# Then on the GPU machine (after bench/stage_device_run.sh):
+#   python3 -m scheduler_opt.harness.run_workloads --bundle DIR ... \
+#       --variants ours,sweep_... --baselines ends
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$1"
+opt="${SCHEDULER_OPT:-$root/build/bin/scheduler-opt}"
+chip="${CHIP:-sm_90}"
+w="$root/bench/workloads"
+ex="$root/examples"
+workloads=("$ex/add_sum.mlir" "$w/softmax.mlir" "$ex/layernorm_gelu.mlir"
+           "$w/rmsnorm_silu.mlir" "$w/cross_entropy.mlir")
+declare -A sweep=(
+  [exactexp]="approx-exp=0"
+  [scalarpw]="pointwise-vector-width=1"
+  [l32]="reduction-lanes=32 max-persistent-elements=32"
+  [l64]="reduction-lanes=64" [l64r2]="reduction-lanes=64 reduction-rows-per-block=2"
+  [l64r4]="reduction-lanes=64 reduction-rows-per-block=4"
+  [l128r2]="reduction-lanes=128 reduction-rows-per-block=2"
+  [l128r4]="reduction-lanes=128 reduction-rows-per-block=4"
+  [l256]="reduction-lanes=256" [l256r2]="reduction-lanes=256 reduction-rows-per-block=2"
+  [l256r4]="reduction-lanes=256 reduction-rows-per-block=4"
+  [l512]="reduction-lanes=512" [l512r2]="reduction-lanes=512 reduction-rows-per-block=2"
+  [l1024]="reduction-lanes=1024"
+  [u16]="loop-unroll=16" [l1024u16]="reduction-lanes=1024 loop-unroll=16"
+  [l256u16]="reduction-lanes=256 loop-unroll=16"
+  [p32]="max-persistent-elements=32")
+for variant in "${!sweep[@]}"; do
+  for file in "${workloads[@]}"; do
+    "$opt" "$file" -o /dev/null \
+      --fusion-to-ptx="chip=$chip output-dir=$out/sweep_$variant ${sweep[$variant]}"
+  done
+done
+printf '%s\n' "${!sweep[@]}" | sort | sed 's/^/sweep_/' | paste -sd, -
