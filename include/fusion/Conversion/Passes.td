@@ -110,6 +110,9 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"approxExp", "approx-exp", "bool", "true",
            "f32 exponentials as Triton computes them (ex2.approx of x * "
            "log2(e)) rather than libdevice's expf">,
+    Option<"approxDiv", "approx-div", "bool", "false",
+           "f32 division as div.approx (not IEEE; for measuring what IEEE "
+           "division costs)">,
     Option<"maxReductionBlockSize", "max-reduction-block-size", "int64_t",
            "512",
            "Most threads per block of a kernel that reduces one row per block">,

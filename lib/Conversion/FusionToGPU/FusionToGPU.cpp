@@ -860,10 +860,13 @@ static DictionaryAttr buildManifest(Builder &b, const GraphPlan &plan,
 /// Triton's exponential of f32 values, which Inductor's `exp` (and the
 /// sigmoid, softmax and GELU built on it) uses: exp2(x * log2(e)), i.e.
 /// `ex2.approx.f32` (2 ulp) after one multiplication, instead of
-/// libdevice's correctly range-reduced `__nv_expf`.
+/// libdevice's correctly range-reduced `__nv_expf`. Exponentials inside
+/// special functions (marked accurate) stay libdevice's.
 static void approximateExp(gpu::GPUModuleOp module) {
   SmallVector<math::ExpOp> exps;
   module.walk([&](math::ExpOp op) {
+    if (op->removeAttr(kAccurateMathAttrName))
+      return;
     if (getElementTypeOrSelf(op.getType()).isF32())
       exps.push_back(op);
   });
@@ -879,6 +882,16 @@ static void approximateExp(gpu::GPUModuleOp module) {
     op.replaceAllUsesWith(result);
     op.erase();
   }
+}
+
+/// Division of f32 values as `div.approx.f32` (a reciprocal and a product,
+/// about 2 ulp), not PyTorch's IEEE division: only for measuring what IEEE
+/// division costs (`approx-div`, off by default).
+static void approximateDivision(gpu::GPUModuleOp module) {
+  module.walk([&](arith::DivFOp op) {
+    if (getElementTypeOrSelf(op.getType()).isF32())
+      op.setFastmath(arith::FastMathFlags::afn);
+  });
 }
 
 struct ConvertFusionToGPUPass final
@@ -940,9 +953,12 @@ struct ConvertFusionToGPUPass final
       numKernels += kernels;
       numExternCalls += externs;
     }
-    if (approxExp)
-      for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+      if (approxExp)
         approximateExp(gpuModule);
+      if (approxDiv)
+        approximateDivision(gpuModule);
+    }
     if (!graphs.empty()) {
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                       builder.getUnitAttr());

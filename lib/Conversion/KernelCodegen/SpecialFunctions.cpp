@@ -41,7 +41,13 @@ Value FloatMath::div(Value x, Value y) const {
 }
 Value FloatMath::neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
 Value FloatMath::abs(Value x) const { return math::AbsFOp::create(b, loc, x); }
-Value FloatMath::exp(Value x) const { return math::ExpOp::create(b, loc, x); }
+Value FloatMath::exp(Value x) const {
+  // PyTorch's special functions use an accurate exponential, and so does
+  // Inductor's code for them (libdevice).
+  auto op = math::ExpOp::create(b, loc, x);
+  op->setAttr(kAccurateMathAttrName, b.getUnitAttr());
+  return op;
+}
 Value FloatMath::log(Value x) const { return math::LogOp::create(b, loc, x); }
 Value FloatMath::sqrt(Value x) const { return math::SqrtOp::create(b, loc, x); }
 Value FloatMath::lt(Value x, Value y) const {

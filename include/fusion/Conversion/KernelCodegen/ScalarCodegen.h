@@ -20,6 +20,12 @@
 
 namespace mlir::fusion::codegen {
 
+/// Marks a `math.exp` that must stay accurate on the GPU: one inside a
+/// special function that Inductor computes with accurate library code,
+/// which convert-fusion-to-gpu's `approx-exp` (Triton's exponential, for
+/// Inductor's own `exp`) leaves alone.
+constexpr llvm::StringLiteral kAccurateMathAttrName = "fusion.accurate";
+
 /// An integer (or index) constant of `type`.
 Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
 /// A floating-point constant of `type`.
