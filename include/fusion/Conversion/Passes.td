@@ -26,11 +26,13 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
 
     Kernels follow Inductor's Triton backend: a kernel runs over
     `(numel, rnumel)`. Pointwise kernels map the flattened index space to
-    threads. Reduction kernels map each row to a block (or to a warp when
-    the row is short), keep the row in registers when each thread holds at
+    threads, four adjacent elements each (16-byte accesses where
+    contiguous). Reduction kernels give each row a power of two of threads
+    (part of a warp for short rows, several rows per block; up to a block
+    for long ones), keep the row in registers when each thread holds at
     most `max-persistent-elements` of it (else loop over it), and combine
     partial results with a tree of `gpu.shuffle xor` steps and, across
-    warps, shared memory. A buffer produced and consumed inside a
+    warps, shared memory. f32 exponentials are Triton's (`approx-exp`). A buffer produced and consumed inside a
     `fusion.fused` group lives in registers and is stored only if something
     outside the group reads it; pointwise members after a reduction reuse
     the reduced value of their row.

@@ -3,11 +3,12 @@
 // Each kernel becomes a gpu.func; how rows and their elements map onto
 // blocks, warps and threads follows Inductor's Triton kernels:
 //
-//   - pointwise: one element per thread, `pointwise-block-size` threads per
-//     block;
-//   - short reductions (rnumel <= warp-reduction-max-size): one row per
-//     warp, 8 rows per block, lanes striding over the row;
-//   - other reductions: one row per block, threads striding over the row.
+//   - pointwise: `pointwise-block-size` threads per block, each taking
+//     `pointwise-vector-width` adjacent elements (vector accesses where
+//     contiguous; splitPointwiseRows), or one when the size does not divide;
+//   - reductions: L threads per row and R rows per block (chooseMapping):
+//     at most a warp for rows of at most warp-reduction-max-size elements
+//     (several rows per warp when shorter), else up to a block.
 //
 // Each thread folds its elements into accumulators (in registers, unrolled,
 // when it holds at most max-persistent-elements of the row; else in a loop
