@@ -1,9 +1,11 @@
 // CUDA launches at most 2^31 - 1 thread blocks in a grid's x dimension (the
 // kernels use x alone; y and z are 1). A kernel that would need more is a
 // located error, not a launch whose block count is cut to 32 bits.
-// pointwise-block-size is 256 by default: 2^31 - 1 blocks of 256 elements
-// is 549755813632 elements.
-// RUN: scheduler-opt %s -split-input-file -verify-diagnostics --convert-fusion-to-gpu | FileCheck %s
+// pointwise-block-size is 256 by default: with one element per thread
+// (pointwise-vector-width=1; by default each thread takes four, and the
+// limit is four times larger), 2^31 - 1 blocks of 256 elements is
+// 549755813632 elements.
+// RUN: scheduler-opt %s -split-input-file -verify-diagnostics --convert-fusion-to-gpu=pointwise-vector-width=1 | FileCheck %s
 
 // A block of 0 threads would divide by zero: refused like other bad sizes.
 // RUN: not scheduler-opt %s -split-input-file --convert-fusion-to-gpu=pointwise-block-size=0 2>&1 | FileCheck %s --check-prefix=ZERO
