@@ -104,10 +104,11 @@ fusion.graph @exprs symbols(s0 = 64, s1 = 10) (%x: !fusion.buffer<(s0 ceildiv s1
 
 // -----
 
-// A foreach (combo) kernel of symbolic parts: part 0 (8 rows per block)
-// takes blocks [0, ceil(s0 / 8)), part 1 the next ceil(s1 / 256); the
-// ranges and the block offset of part 1 come from the symbols.
-// CHECK: combo = {{{.*}}grid = ["(s0 + 7) // 8 + (s1 + 255) // 256", 1, 1]
+// A foreach (combo) kernel of symbolic parts: part 0 (rows of 32 at 4
+// threads each, 64 rows per block) takes blocks [0, ceil(s0 / 64)), part 1
+// the next ceil(s1 / 256) (one element per thread: its size is symbolic);
+// the ranges and the block offset of part 1 come from the symbols.
+// CHECK: combo = {{{.*}}grid = ["(s0 + 63) // 64 + (s1 + 255) // 256", 1, 1]
 // CHECK-LABEL: gpu.func @kernel_op0_op1(
 // CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) kernel
 // CHECK: %[[BID:.*]] = gpu.block_id x
