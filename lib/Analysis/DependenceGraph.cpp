@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -42,18 +43,26 @@ struct SumTerm {
 
 static bool factorLess(AffineExpr a, AffineExpr b);
 
+/// `a * b`, setting `overflow` when it leaves int64.
+static int64_t checkedMul(int64_t a, int64_t b, bool &overflow) {
+  int64_t r;
+  overflow |= llvm::MulOverflow(a, b, r);
+  return r;
+}
+
 /// Collects the non-constant factors of a product into `factors` and its
 /// constant factors into `scale`.
 static void collectProductFactors(AffineExpr expr, int64_t &scale,
-                                  SmallVectorImpl<AffineExpr> &factors) {
+                                  SmallVectorImpl<AffineExpr> &factors,
+                                  bool &overflow) {
   if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
       bin && bin.getKind() == AffineExprKind::Mul) {
-    collectProductFactors(bin.getLHS(), scale, factors);
-    collectProductFactors(bin.getRHS(), scale, factors);
+    collectProductFactors(bin.getLHS(), scale, factors, overflow);
+    collectProductFactors(bin.getRHS(), scale, factors, overflow);
     return;
   }
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    scale *= c.getValue();
+    scale = checkedMul(scale, c.getValue(), overflow);
     return;
   }
   factors.push_back(canonicalizeIndexExpr(expr));
@@ -61,15 +70,16 @@ static void collectProductFactors(AffineExpr expr, int64_t &scale,
 
 /// Flattens `expr * scale` into terms, canonicalizing the factors; the
 /// factors of a product (`d0 * s1 * s0`, size symbols as sympy multiplies
-/// them) are sorted, so that equal products compare equal.
+/// them) are sorted, so that equal products compare equal. Sets `overflow`
+/// when a coefficient leaves int64.
 static void collectSumTerms(AffineExpr expr, int64_t scale,
-                            SmallVectorImpl<SumTerm> &terms) {
+                            SmallVectorImpl<SumTerm> &terms, bool &overflow) {
   if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
       bin && bin.getKind() == AffineExprKind::Mul &&
       !isa<AffineConstantExpr>(bin.getLHS()) &&
       !isa<AffineConstantExpr>(bin.getRHS())) {
     SmallVector<AffineExpr, 4> factors;
-    collectProductFactors(expr, scale, factors);
+    collectProductFactors(expr, scale, factors, overflow);
     if (factors.empty()) {
       terms.push_back({scale, nullptr});
       return;
@@ -83,19 +93,23 @@ static void collectSumTerms(AffineExpr expr, int64_t scale,
   }
   if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
     if (bin.getKind() == AffineExprKind::Add) {
-      collectSumTerms(bin.getLHS(), scale, terms);
-      collectSumTerms(bin.getRHS(), scale, terms);
+      collectSumTerms(bin.getLHS(), scale, terms, overflow);
+      collectSumTerms(bin.getRHS(), scale, terms, overflow);
       return;
     }
     if (bin.getKind() == AffineExprKind::Mul) {
       if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        return collectSumTerms(bin.getLHS(), scale * c.getValue(), terms);
+        return collectSumTerms(bin.getLHS(),
+                               checkedMul(scale, c.getValue(), overflow),
+                               terms, overflow);
       if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-        return collectSumTerms(bin.getRHS(), scale * c.getValue(), terms);
+        return collectSumTerms(bin.getRHS(),
+                               checkedMul(scale, c.getValue(), overflow),
+                               terms, overflow);
     }
   }
   if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    terms.push_back({scale * c.getValue(), nullptr});
+    terms.push_back({checkedMul(scale, c.getValue(), overflow), nullptr});
     return;
   }
   AffineExpr factor = expr;
@@ -128,22 +142,28 @@ static bool factorLess(AffineExpr a, AffineExpr b) {
 AffineExpr mlir::fusion::canonicalizeIndexExpr(AffineExpr expr) {
   if (isa<AffineDimExpr, AffineSymbolExpr, AffineConstantExpr>(expr))
     return expr;
+  // Coefficients are computed in checked arithmetic; an expression whose
+  // coefficients leave int64 stays as it is (equal, not canonical).
   SmallVector<SumTerm, 4> terms;
-  collectSumTerms(expr, 1, terms);
+  bool overflow = false;
+  collectSumTerms(expr, 1, terms, overflow);
   int64_t constant = 0;
   SmallVector<SumTerm, 4> merged;
   for (const SumTerm &term : terms) {
     if (!term.factor) {
-      constant += term.coefficient;
+      overflow |= llvm::AddOverflow(constant, term.coefficient, constant);
       continue;
     }
     auto it = llvm::find_if(
         merged, [&](const SumTerm &m) { return m.factor == term.factor; });
     if (it != merged.end())
-      it->coefficient += term.coefficient;
+      overflow |=
+          llvm::AddOverflow(it->coefficient, term.coefficient, it->coefficient);
     else
       merged.push_back(term);
   }
+  if (overflow)
+    return expr;
   llvm::stable_sort(merged, [](const SumTerm &a, const SumTerm &b) {
     return factorLess(a.factor, b.factor);
   });

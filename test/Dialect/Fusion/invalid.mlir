@@ -287,6 +287,21 @@ fusion.graph @zero_size(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"
 
 // -----
 
+// INT64_MIN is the sentinel of a symbolic size; written as a range it is a
+// negative size, not a symbol (found by fuzz-generated, whose mutations
+// edit the generic attributes: the node went on to the scheduler, whose
+// index arithmetic overflowed on it).
+fusion.graph @sentinel_size() attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.node' op loop sizes must be positive, got -9223372036854775808}}
+  %buf0 = "fusion.node"() <{buffer_names = ["buf0"], name = "op0", ranges = array<i64: -9223372036854775808>, reduction_ranges = array<i64>, tied_operands = array<i64: -1>}> ({
+  ^bb0(%p0: index, %out: !fusion.buffer<4xf32>):
+    fusion.yield
+  }) : () -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
 // 2^62 * 2^62 iterations: no int64 counts them (this graph crashed
 // --fusion-to-ptx with SIGFPE and made --fusion-schedule compute with a
 // wrapped count before the verifier checked it).
@@ -515,6 +530,32 @@ fusion.graph @nested_reduce(%x: !fusion.buffer<4x8xf32>) attributes {device = "c
     // expected-error @below {{'fusion.reduce' op reduces a value that is already reduced; nested reductions need separate nodes}}
     %2 = fusion.reduce max %1 : f32 -> f32
     fusion.store %2, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+// A reduction of a buffer (found by fuzz-generated: a semantic mutation
+// swapped the reduced value for a graph input) crashed the lowering, which
+// asked the buffer type for a bit width.
+fusion.graph @reduce_buffer(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [] reduce [16] writes(%out : !fusion.buffer<i64>) {
+    // expected-error @below {{'fusion.reduce' op reduces values of buffer element types only, got '!fusion.buffer<4xf32>'}}
+    %0 = fusion.reduce argmax %x : !fusion.buffer<4xf32> -> i64
+    fusion.store %0, %out[0] : !fusion.buffer<i64>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @reduce_to_index(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    // expected-error @below {{'fusion.reduce' op returns values of buffer element types only, got 'index'}}
+    %1 = fusion.reduce sum %0 : f32 -> index
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output
 }

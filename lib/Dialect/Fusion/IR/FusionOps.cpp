@@ -1085,8 +1085,10 @@ LogicalResult NodeOp::verify() {
                << kMaxSizeSymbols - 1;
     }
   }
+  // A size is symbolic only through its expression: INT64_MIN written as a
+  // range is not a symbol (the sentinel kSymbolicSize stands for one).
   for (int64_t size : getLoopSizes())
-    if (size != kSymbolicSize && size < 1)
+    if (size < 1 && (size != kSymbolicSize || !getSymbolicLoopSizesAttr()))
       return emitOpError("loop sizes must be positive, got ") << size;
   if (failed(verifyIterationCount(*this, getLoopSizes())))
     return failure();
@@ -1756,6 +1758,16 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("must be nested in a fusion.node");
   if ((*this)->getParentOp() != (*this)->getParentOfType<NodeOp>())
     return emitOpError("must be directly in the body of a fusion.node");
+  // Reductions combine numbers (Inductor's dtypes); a buffer or an index
+  // has no identity or combiner.
+  for (Value input : getInputs())
+    if (!BufferType::isValidElementType(input.getType()))
+      return emitOpError("reduces values of buffer element types only, got ")
+             << input.getType();
+  for (Type result : getResultTypes())
+    if (!BufferType::isValidElementType(result))
+      return emitOpError("returns values of buffer element types only, got ")
+             << result;
   auto expectArity = [&](unsigned inputs, unsigned results) -> LogicalResult {
     if (getInputs().size() != inputs || getResults().size() != results)
       return emitOpError("'")
