@@ -36,12 +36,7 @@ struct FusionScheduleOptions
                     llvm::cl::init(true)};
   Option<PeakMemoryPolicy> peakMemory{
       *this, "peak-memory", llvm::cl::desc("Peak memory policy of fusion"),
-      llvm::cl::init(PeakMemoryPolicy::NeverRaise),
-      llvm::cl::values(
-          clEnumValN(PeakMemoryPolicy::NeverRaise, "never-raise",
-                     "No fusion raises the unfused schedule's peak"),
-          clEnumValN(PeakMemoryPolicy::Inductor, "inductor",
-                     "Inductor's heuristics only"))};
+      llvm::cl::init(PeakMemoryPolicy::NeverRaise), peakMemoryPolicyValues()};
   Option<bool> comboKernels{
       *this, "combo-kernels",
       llvm::cl::desc("Once fusion is done, combine independent kernels into "

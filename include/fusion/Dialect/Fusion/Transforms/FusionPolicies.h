@@ -10,6 +10,8 @@
 #ifndef FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPOLICIES_H
 #define FUSION_DIALECT_FUSION_TRANSFORMS_FUSIONPOLICIES_H
 
+#include "llvm/Support/CommandLine.h"
+
 namespace mlir {
 namespace fusion {
 
@@ -34,6 +36,27 @@ enum class LoopReorderPolicy {
   /// corpus was dumped by 2.11).
   AfterFixpoint,
 };
+
+/// The values of the peak-memory option, as fusion-fuse-nodes and
+/// fusion-schedule both take it.
+inline llvm::cl::ValuesClass peakMemoryPolicyValues() {
+  return llvm::cl::values(
+      clEnumValN(PeakMemoryPolicy::NeverRaise, "never-raise",
+                 "No fusion raises the unfused schedule's peak"),
+      clEnumValN(PeakMemoryPolicy::Inductor, "inductor",
+                 "Inductor's heuristics only"));
+}
+
+/// The values of the reorder-loops option.
+inline llvm::cl::ValuesClass loopReorderPolicyValues() {
+  return llvm::cl::values(
+      clEnumValN(LoopReorderPolicy::AfterFixpoint, "after-fixpoint",
+                 "In one more round once the others change nothing, as "
+                 "Inductor 2.10+"),
+      clEnumValN(LoopReorderPolicy::EveryRound, "every-round",
+                 "In every can_fuse, as Inductor before 2.10"),
+      clEnumValN(LoopReorderPolicy::Off, "off", "Never"));
+}
 
 } // namespace fusion
 } // namespace mlir

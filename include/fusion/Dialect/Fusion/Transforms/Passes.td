@@ -277,25 +277,11 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
            /*default=*/"::mlir::fusion::LoopReorderPolicy::AfterFixpoint",
            "When to reorder a node's loops to match a shared buffer's access "
            "order (config.loop_ordering_after_fusion)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::fusion::LoopReorderPolicy::AfterFixpoint,
-                        "after-fixpoint",
-                        "In one more round once the others change nothing, "
-                        "as Inductor 2.10+"),
-             clEnumValN(::mlir::fusion::LoopReorderPolicy::EveryRound,
-                        "every-round",
-                        "In every can_fuse, as Inductor before 2.10"),
-             clEnumValN(::mlir::fusion::LoopReorderPolicy::Off, "off",
-                        "Never"))}]>,
+           [{::mlir::fusion::loopReorderPolicyValues()}]>,
     Option<"peakMemory", "peak-memory", "::mlir::fusion::PeakMemoryPolicy",
            /*default=*/"::mlir::fusion::PeakMemoryPolicy::NeverRaise",
            "Peak memory policy of fusion",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::fusion::PeakMemoryPolicy::NeverRaise,
-                        "never-raise",
-                        "No fusion raises the unfused schedule's peak"),
-             clEnumValN(::mlir::fusion::PeakMemoryPolicy::Inductor,
-                        "inductor", "Inductor's heuristics only"))}]>,
+           [{::mlir::fusion::peakMemoryPolicyValues()}]>,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Emit a remark for every candidate pair left unfused, naming the "
            "rule, and a summary remark">,
