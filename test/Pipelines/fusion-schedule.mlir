@@ -12,6 +12,7 @@
 // The bundled example: op3 overwrites the graph input %acc, which keeps it
 // alive; op2 reads the old %acc and runs before it.
 // RUN: scheduler-opt %examples/matmul_epilogue_inplace.mlir --fusion-schedule | FileCheck %s --check-prefix=EXAMPLE
+// RUN: scheduler-opt %examples/matmul_epilogue_inplace.mlir --fusion-schedule=peak-memory=never-raise | FileCheck %s --check-prefix=EXAMPLE-NEVER
 
 // Inductor's order on an unordered graph: sort (op0 first, then its readers
 // op2 and op1 in input order), drop the dead op3, then pick op1's loop order
@@ -62,10 +63,25 @@ fusion.graph @schedule(%x: !fusion.buffer<16x8xf32>) -> (!fusion.buffer<8x16xf32
   fusion.output %buf1, %buf2 : !fusion.buffer<8x16xf32, strides = [1, 8]>, !fusion.buffer<16x8xf32>
 }
 
+// By default (peak-memory=traffic-bounded) the three nodes become one
+// kernel, as Inductor makes it: the reduction op2 reads the old %acc, op3
+// overwrites each element after op2 has read it, in the same iteration.
+// That keeps %buf2 (8 KiB) live with the two 32 MiB buffers, 8 KiB above
+// the unfused peak, for not reading %buf1 (32 MiB) again.
 // EXAMPLE-LABEL: fusion.graph @matmul_epilogue_inplace
 // EXAMPLE:       fusion.extern "op0"
-// EXAMPLE:       fusion.node "op1"
-// EXAMPLE:       fusion.node "op2"
-// EXAMPLE:       fusion.node "op3"
-// EXAMPLE-SAME:    mutates %acc
+// EXAMPLE-NEXT:  fusion.fused
+// EXAMPLE-NEXT:    fusion.node "op2"
+// EXAMPLE:         fusion.node "op1"
+// EXAMPLE:         fusion.node "op3"
+// EXAMPLE-SAME:      mutates %acc
 // EXAMPLE:       fusion.output
+// never-raise keeps op1 apart and fuses op2 with op3 only.
+// EXAMPLE-NEVER-LABEL: fusion.graph @matmul_epilogue_inplace
+// EXAMPLE-NEVER:       fusion.extern "op0"
+// EXAMPLE-NEVER-NEXT:  fusion.node "op1"
+// EXAMPLE-NEVER:       fusion.fused
+// EXAMPLE-NEVER-NEXT:    fusion.node "op2"
+// EXAMPLE-NEVER:         fusion.node "op3"
+// EXAMPLE-NEVER-SAME:    mutates %acc
+// EXAMPLE-NEVER:       fusion.output

@@ -36,7 +36,7 @@ struct FusionScheduleOptions
                     llvm::cl::init(true)};
   Option<PeakMemoryPolicy> peakMemory{
       *this, "peak-memory", llvm::cl::desc("Peak memory policy of fusion"),
-      llvm::cl::init(PeakMemoryPolicy::NeverRaise), peakMemoryPolicyValues()};
+      llvm::cl::init(PeakMemoryPolicy::TrafficBounded), peakMemoryPolicyValues()};
   Option<bool> comboKernels{
       *this, "combo-kernels",
       llvm::cl::desc("Once fusion is done, combine independent kernels into "

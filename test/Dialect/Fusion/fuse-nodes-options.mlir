@@ -9,7 +9,7 @@
 // RUN: scheduler-opt %s --fusion-fuse-nodes='peak-memory=inductor reorder-loops=every-round' --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: scheduler-opt %s --fusion-fuse-nodes='reorder-loops=off' --dump-pass-pipeline 2>&1 | FileCheck %s --check-prefix=OFF
 // PIPELINE: fusion-fuse-nodes{{.*}}peak-memory=inductor{{.*}}reorder-loops=every-round
-// OFF: fusion-fuse-nodes{{.*}}peak-memory=never-raise{{.*}}reorder-loops=off
+// OFF: fusion-fuse-nodes{{.*}}peak-memory=traffic-bounded{{.*}}reorder-loops=off
 // A graph with nothing to fuse.
 fusion.graph @g(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {

@@ -269,7 +269,11 @@ private:
   SmallVector<SmallVector<unsigned, 4>> storagesOfUnit;
   /// The slots [begin, end) each storage is live in ({0, 0}: in registers).
   SmallVector<std::pair<unsigned, unsigned>> storageLive;
-  /// Live bytes per slot (with peak-memory=never-raise).
+  /// With peak-memory=traffic-bounded, a fusion may raise the peak above
+  /// the unfused schedule's by 1/kPeakPerTrafficDivisor of the bytes it
+  /// saves reading.
+  static constexpr int64_t kPeakPerTrafficDivisor = 32;
+  /// Live bytes per slot (unless peak-memory=inductor).
   RangeMaxTree liveTree;
   SmallVector<unsigned> storageStamp;
   /// Cached per dependence: Inductor's buffer_reuse_key of a read of a

@@ -83,7 +83,7 @@ static constexpr ReasonInfo kReasons[] = {
     {RefusalReason::InPlaceRace, "in-place-race",
      "node2 would overwrite in place what node1 reads at another index"},
     {RefusalReason::PeakMemory, "peak-memory",
-     "fusion would raise peak memory above the unfused schedule's"},
+     "fusion would raise peak memory above what the policy allows"},
 };
 
 StringRef mlir::fusion::getRefusalKey(RefusalReason reason) {

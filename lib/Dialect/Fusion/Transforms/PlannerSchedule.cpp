@@ -13,6 +13,7 @@
 #include "FusionPlannerImpl.h"
 
 #include "fusion/Analysis/MemoryProfile.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 #include "fusion/Support/RangeMaxTree.h"
 #include "fusion/Support/ReachabilityIndex.h"
 #include "fusion/Support/TopologicalOrder.h"
@@ -61,7 +62,7 @@ void Planner::initializeSchedule() {
   baselinePeak = 0;
   for (int64_t bytes : live)
     baselinePeak = std::max(baselinePeak, bytes);
-  if (options.peakMemory == PeakMemoryPolicy::NeverRaise)
+  if (options.peakMemory != PeakMemoryPolicy::Inductor)
     liveTree = RangeMaxTree(live);
   plan.peakBytesBefore = baselinePeak;
 }
@@ -338,7 +339,7 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     newSlot[g] = slot;
   newSlot[g2] = newSlot[g1];
 
-  if (options.peakMemory == PeakMemoryPolicy::NeverRaise) {
+  if (options.peakMemory != PeakMemoryPolicy::Inductor) {
     auto groupAfter = [&](unsigned unit) {
       unsigned g = groupOf[unit];
       return g == g2 ? g1 : g;
@@ -368,7 +369,14 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     for (auto [g, slot] : moves)
       visit(g);
     visit(g2);
-    // Apply, check, and undo if the peak rose.
+    // Apply, check, and undo if the peak rose beyond what the policy
+    // allows: above the unfused schedule's for never-raise; for
+    // traffic-bounded, above both the peak before this fusion and the
+    // unfused peak plus 1/32 of the traffic the fusion saves (the inverse
+    // of the factor of Inductor's can_fusion_increase_peak_memory, which
+    // lets a fusion raise a lower bound of the peak by 32 times what it
+    // saves). A fusion that does not raise the current peak never pays.
+    int64_t peakBefore = liveTree.max();
     auto apply = [&](unsigned index, std::pair<unsigned, unsigned> from,
                      std::pair<unsigned, unsigned> to) {
       int64_t bytes = storages[index].bytes;
@@ -379,7 +387,14 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     };
     for (auto &[index, live] : changes)
       apply(index, storageLive[index], live);
-    if (liveTree.max() > baselinePeak) {
+    int64_t peakAfter = liveTree.max();
+    bool tooHigh =
+        peakAfter > baselinePeak &&
+        (options.peakMemory == PeakMemoryPolicy::NeverRaise ||
+         (peakAfter > peakBefore &&
+          saturatingMul(peakAfter - baselinePeak, kPeakPerTrafficDivisor) >
+              scoreFusionMemory(groups[g1], groups[g2])));
+    if (tooHigh) {
       for (auto &[index, live] : changes)
         apply(index, live, storageLive[index]);
       return false;

@@ -64,7 +64,7 @@ struct FusionOptions {
   /// config.loop_ordering_after_fusion: reorder a node's loops so a shared
   /// buffer is accessed in the same order.
   LoopReorderPolicy reorderLoops = LoopReorderPolicy::AfterFixpoint;
-  PeakMemoryPolicy peakMemory = PeakMemoryPolicy::NeverRaise;
+  PeakMemoryPolicy peakMemory = PeakMemoryPolicy::TrafficBounded;
   /// Name the groups of each refusal (Refusal::first and second), for
   /// explanations; otherwise they are left empty.
   bool explain = false;

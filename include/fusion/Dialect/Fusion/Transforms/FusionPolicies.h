@@ -17,6 +17,11 @@ namespace fusion {
 
 /// How fusion treats peak memory.
 enum class PeakMemoryPolicy {
+  /// A fusion may raise the peak live bytes of the unfused schedule by at
+  /// most the memory traffic it saves (score_fusion_memory of the pair): a
+  /// fusion that saves re-reading a large buffer may keep two small outputs
+  /// live at once, one that shares little cannot stretch large lifetimes.
+  TrafficBounded,
   /// Never raise the peak live bytes of the unfused schedule.
   NeverRaise,
   /// Inductor's heuristics only (can_fusion_increase_peak_memory and
@@ -41,6 +46,9 @@ enum class LoopReorderPolicy {
 /// fusion-schedule both take it.
 inline llvm::cl::ValuesClass peakMemoryPolicyValues() {
   return llvm::cl::values(
+      clEnumValN(PeakMemoryPolicy::TrafficBounded, "traffic-bounded",
+                 "No fusion raises the unfused schedule's peak by more than "
+                 "the memory traffic it saves"),
       clEnumValN(PeakMemoryPolicy::NeverRaise, "never-raise",
                  "No fusion raises the unfused schedule's peak"),
       clEnumValN(PeakMemoryPolicy::Inductor, "inductor",

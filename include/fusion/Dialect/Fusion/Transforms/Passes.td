@@ -194,9 +194,12 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
     `every-round` reorders in every round as older Inductor did, `off`
     never.
 
-    Beyond Inductor: with `peak-memory=never-raise` (the default), no
+    Beyond Inductor: with `peak-memory=traffic-bounded` (the default), no
     fusion raises the graph's peak live bytes above those of the unfused
-    schedule (Inductor's heuristics can: pytorch#138685);
+    schedule by more than the memory traffic the fusion saves (its
+    `score_fusion_memory`; Inductor's lower-bound heuristic allows 32 times
+    that, and stretching lifetimes can raise the peak far more:
+    pytorch#138685); `peak-memory=never-raise` allows no raise at all;
     `peak-memory=inductor` applies only Inductor's own heuristics, for side
     by side comparison. A WeakDep that `prune_redundant_deps` dropped still
     refuses a fusion whose kernel would overwrite in place what the other
@@ -221,8 +224,8 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
     (Inductor's `config.combo_kernels`, off by default as there), once
     fusion is done, independent kernels of the same dependence level are
     combined, eight at most, into `fusion.foreach` kernels
-    (`create_combo_kernel_nodes`); under `peak-memory=never-raise` a combo
-    that would raise the peak is not made.
+    (`create_combo_kernel_nodes`); unless `peak-memory=inductor`, a combo
+    that would raise the peak is not made (a combo saves no traffic).
 
     Before:
 
@@ -279,7 +282,7 @@ def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
            "order (config.loop_ordering_after_fusion)",
            [{::mlir::fusion::loopReorderPolicyValues()}]>,
     Option<"peakMemory", "peak-memory", "::mlir::fusion::PeakMemoryPolicy",
-           /*default=*/"::mlir::fusion::PeakMemoryPolicy::NeverRaise",
+           /*default=*/"::mlir::fusion::PeakMemoryPolicy::TrafficBounded",
            "Peak memory policy of fusion",
            [{::mlir::fusion::peakMemoryPolicyValues()}]>,
     Option<"explain", "explain", "bool", /*default=*/"false",
