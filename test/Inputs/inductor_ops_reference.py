@@ -12,8 +12,10 @@ printMemrefF64 would, in the order of the test graph.
     inductor_ops_reference.py polynomials  # ...FusionToLoops/inductor-polynomials-jit.mlir
     inductor_ops_reference.py bucketize  # test/Target/Inductor/bucketize.test
     inductor_ops_reference.py store_modes  # test/Target/Inductor/store-modes.test
+    inductor_ops_reference.py gamma  # ...FusionToLoops/inductor-gamma-jit.mlir
 """
 import bisect
+import decimal
 import math
 import os
 import struct
@@ -346,7 +348,144 @@ def asserts():
     print_memref([1.0 if k < 12 else 0.0 for k in idx])
 
 
+def gamma_p_series(a, x):
+    """P(a, x) = x^a e^-x / gamma(a) * sum x^n / (a (a+1) ... (a+n))."""
+    term = total = 1.0 / a
+    n = 0
+    while abs(term) > abs(total) * 1e-17:
+        n += 1
+        term *= x / (a + n)
+        total += term
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def gamma_q_fraction(a, x):
+    """Q(a, x) by Legendre's continued fraction, evaluated by Lentz's
+    method (x > a + 1)."""
+    tiny = 1e-300
+    b = x + 1.0 - a
+    c, d = 1.0 / tiny, 1.0 / b
+    h = d
+    i = 0
+    while True:
+        i += 1
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = d if abs(d) > tiny else tiny
+        c = b + an / c
+        c = c if abs(c) > tiny else tiny
+        d = 1.0 / d
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < 1e-16:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def gamma_p(a, x):
+    """The regularized lower incomplete gamma function, with SciPy's
+    boundary values."""
+    if math.isnan(a) or math.isnan(x) or a < 0 or x < 0:
+        return math.nan
+    if a == 0:
+        return 1.0 if x > 0 else math.nan
+    if x == 0:
+        return 0.0
+    if math.isinf(a):
+        return math.nan if math.isinf(x) else 0.0
+    if math.isinf(x):
+        return 1.0
+    if x < a + 1:
+        return gamma_p_series(a, x)
+    return 1.0 - gamma_q_fraction(a, x)
+
+
+def gamma_q(a, x):
+    p = gamma_p(a, x)
+    if math.isnan(p) or x < a + 1 or math.isinf(x) or math.isinf(a):
+        return 1.0 - p
+    return gamma_q_fraction(a, x)
+
+
+def airy_ai(x):
+    """Ai(x) from its Maclaurin series Ai(0) f(x) + Ai'(0) g(x), summed in
+    60-digit decimals (the cancellation of the two series for positive x
+    costs up to 15 digits)."""
+    if math.isnan(x) or math.isinf(x):
+        return math.nan
+    if x > 103.892:  # ATen's cut-off: Ai underflows there
+        return 0.0
+    with decimal.localcontext() as ctx:
+        ctx.prec = 60
+        z = decimal.Decimal(x)
+        z3 = z * z * z
+        f = t = decimal.Decimal(1)
+        g = u = z
+        k = 0
+        while True:
+            k += 1
+            t = t * z3 / ((3 * k - 1) * (3 * k))
+            u = u * z3 / ((3 * k) * (3 * k + 1))
+            f += t
+            g += u
+            if k > 10 and abs(t) + abs(u) < decimal.Decimal("1e-45"):
+                break
+        ai = (decimal.Decimal("0.355028053887817239260063186004183176397979")
+              * f - decimal.Decimal(
+                  "0.258819403792806798405183560189203963479091") * g)
+        return float(ai)
+
+
+def gamma():
+    """test/Conversion/FusionToLoops/inductor-gamma-jit.mlir."""
+    n = 64
+    x = [float_input(i, 0) for i in range(n)]
+    y = [float_input(i, 1) for i in range(n)]
+    pairs = []
+    for i, (v, w) in enumerate(zip(x, y)):
+        r = i % 4
+        if r == 0:
+            a = f32(f32(abs(v) * 2.0) + f32(0.05))
+            t = f32(abs(w) * 3.0)
+        elif r == 1:
+            a = f32(f32(abs(v) * 40.0) + 0.5)
+            t = f32(a * f32(f32(w * f32(0.2)) + 1.0))
+        elif r == 2:
+            a = f32(f32(v * 20.0) + 250.0)
+            t = f32(a + f32(w * 10.0))
+        else:
+            a = f32(f32(abs(v) * 0.5) + f32(0.01))
+            t = f32(abs(w) * 0.5)
+        pairs.append((a, t))
+    p = [gamma_p(a, t) for a, t in pairs]
+    q = [gamma_q(a, t) for a, t in pairs]
+    for values in (p, q, p, q, p, q):
+        print_memref(values)
+    inf = math.inf
+    bounds = [(1, 0), (0, 2), (-1, 1), (1, -1), (inf, 1), (2, inf),
+              (inf, inf), (0, 0)]
+    print_memref([gamma_p(a, t) for a, t in bounds])
+    print_memref([airy_ai(g) for g in
+                  (200.0, inf, -inf, math.nan, -0.5, 0.0, f32(2.09),
+                   f32(8.4))])
+    g = [f32(v * 4.0) for v in x]
+    print_memref([airy_ai(v) for v in g])
+    print_memref([airy_ai(v) for v in g])
+    print_memref([min(max(i - 20, 0), 29) for i in range(n)])
+    # tl.dot terms summed over k in order, in f32.
+    mm = []
+    for i in range(8):
+        for j in range(8):
+            acc = 0.0
+            for k in range(8):
+                acc = f32(acc + f32(x[i * 8 + k] * y[k * 8 + j]))
+            mm.append(acc)
+    print_memref(mm)
+
+
 if __name__ == "__main__":
     {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
      "store_modes": store_modes,
-     "polynomials": polynomials}[sys.argv[1]]()
+     "polynomials": polynomials,
+     "gamma": gamma}[sys.argv[1]]()

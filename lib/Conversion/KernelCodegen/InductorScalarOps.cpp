@@ -161,6 +161,7 @@ struct OpaqueRow {
 /// function of ScalarFunctions.cpp (libdevice's erfinv, i0 and normcdf on
 /// the GPU, as Inductor's Triton code does).
 static const OpaqueRow kOpaqueRows[] = {
+    {"airy_ai", emitAiryAi, kBoth},
     {"bucketize", emitBucketize, kBoth},
     {"chebyshev_polynomial_t", emitPolynomial, kBoth},
     {"chebyshev_polynomial_u", emitPolynomial, kBoth},
@@ -169,15 +170,23 @@ static const OpaqueRow kOpaqueRows[] = {
     {"check_bounds", emitCheckBounds, kBoth},
     {"device_assert_async", emitDeviceAssert, kBoth},
     {"digamma", emitDigamma, kBoth},
+    {"dot", emitDot, kBoth},
     {"erfcx", emitErfcx, kCPU},
     {"erfinv", emitErfinv, kCPU},
     {"frexp", emitFrexp, kBoth},
+    {"gammainc", emitIgamma, kBoth},
+    {"gammaincc", emitIgammac, kBoth},
+    {"halide_clamp", emitHalideClamp, kBoth},
     {"i0", emitI0, kCPU},
     {"hermite_polynomial_h", emitPolynomial, kBoth},
     {"hermite_polynomial_he", emitPolynomial, kBoth},
     {"i0e", emitI0e, kBoth},
     {"i1", emitI1, kCPU},
     {"i1e", emitI1e, kBoth},
+    {"igamma", emitIgamma, kBoth},
+    {"igammac", emitIgammac, kBoth},
+    // PTX text: the CPU row only reports that it cannot run it.
+    {"inline_asm_elementwise", emitInlineAsm, kBoth},
     {"laguerre_polynomial_l", emitPolynomial, kBoth},
     {"log_ndtr", emitLogNdtr, kBoth},
     {"legendre_polynomial_p", emitPolynomial, kBoth},

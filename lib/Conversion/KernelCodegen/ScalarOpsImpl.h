@@ -94,6 +94,18 @@ FailureOr<SmallVector<Value>> emitNdtri(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitErfcx(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitLogNdtr(ScalarOpContext &ctx);
 FailureOr<SmallVector<Value>> emitPolygamma(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitAiryAi(ScalarOpContext &ctx);
+
+// The regularized incomplete gamma functions (IncompleteGamma.cpp): P
+// (igamma, gammainc) and Q (igammac, gammaincc).
+FailureOr<SmallVector<Value>> emitIgamma(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitIgammac(ScalarOpContext &ctx);
+
+// Operations of one Inductor backend (BackendOps.cpp): Triton's `dot`
+// (native matmul) and `inline_asm_elementwise`, Halide's `halide_clamp`.
+FailureOr<SmallVector<Value>> emitDot(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitInlineAsm(ScalarOpContext &ctx);
+FailureOr<SmallVector<Value>> emitHalideClamp(ScalarOpContext &ctx);
 
 // ops.bucketize (Bucketize.cpp): its buffer operands are memrefs.
 FailureOr<SmallVector<Value>> emitBucketize(ScalarOpContext &ctx);

@@ -762,6 +762,116 @@ FailureOr<SmallVector<Value>> codegen::emitLogNdtr(ScalarOpContext &ctx) {
 }
 
 //===----------------------------------------------------------------------===//
+// airy_ai (Cephes, as airy_ai_forward)
+//===----------------------------------------------------------------------===//
+
+static const double kAiryAN[] = {
+    3.46538101525629032477e-01, 1.20075952739645805542e+01,
+    7.62796053615234516538e+01, 1.68089224934630576269e+02,
+    1.59756391350164413639e+02, 7.05360906840444183113e+01,
+    1.40264691163389668864e+01, 9.99999999999999995305e-01};
+static const double kAiryAD[] = {
+    5.67594532638770212846e-01, 1.47562562584847203173e+01,
+    8.45138970141474626562e+01, 1.77318088145400459522e+02,
+    1.64234692871529701831e+02, 7.14778400825575695274e+01,
+    1.40959135607834029598e+01, 1.00000000000000000470e+00};
+static const double kAiryAFN[] = {
+    -1.31696323418331795333e-01, -6.26456544431912369773e-01,
+    -6.93158036036933542233e-01, -2.79779981545119124951e-01,
+    -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+    -1.59276496239262096340e-04, -2.77649108155232920844e-06,
+    -1.67787698489114633780e-08};
+static const double kAiryAFD[] = {
+    1.33560420706553243746e+01, 3.26825032795224613948e+01,
+    2.67367040941499554804e+01, 9.18707402907259625840e+00,
+    1.47529146771666414581e+00, 1.15687173795188044134e-01,
+    4.40291641615211203805e-03, 7.54720348287414296618e-05,
+    4.51850092970580378464e-07};
+static const double kAiryAGN[] = {
+    1.97339932091685679179e-02, 3.91103029615688277255e-01,
+    1.06579897599595591108e+00, 9.39169229816650230044e-01,
+    3.51465656105547619242e-01, 6.33888919628925490927e-02,
+    5.85804113048388458567e-03, 2.82851600836737019778e-04,
+    6.98793669997260967291e-06, 8.11789239554389293311e-08,
+    3.41551784765923618484e-10};
+static const double kAiryAGD[] = {
+    9.30892908077441974853e+00, 1.98352928718312140417e+01,
+    1.55646628932864612953e+01, 5.47686069422975497931e+00,
+    9.54293611618961883998e-01, 8.64580826352392193095e-02,
+    4.12656523824222607191e-03, 1.01259085116509135510e-04,
+    1.17166733214413521882e-06, 4.91834570062930015649e-09};
+
+FailureOr<SmallVector<Value>> codegen::emitAiryAi(ScalarOpContext &ctx) {
+  FailureOr<Value> xOr = unaryOperand(ctx);
+  if (failed(xOr))
+    return failure();
+  OpBuilder &b = ctx.b;
+  Value x = *xOr;
+  FloatMath f{b, ctx.loc, x.getType()};
+  double eps = x.getType().isF64() ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+  constexpr double kInvSqrtPi = 5.64189583547756286948e-01;
+  // Below -2.09: the oscillating asymptotic form.
+  Value negX = f.neg(x);
+  Value zetaNeg = f.div(f.mul(f.mul(f.c(-2.0), x), f.sqrt(negX)), f.c(3.0));
+  Value zn = f.div(f.c(1.0), zetaNeg);
+  Value zz = f.mul(zn, zn);
+  Value t = f.add(zetaNeg, f.c(0.25 * M_PI));
+  Value negative = f.mul(
+      f.div(f.c(kInvSqrtPi), f.sqrt(f.sqrt(negX))),
+      f.sub(f.mul(math::SinOp::create(b, ctx.loc, t),
+                  f.add(f.c(1.0), f.div(f.mul(zz, f.polynomial(zz, kAiryAFN)),
+                                        f.polynomial(zz, kAiryAFD)))),
+            f.mul(math::CosOp::create(b, ctx.loc, t),
+                  f.div(f.mul(zn, f.polynomial(zz, kAiryAGN)),
+                        f.polynomial(zz, kAiryAGD)))));
+  // From 2.09: the decaying asymptotic form.
+  Value zeta = f.div(f.mul(f.mul(f.c(2.0), x), f.sqrt(x)), f.c(3.0));
+  Value invZeta = f.div(f.c(1.0), zeta);
+  Value positive = f.div(
+      f.mul(f.c(kInvSqrtPi), f.div(f.polynomial(invZeta, kAiryAN),
+                                   f.polynomial(invZeta, kAiryAD))),
+      f.mul(f.mul(f.c(2.0), f.sqrt(f.sqrt(x))), f.exp(zeta)));
+  // Between: the Maclaurin series, summed while the last term of f is
+  // above epsilon relative (no term elsewhere: the loop starts done).
+  Value series = arith::AndIOp::create(b, ctx.loc, f.lt(x, f.c(2.09)),
+                                      f.le(f.c(-2.09), x));
+  Value z = f.mul(f.mul(x, x), x);
+  // (f, g, k, m, n, t)
+  SmallVector<Type> types(6, f.type);
+  auto loop = scf::WhileOp::create(
+      b, ctx.loc, types,
+      ValueRange{f.c(1.0), x, f.c(1.0), f.c(1.0), x,
+                 f.select(series, f.c(1.0), f.c(0.0))},
+      [&](OpBuilder &cb, Location l, ValueRange args) {
+        FloatMath g{cb, l, f.type};
+        scf::ConditionOp::create(cb, l, g.lt(g.c(eps), args[5]), args);
+      },
+      [&](OpBuilder &lb, Location l, ValueRange args) {
+        FloatMath g{lb, l, f.type};
+        Value one = g.c(1.0);
+        Value k = g.add(args[2], one);
+        Value m = g.div(g.mul(args[3], z), k);
+        Value n = g.mul(args[4], z);
+        k = g.add(k, one);
+        n = g.div(n, k);
+        m = g.div(m, k);
+        Value fv = g.add(args[0], m);
+        k = g.add(k, one);
+        n = g.div(n, k);
+        Value gv = g.add(args[1], n);
+        scf::YieldOp::create(
+            lb, l, ValueRange{fv, gv, k, m, n, g.abs(g.div(m, fv))});
+      });
+  Value v = f.sub(f.mul(f.c(0.355028053887817239260), loop.getResult(0)),
+                  f.mul(f.c(0.258819403792806798405), loop.getResult(1)));
+  v = f.select(series, v, positive);
+  v = f.select(f.lt(x, f.c(-2.09)), negative, v);
+  v = f.select(f.lt(f.c(103.892), x), f.c(0.0), v);
+  v = f.select(f.eq(f.abs(x), f.c(INFINITY)), f.c(NAN), v);
+  return result(ctx, v);
+}
+
+//===----------------------------------------------------------------------===//
 // frexp
 //===----------------------------------------------------------------------===//
 

@@ -6,8 +6,8 @@ fusion.graph @no_lowering() -> (!fusion.buffer<4xf32>) attributes {device = "cud
   %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
     %i = fusion.index_expr [%p0] : i64
     %x = fusion.cast %i : i64 to f32
-    // expected-error @+1 {{'fusion.opaque' op 'igamma' (Inductor's ops.igamma) has no lowering}}
-    %z = fusion.opaque "igamma"(%x, %x) : (f32, f32) -> f32
+    // expected-error @+1 {{'fusion.opaque' op 'sort' (Inductor's ops.sort) has no lowering}}
+    %z = fusion.opaque "sort"(%x) {stable = true, descending = false} : (f32) -> f32
     fusion.store %z, %o[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %out : !fusion.buffer<4xf32>
@@ -75,4 +75,30 @@ fusion.graph @bucketize_in_group(%v: !fusion.buffer<4xf32>) -> (!fusion.buffer<4
     fusion.yield %b, %o : !fusion.buffer<4xf32>, !fusion.buffer<4xi64>
   }
   fusion.output %o : !fusion.buffer<4xi64>
+}
+
+// -----
+
+// Inline PTX cannot run on the CPU.
+fusion.graph @inline_asm_cpu() -> (!fusion.buffer<4xi32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xi32>) {
+    %i = fusion.index_expr [%p0] : i32
+    // expected-error @+1 {{'fusion.opaque' op 'inline_asm_elementwise' (Inductor's ops.inline_asm_elementwise) carries PTX assembly, which the CPU cannot run: it has no lowering for the CPU}}
+    %a = fusion.opaque "inline_asm_elementwise"(%i) {asm = "mov.b32 $0, $1;", constraints = "None", is_pure = "True", pack = "1"} : (i32) -> i32
+    fusion.store %a, %o[%p0] : !fusion.buffer<4xi32>
+  }
+  fusion.output %out : !fusion.buffer<4xi32>
+}
+
+// -----
+
+// A symbolic size (a graph with size symbols) is not lowered.
+fusion.graph @halide_clamp_symbolic() -> (!fusion.buffer<4xi32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xi32>) {
+    %i = fusion.index_expr [%p0] : i32
+    // expected-error @+1 {{'fusion.opaque' op 'halide_clamp' with size 's0' has no lowering (sizes of graphs with size symbols are not lowered)}}
+    %c = fusion.opaque "halide_clamp"(%i) {check = true, size = "s0"} : (i32) -> i32
+    fusion.store %c, %o[%p0] : !fusion.buffer<4xi32>
+  }
+  fusion.output %out : !fusion.buffer<4xi32>
 }
