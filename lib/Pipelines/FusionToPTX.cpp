@@ -79,7 +79,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionLanes = options.reductionLanes;
   gpuOptions.reductionRowsPerBlock = options.reductionRowsPerBlock;
   gpuOptions.approxExp = options.approxExp;
-  gpuOptions.approxDiv = options.approxDiv;
+  gpuOptions.f32Division = options.f32Division;
   gpuOptions.loopUnroll = options.loopUnroll;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());

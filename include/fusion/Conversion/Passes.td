@@ -32,7 +32,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     for long ones), keep the row in registers when each thread holds at
     most `max-persistent-elements` of it (else loop over it), and combine
     partial results with a tree of `gpu.shuffle xor` steps and, across
-    warps, shared memory. f32 exponentials are Triton's (`approx-exp`). A buffer produced and consumed inside a
+    warps, shared memory. f32 exponentials and divisions are Triton's (`approx-exp`,
+    `f32-division`). A buffer produced and consumed inside a
     `fusion.fused` group lives in registers and is stored only if something
     outside the group reads it; pointwise members after a reduction reuse
     the reduced value of their row.
@@ -92,7 +93,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     "::mlir::cf::ControlFlowDialect",
     "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
-    // llvm.inline_asm (Inductor's inline_asm_elementwise).
+    // llvm.inline_asm (Inductor's inline_asm_elementwise), llvm.call_intrinsic
+    // (div.full.f32).
     "::mlir::LLVM::LLVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
@@ -114,9 +116,11 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"approxExp", "approx-exp", "bool", "true",
            "f32 exponentials as Triton computes them (ex2.approx of x * "
            "log2(e)) rather than libdevice's expf">,
-    Option<"approxDiv", "approx-div", "bool", "false",
-           "f32 division as div.approx (not IEEE; for measuring what IEEE "
-           "division costs)">,
+    Option<"f32Division", "f32-division", "std::string", "\"full\"",
+           "How f32 divisions of the graph compute: 'full' as Triton's `/` "
+           "(div.full.f32, 2 ulp, what Inductor's kernels run), 'ieee' as "
+           "PyTorch eager (div.rn.f32), 'approx' as div.approx.f32 (for "
+           "measurement only)">,
     Option<"maxReductionBlockSize", "max-reduction-block-size", "int64_t",
            "512",
            "Most threads per block of a kernel that reduces one row per block">,

@@ -107,9 +107,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "loop-unroll",
       llvm::cl::desc("convert-fusion-to-gpu's loop-unroll"),
       llvm::cl::init(8)};
-  PassOptions::Option<bool> approxDiv{
-      *this, "approx-div", llvm::cl::desc("convert-fusion-to-gpu's approx-div"),
-      llvm::cl::init(false)};
+  PassOptions::Option<std::string> f32Division{
+      *this, "f32-division",
+      llvm::cl::desc("convert-fusion-to-gpu's f32-division"),
+      llvm::cl::init("full")};
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};

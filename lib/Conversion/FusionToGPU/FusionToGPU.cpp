@@ -44,6 +44,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -886,14 +887,72 @@ static void approximateExp(gpu::GPUModuleOp module) {
   }
 }
 
-/// Division of f32 values as `div.approx.f32` (a reciprocal and a product,
-/// about 2 ulp), not PyTorch's IEEE division: only for measuring what IEEE
-/// division costs (`approx-div`, off by default).
-static void approximateDivision(gpu::GPUModuleOp module) {
+/// How f32 divisions of a kernel compute (`f32-division`).
+enum class F32Division { Full, IEEE, Approx };
+
+static std::optional<F32Division> parseF32Division(StringRef name) {
+  return llvm::StringSwitch<std::optional<F32Division>>(name)
+      .Case("full", F32Division::Full)
+      .Case("ieee", F32Division::IEEE)
+      .Case("approx", F32Division::Approx)
+      .Default(std::nullopt);
+}
+
+/// `lhs / rhs` of f32 scalars as Triton's `/` computes it: `div.full.f32`
+/// (llvm.nvvm.div.full), which scales the operands and divides with the
+/// approximate reciprocal, at most 2 ulp over the whole range.
+static Value emitFullDivision(OpBuilder &b, Location loc, Value lhs,
+                              Value rhs) {
+  return LLVM::CallIntrinsicOp::create(b, loc, b.getF32Type(),
+                                       b.getStringAttr("llvm.nvvm.div.full"),
+                                       ValueRange{lhs, rhs})
+      .getResult(0);
+}
+
+/// Divisions of f32 values (scalars or vectors) as `division` says, except
+/// those marked accurate (inside special functions, which PyTorch and
+/// Inductor compute with IEEE division), which keep `div.rn`.
+///
+/// Inductor's `truediv` is Triton's `a / b`, which Triton lowers for f32 to
+/// `div.full.f32` (FDivOpConversion in Triton's ElementwiseOpToLLVM.cpp),
+/// and its Welford helpers and means divide the same way: `full` computes
+/// what Inductor's kernels compute. `approx` (`div.approx.f32`, a
+/// reciprocal and a product) is only for measuring what division costs.
+static void lowerDivisions(gpu::GPUModuleOp module, F32Division division) {
+  SmallVector<arith::DivFOp> divisions;
   module.walk([&](arith::DivFOp op) {
+    if (op->removeAttr(kAccurateMathAttrName))
+      return;
     if (getElementTypeOrSelf(op.getType()).isF32())
-      op.setFastmath(arith::FastMathFlags::afn);
+      divisions.push_back(op);
   });
+  if (division == F32Division::IEEE)
+    return;
+  for (arith::DivFOp op : divisions) {
+    if (division == F32Division::Approx) {
+      op.setFastmath(arith::FastMathFlags::afn);
+      continue;
+    }
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value result;
+    if (auto vector = dyn_cast<VectorType>(op.getType())) {
+      // The intrinsic takes scalars: one per element.
+      result = arith::ConstantOp::create(
+          b, loc, vector,
+          DenseElementsAttr::get(vector, b.getF32FloatAttr(0.0f)));
+      for (int64_t i = 0, e = vector.getNumElements(); i < e; ++i) {
+        Value lhs = vector::ExtractOp::create(b, loc, op.getLhs(), i);
+        Value rhs = vector::ExtractOp::create(b, loc, op.getRhs(), i);
+        result = vector::InsertOp::create(
+            b, loc, emitFullDivision(b, loc, lhs, rhs), result, i);
+      }
+    } else {
+      result = emitFullDivision(b, loc, op.getLhs(), op.getRhs());
+    }
+    op.replaceAllUsesWith(result);
+    op.erase();
+  }
 }
 
 struct ConvertFusionToGPUPass final
@@ -906,6 +965,13 @@ struct ConvertFusionToGPUPass final
         pointwiseBlockSize,    pointwiseVectorWidth, elementsPerThread,
         maxReductionBlockSize, warpReductionMaxSize, maxPersistentElements,
         loopUnroll,            reductionLanes,       reductionRowsPerBlock};
+    std::optional<F32Division> division = parseF32Division(f32Division);
+    if (!division) {
+      module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "
+                       "'ieee' or 'approx', not '")
+          << f32Division << "'";
+      return signalPassFailure();
+    }
     int64_t lanes = std::max<int64_t>(reductionLanes, 1);
     if (pointwiseBlockSize < kWarpSize || pointwiseBlockSize % kWarpSize != 0 ||
         maxReductionBlockSize % kWarpSize != 0 ||
@@ -958,8 +1024,7 @@ struct ConvertFusionToGPUPass final
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
       if (approxExp)
         approximateExp(gpuModule);
-      if (approxDiv)
-        approximateDivision(gpuModule);
+      lowerDivisions(gpuModule, *division);
     }
     if (!graphs.empty()) {
       module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -37,7 +37,11 @@ Value FloatMath::mul(Value x, Value y) const {
   return arith::MulFOp::create(b, loc, x, y);
 }
 Value FloatMath::div(Value x, Value y) const {
-  return arith::DivFOp::create(b, loc, x, y);
+  // IEEE division, as PyTorch's special functions and Inductor's code for
+  // them (libdevice) divide.
+  auto op = arith::DivFOp::create(b, loc, x, y);
+  op->setAttr(kAccurateMathAttrName, b.getUnitAttr());
+  return op;
 }
 Value FloatMath::neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
 Value FloatMath::abs(Value x) const { return math::AbsFOp::create(b, loc, x); }
