@@ -66,7 +66,14 @@ runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
 libs="$(dirname "$runner")/../lib"
 libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
 red="$root/test/Conversion/FusionToLoops/reductions-jit.mlir"
+outer="$root/test/Conversion/FusionToLoops/outer-reductions-jit.mlir"
+# Reductions over columns (2-D tiles; the pipeline fuses the producer in,
+# whose per-element store is what runs across rows): one thread per
+# column (6 rows), 8 lanes per column in registers (100 rows; 37 columns,
+# a partial block), and looped (20000 rows).
 declare -A semantics=(
+  [outer_6x2]="$outer" [outer_100x37]="$outer 6=100 2=37"
+  [outer_20000x101]="$outer 6=20000 2=101"
   [reductions_2x6]="$red" [reductions_3x37]="$red 2=3 6=37 3=37 4=101"
   [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"

@@ -3,7 +3,8 @@
 # the unfused graphs through --fusion-to-ptx) under fixed thread mappings,
 # one variant folder each, to calibrate convert-fusion-to-gpu's choices on
 # a GPU: threads per row (reduction-lanes) and rows per block, loop unroll,
-# and the exact against Triton's approximate exponential.
+# the exact against Triton's approximate exponential, and PyTorch eager's
+# IEEE division against Triton's div.full.
 #
 #   bash bench/build_mapping_sweep.sh DIR      # adds DIR/sweep_*/
 #
@@ -20,7 +21,7 @@ ex="$root/examples"
 workloads=("$ex/add_sum.mlir" "$w/softmax.mlir" "$ex/layernorm_gelu.mlir"
            "$w/rmsnorm_silu.mlir" "$w/cross_entropy.mlir")
 declare -A sweep=(
-  [exactexp]="approx-exp=0"
+  [exactexp]="approx-exp=0" [ieeediv]="f32-division=ieee"
   [scalarpw]="pointwise-vector-width=1"
   [l32]="reduction-lanes=32 max-persistent-elements=32"
   [l64]="reduction-lanes=64" [l64r2]="reduction-lanes=64 reduction-rows-per-block=2"

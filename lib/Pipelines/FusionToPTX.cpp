@@ -79,6 +79,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionLanes = options.reductionLanes;
   gpuOptions.reductionRowsPerBlock = options.reductionRowsPerBlock;
   gpuOptions.approxExp = options.approxExp;
+  gpuOptions.reductionTiles = options.reductionTiles;
   gpuOptions.f32Division = options.f32Division;
   gpuOptions.loopUnroll = options.loopUnroll;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));

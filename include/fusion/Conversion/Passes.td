@@ -113,6 +113,10 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"reductionRowsPerBlock", "reduction-rows-per-block", "int64_t", "0",
            "Rows per block of every reduction kernel (a power of two); 0 "
            "chooses per kernel">,
+    Option<"reductionTiles", "reduction-tiles", "bool", "true",
+           "Reductions over an outer dimension (accesses contiguous across "
+           "rows rather than along them) take 2-D tiles: rows along the "
+           "threads of a warp, each row's threads across warps">,
     Option<"approxExp", "approx-exp", "bool", "true",
            "f32 exponentials as Triton computes them (ex2.approx of x * "
            "log2(e)) rather than libdevice's expf">,

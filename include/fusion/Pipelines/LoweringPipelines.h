@@ -111,6 +111,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "f32-division",
       llvm::cl::desc("convert-fusion-to-gpu's f32-division"),
       llvm::cl::init("full")};
+  PassOptions::Option<bool> reductionTiles{
+      *this, "reduction-tiles",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-tiles"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};

@@ -65,6 +65,8 @@ constexpr int64_t kWarpSize = 32;
 /// Threads per block that kernels reducing short rows aim at (rows of a
 /// warp or less share blocks).
 constexpr int64_t kRowBlockSize = 256;
+/// Most threads per row of a reduction over an outer dimension.
+constexpr int64_t kMaxTileLanes = 8;
 /// The extent of a kernel's memref for a storage of symbolic size (2^48
 /// elements, more than any GPU holds).
 constexpr int64_t kSymbolicStorageExtent = int64_t(1) << 48;
@@ -79,6 +81,7 @@ struct MappingOptions {
   int64_t loopUnroll;
   int64_t reductionLanes;
   int64_t reductionRowsPerBlock;
+  bool reductionTiles;
 };
 
 /// How a kernel's rows map onto the grid.
@@ -99,6 +102,12 @@ struct KernelMapping {
   int64_t elementsPerLane = 1;
   /// Adjacent row elements a thread takes at a time (vector accesses).
   int64_t vectorWidth = 1;
+  /// Reduction over an outer dimension (a 2-D tile, Inductor's
+  /// ReductionHint.OUTER): the block's `rowsPerBlock` rows run along
+  /// consecutive threads, each row's `numLanes` threads lie `rowsPerBlock`
+  /// apart (thread = lane * rowsPerBlock + row), so that a warp's loads of
+  /// adjacent rows are adjacent in memory.
+  bool columns = false;
   /// The plan the kernel runs when it is not the kernel's own: a pointwise
   /// kernel whose threads take `vectorWidth` adjacent elements.
   std::shared_ptr<KernelPlan> split;
@@ -122,6 +131,45 @@ static int64_t chooseLanes(int64_t rnumel, const MappingOptions &options) {
     return std::min(lanes, kWarpSize);
   return std::clamp<int64_t>(lanes, 2 * kWarpSize,
                              options.maxReductionBlockSize);
+}
+
+/// `expr` (of d0 = x, d1 = r, no symbols) at (x, r).
+static int64_t evaluateAt(AffineExpr expr, int64_t x, int64_t r) {
+  MLIRContext *ctx = expr.getContext();
+  AffineExpr value = simplifyAffineExpr(
+      expr.replaceDims({getAffineConstantExpr(x, ctx),
+                        getAffineConstantExpr(r, ctx)}),
+      2, 0);
+  return cast<AffineConstantExpr>(value).getValue();
+}
+
+/// True when the kernel reduces over an outer dimension: more of its
+/// per-element accesses are contiguous across rows (the index steps by one
+/// from row x to row x + 1) than along a row (by one from r to r + 1), as
+/// the weight gradients of a normalization (sum over rows of each column)
+/// or batch-norm statistics. Inductor's ReductionHint.OUTER.
+static bool reducesOuterDimension(const KernelPlan &plan) {
+  if (!plan.hasStaticNumel() || !plan.hasStaticRNumel() || plan.numel < 2 ||
+      plan.rnumel < 2)
+    return false;
+  int64_t alongRows = 0, acrossRows = 0;
+  for (const auto &[op, expr] : plan.indexExprs) {
+    bool hasSymbols = false;
+    expr.walk([&](AffineExpr e) {
+      if (isa<AffineSymbolExpr>(e))
+        hasSymbols = true;
+    });
+    if (!isa<LoadOp, StoreOp>(op) || hasSymbols || !expr.isFunctionOfDim(1))
+      continue;
+    if (auto load = dyn_cast<LoadOp>(op); load && plan.isForwarded(load))
+      continue;
+    int64_t base = evaluateAt(expr, 0, 0);
+    if (evaluateAt(expr, 0, 1) - base == 1)
+      ++alongRows;
+    else if (evaluateAt(expr, 1, 0) - base == 1)
+      ++acrossRows;
+  }
+  return acrossRows > alongRows;
 }
 
 /// The mapping of one kernel; with `blockSize`, a power of two of at least
@@ -165,6 +213,28 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     return m;
   }
   m.kind = KernelMapping::Kind::Reduction;
+  if (!blockSize && options.reductionTiles && options.reductionLanes == 0 &&
+      options.reductionRowsPerBlock == 0 && reducesOuterDimension(plan)) {
+    // Rows along a warp (128 contiguous bytes of f32 per load), about
+    // elements-per-thread of each row per thread, at most kMaxTileLanes
+    // threads per row (a block of 32 rows then has 256 threads, and every
+    // thread's accumulators fit in shared memory).
+    m.columns = true;
+    m.numLanes = std::min<int64_t>(
+        llvm::PowerOf2Ceil(llvm::divideCeil(rnumel, options.elementsPerThread)),
+        kMaxTileLanes);
+    m.rowsPerBlock = std::max<int64_t>(kWarpSize, kRowBlockSize / m.numLanes);
+    // Few rows: no more of them per block than there are, but a warp.
+    if (numel < m.rowsPerBlock)
+      m.rowsPerBlock =
+          std::max<int64_t>(kWarpSize, llvm::PowerOf2Ceil(numel));
+    m.blockSize = m.numLanes * m.rowsPerBlock;
+    m.gridSize = gridOf(m.rowsPerBlock);
+    int64_t perLane = llvm::divideCeil(rnumel, m.numLanes);
+    m.persistent = perLane <= options.maxPersistentElements;
+    m.elementsPerLane = m.persistent ? perLane : options.loopUnroll;
+    return m;
+  }
   m.numLanes = chooseLanes(rnumel, options);
   if (blockSize) {
     // A combo part: rows of a warp or less share the block, longer rows
@@ -372,6 +442,15 @@ private:
                                     const ReductionCombiner &combiner,
                                     ValueRange acc);
 
+  /// Combines `acc` over the `numLanes` threads of each row of a column
+  /// layout (thread = lane * rowsPerBlock + row) through shared memory;
+  /// every thread folds its row's partials in lane order.
+  SmallVector<Value> columnAllReduce(OpBuilder &b, Location loc,
+                                     gpu::GPUFuncOp kernel, Value tid,
+                                     int64_t rowsPerBlock, int64_t numLanes,
+                                     const ReductionCombiner &combiner,
+                                     ValueRange acc);
+
   StringRef graphName;
   const MappingOptions &options;
   SmallVectorImpl<Attribute> &manifestSteps;
@@ -444,6 +523,45 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
   return warpAllReduce(b, loc, combiner, partials, warpsPerRow);
 }
 
+SmallVector<Value> GPUHostTarget::columnAllReduce(
+    OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
+    int64_t rowsPerBlock, int64_t numLanes, const ReductionCombiner &combiner,
+    ValueRange acc) {
+  Type indexType = tid.getType();
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  int64_t blockSize = rowsPerBlock * numLanes;
+  SmallVector<Value> slots;
+  for (Type type : combiner.getAccumulatorTypes()) {
+    auto smemType = MemRefType::get({blockSize}, type, AffineMap(), workgroup);
+    slots.push_back(kernel.addWorkgroupAttribution(smemType, loc));
+    sharedBytes +=
+        blockSize * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  }
+  Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), tid);
+  for (auto [v, slot] : llvm::zip(acc, slots))
+    memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+  gpu::BarrierOp::create(b, loc);
+  // The row's partials lie rowsPerBlock apart from the row's lane 0.
+  Value row = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      arith::AndIOp::create(b, loc, tid,
+                            createIntConstant(b, loc, indexType,
+                                              rowsPerBlock - 1)));
+  auto partial = [&](int64_t lane) {
+    Value at = arith::AddIOp::create(
+        b, loc, row, arith::ConstantIndexOp::create(b, loc, lane * rowsPerBlock));
+    SmallVector<Value> values;
+    for (Value slot : slots)
+      values.push_back(memref::LoadOp::create(b, loc, slot, ValueRange{at}));
+    return values;
+  };
+  SmallVector<Value> result = partial(0);
+  for (int64_t lane = 1; lane < numLanes; ++lane)
+    result = combiner.emitCombine(b, loc, result, partial(lane));
+  return result;
+}
+
 LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         const KernelPlan &kernelPlan,
@@ -483,6 +601,14 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         b, loc, arith::MulIOp::create(b, loc, bid, constant(mapping.blockSize)),
         tid);
     layout.lane = zero;
+  } else if (mapping.columns) {
+    // Row tid mod rowsPerBlock of the block, lane tid / rowsPerBlock.
+    x = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
+        arith::AndIOp::create(b, loc, tid, constant(mapping.rowsPerBlock - 1)));
+    layout.lane = arith::ShRUIOp::create(
+        b, loc, tid, constant(llvm::Log2_64(mapping.rowsPerBlock)));
   } else if (mapping.rowsPerBlock == 1) {
     x = bid;
     layout.lane = tid;
@@ -496,7 +622,18 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     layout.lane =
         arith::AndIOp::create(b, loc, tid, constant(mapping.numLanes - 1));
   }
-  if (mapping.kind == KernelMapping::Kind::Reduction &&
+  if (mapping.columns && mapping.numLanes > 1) {
+    layout.combineAcrossLanes = [this, kernel, tid,
+                                 rows = mapping.rowsPerBlock,
+                                 lanes = mapping.numLanes](
+                                    OpBuilder &cb, Location cl,
+                                    const ReductionCombiner &combiner,
+                                    ValueRange acc) {
+      return columnAllReduce(cb, cl, kernel, tid, rows, lanes, combiner, acc);
+    };
+  } else if (mapping.columns) {
+    // One thread per row: nothing to combine.
+  } else if (mapping.kind == KernelMapping::Kind::Reduction &&
       mapping.numLanes <= kWarpSize) {
     layout.combineAcrossLanes = [lanes = mapping.numLanes](
                                     OpBuilder &cb, Location cl,
@@ -964,7 +1101,8 @@ struct ConvertFusionToGPUPass final
     MappingOptions mappingOptions{
         pointwiseBlockSize,    pointwiseVectorWidth, elementsPerThread,
         maxReductionBlockSize, warpReductionMaxSize, maxPersistentElements,
-        loopUnroll,            reductionLanes,       reductionRowsPerBlock};
+        loopUnroll,            reductionLanes,       reductionRowsPerBlock,
+        reductionTiles};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "
