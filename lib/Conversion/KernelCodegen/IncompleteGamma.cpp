@@ -107,6 +107,10 @@ struct IncompleteGamma {
     return m.eq(m.abs(x), m.c(INFINITY));
   }
 
+  SmallVector<Value>
+  iterate(int64_t first, ValueRange state,
+          function_ref<SmallVector<Value>(FloatMath &, Value, ValueRange)>
+              step) const;
   Value lanczosSumExpgScaled(Value a) const;
   Value fac(Value a, Value x) const;
   Value seriesP(Value a, Value x) const;
@@ -138,6 +142,40 @@ Value IncompleteGamma::ifElse(Value cond, function_ref<Value()> thenFn,
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   scf::YieldOp::create(b, ctx.loc, elseFn());
   return ifOp.getResult(0);
+}
+
+/// ATen's `for (i = first; i < 2000; i++) { ...; if (stop) break; }` as
+/// an scf.while over (i, state..., stop): `step` gets i (i32) and the
+/// state and returns the next state followed by the stop flag. Returns the
+/// final state.
+SmallVector<Value> IncompleteGamma::iterate(
+    int64_t first, ValueRange state,
+    function_ref<SmallVector<Value>(FloatMath &, Value, ValueRange)> step)
+    const {
+  OpBuilder &b = ctx.b;
+  Type i32 = b.getI32Type(), i1 = b.getI1Type();
+  SmallVector<Value> init = {createIntConstant(b, ctx.loc, i32, first)};
+  llvm::append_range(init, state);
+  init.push_back(createIntConstant(b, ctx.loc, i1, 0));
+  auto loop = scf::WhileOp::create(
+      b, ctx.loc, TypeRange(ValueRange(init)), init,
+      [&](OpBuilder &cb, Location l, ValueRange args) {
+        Value more = arith::AndIOp::create(
+            cb, l,
+            arith::CmpIOp::create(cb, l, arith::CmpIPredicate::slt, args[0],
+                                  createIntConstant(cb, l, i32, 2000)),
+            arith::XOrIOp::create(cb, l, args.back(),
+                                  createIntConstant(cb, l, i1, 1)));
+        scf::ConditionOp::create(cb, l, more, args);
+      },
+      [&](OpBuilder &lb, Location l, ValueRange args) {
+        FloatMath g{lb, l, type};
+        SmallVector<Value> next = {arith::AddIOp::create(
+            lb, l, args[0], createIntConstant(lb, l, i32, 1))};
+        llvm::append_range(next, step(g, args[0], args.drop_front().drop_back()));
+        scf::YieldOp::create(lb, l, next);
+      });
+  return SmallVector<Value>(loop.getResults().drop_front().drop_back());
 }
 
 /// ratevl of the Lanczos sum: a rational function of a, or of 1 / a with
@@ -180,134 +218,79 @@ Value IncompleteGamma::fac(Value a, Value x) const {
 
 /// P(a, x) by its power series (DLMF 8.11.4, _igam_helper_series).
 Value IncompleteGamma::seriesP(Value a, Value x) const {
-  OpBuilder &b = ctx.b;
   FloatMath m = f();
   Value ax = fac(a, x);
-  Type i32 = b.getI32Type();
   double eps = machEp();
-  // (i, r, c, ans, done)
-  auto loop = scf::WhileOp::create(
-      b, ctx.loc, TypeRange{i32, type, type, type, b.getI1Type()},
-      ValueRange{createIntConstant(b, ctx.loc, i32, 0), a, m.c(1.0), m.c(1.0),
-                 createIntConstant(b, ctx.loc, b.getI1Type(), 0)},
-      [&](OpBuilder &cb, Location l, ValueRange args) {
-        Value more = arith::CmpIOp::create(
-            cb, l, arith::CmpIPredicate::slt, args[0],
-            createIntConstant(cb, l, i32, 2000));
-        more = arith::AndIOp::create(
-            cb, l, more,
-            arith::XOrIOp::create(cb, l, args[4],
-                                  createIntConstant(cb, l, cb.getI1Type(), 1)));
-        scf::ConditionOp::create(cb, l, more, args);
-      },
-      [&](OpBuilder &lb, Location l, ValueRange args) {
-        FloatMath g{lb, l, type};
-        Value r = g.add(args[1], g.c(1.0));
-        Value c = g.mul(args[2], g.div(x, r));
-        Value ans = g.add(args[3], c);
-        Value done = g.le(c, g.mul(g.c(eps), ans));
-        Value i = arith::AddIOp::create(lb, l, args[0],
-                                        createIntConstant(lb, l, i32, 1));
-        scf::YieldOp::create(lb, l, ValueRange{i, r, c, ans, done});
+  // (r, c, ans)
+  SmallVector<Value> end = iterate(
+      0, {a, m.c(1.0), m.c(1.0)},
+      [&](FloatMath &g, Value, ValueRange args) -> SmallVector<Value> {
+        Value r = g.add(args[0], g.c(1.0));
+        Value c = g.mul(args[1], g.div(x, r));
+        Value ans = g.add(args[2], c);
+        return {r, c, ans, g.le(c, g.mul(g.c(eps), ans))};
       });
-  Value series = m.div(m.mul(loop.getResult(3), ax), a);
+  Value series = m.div(m.mul(end[2], ax), a);
   return m.select(m.eq(ax, m.c(0.0)), m.c(0.0), series);
 }
 
 /// Q(a, x) by the series of DLMF 8.7.3 (_igamc_helper_series).
 Value IncompleteGamma::seriesQ(Value a, Value x) const {
-  OpBuilder &b = ctx.b;
   FloatMath m = f();
   double eps = machEp();
-  // (n, fac, sum, done), n from 1 while n < 2000.
-  auto loop = scf::WhileOp::create(
-      b, ctx.loc, TypeRange{type, type, type, b.getI1Type()},
-      ValueRange{m.c(1.0), m.c(1.0), m.c(0.0),
-                 createIntConstant(b, ctx.loc, b.getI1Type(), 0)},
-      [&](OpBuilder &cb, Location l, ValueRange args) {
-        FloatMath g{cb, l, type};
-        Value more = arith::AndIOp::create(
-            cb, l, g.lt(args[0], g.c(2000.0)),
-            arith::XOrIOp::create(cb, l, args[3],
-                                  createIntConstant(cb, l, cb.getI1Type(), 1)));
-        scf::ConditionOp::create(cb, l, more, args);
-      },
-      [&](OpBuilder &lb, Location l, ValueRange args) {
-        FloatMath g{lb, l, type};
-        Value n = args[0];
-        Value facV = g.mul(args[1], g.div(g.neg(x), n));
+  // (fac, sum), n from 1.
+  SmallVector<Value> end = iterate(
+      1, {m.c(1.0), m.c(0.0)},
+      [&](FloatMath &g, Value i, ValueRange args) -> SmallVector<Value> {
+        Value n = arith::SIToFPOp::create(g.b, g.loc, type, i);
+        Value facV = g.mul(args[0], g.div(g.neg(x), n));
         Value term = g.div(facV, g.add(a, n));
-        Value sum = g.add(args[2], term);
-        Value done = g.le(g.abs(term), g.mul(g.c(eps), g.abs(sum)));
-        scf::YieldOp::create(lb, l,
-                             ValueRange{g.add(n, g.c(1.0)), facV, sum, done});
+        Value sum = g.add(args[1], term);
+        return {facV, sum, g.le(g.abs(term), g.mul(g.c(eps), g.abs(sum)))};
       });
   Value logx = m.log(x);
   Value term = m.neg(call(
       "expm1", m.sub(m.mul(a, logx), call("lgamma", m.add(m.c(1.0), a)))));
   return m.sub(term, m.mul(m.exp(m.sub(m.mul(a, logx), call("lgamma", a))),
-                           loop.getResult(2)));
+                           end[1]));
 }
 
 /// Q(a, x) by Legendre's continued fraction (DLMF 8.9.2,
 /// _igamc_helper_continued_fraction).
 Value IncompleteGamma::continuedFractionQ(Value a, Value x) const {
-  OpBuilder &b = ctx.b;
   FloatMath m = f();
   Value ax = fac(a, x);
   double eps = machEp();
   double big = isF64() ? 4.503599627370496e15 : 16777216.;
   double bigInv = isF64() ? 2.22044604925031308085e-16 : 5.9604644775390625E-8;
-  Type i32 = b.getI32Type();
   Value y = m.sub(m.c(1.0), a);
   Value z = m.add(m.add(x, y), m.c(1.0));
   Value pkm1 = m.add(x, m.c(1.0));
   Value qkm1 = m.mul(z, x);
-  // (i, c, y, z, pkm2, pkm1, qkm2, qkm1, ans, done)
-  SmallVector<Type> types(8, type);
-  types.insert(types.begin(), i32);
-  types.push_back(b.getI1Type());
-  auto loop = scf::WhileOp::create(
-      b, ctx.loc, types,
-      ValueRange{createIntConstant(b, ctx.loc, i32, 0), m.c(0.0), y, z,
-                 m.c(1.0), pkm1, x, qkm1, m.div(pkm1, qkm1),
-                 createIntConstant(b, ctx.loc, b.getI1Type(), 0)},
-      [&](OpBuilder &cb, Location l, ValueRange args) {
-        Value more = arith::AndIOp::create(
-            cb, l,
-            arith::CmpIOp::create(cb, l, arith::CmpIPredicate::slt, args[0],
-                                  createIntConstant(cb, l, i32, 2000)),
-            arith::XOrIOp::create(cb, l, args[9],
-                                  createIntConstant(cb, l, cb.getI1Type(), 1)));
-        scf::ConditionOp::create(cb, l, more, args);
-      },
-      [&](OpBuilder &lb, Location l, ValueRange args) {
-        FloatMath g{lb, l, type};
-        Value c = g.add(args[1], g.c(1.0));
-        Value yv = g.add(args[2], g.c(1.0));
-        Value zv = g.add(args[3], g.c(2.0));
+  // (c, y, z, pkm2, pkm1, qkm2, qkm1, ans)
+  SmallVector<Value> end = iterate(
+      0, {m.c(0.0), y, z, m.c(1.0), pkm1, x, qkm1, m.div(pkm1, qkm1)},
+      [&](FloatMath &g, Value, ValueRange args) -> SmallVector<Value> {
+        Value c = g.add(args[0], g.c(1.0));
+        Value yv = g.add(args[1], g.c(1.0));
+        Value zv = g.add(args[2], g.c(2.0));
         Value yc = g.mul(yv, c);
-        Value pk = g.sub(g.mul(args[5], zv), g.mul(args[4], yc));
-        Value qk = g.sub(g.mul(args[7], zv), g.mul(args[6], yc));
-        Value nonzero = arith::CmpFOp::create(lb, l, arith::CmpFPredicate::UNE,
-                                              qk, g.c(0.0));
+        Value pk = g.sub(g.mul(args[4], zv), g.mul(args[3], yc));
+        Value qk = g.sub(g.mul(args[6], zv), g.mul(args[5], yc));
+        Value nonzero = arith::CmpFOp::create(
+            g.b, g.loc, arith::CmpFPredicate::UNE, qk, g.c(0.0));
         Value r = g.div(pk, qk);
-        Value t = g.select(nonzero, g.abs(g.div(g.sub(args[8], r), r)),
+        Value t = g.select(nonzero, g.abs(g.div(g.sub(args[7], r), r)),
                            g.c(1.0));
-        Value ans = g.select(nonzero, r, args[8]);
+        Value ans = g.select(nonzero, r, args[7]);
         Value rescale = g.lt(g.c(big), g.abs(pk));
         auto scaled = [&](Value v) {
           return g.select(rescale, g.mul(v, g.c(bigInv)), v);
         };
-        Value done = g.le(t, g.c(eps));
-        Value i = arith::AddIOp::create(lb, l, args[0],
-                                        createIntConstant(lb, l, i32, 1));
-        scf::YieldOp::create(lb, l,
-                             ValueRange{i, c, yv, zv, scaled(args[5]),
-                                        scaled(pk), scaled(args[7]),
-                                        scaled(qk), ans, done});
+        return {c,          yv,         zv,  scaled(args[4]), scaled(pk),
+                scaled(args[6]), scaled(qk), ans, g.le(t, g.c(eps))};
       });
-  Value cf = m.mul(loop.getResult(8), ax);
+  Value cf = m.mul(end[7], ax);
   return m.select(m.eq(ax, m.c(0.0)), m.c(0.0), cf);
 }
 
