@@ -5,6 +5,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -492,21 +493,32 @@ void DependenceGraph::build() {
   };
   SmallVector<LeafInfo> leaves;
   leaves.reserve(numNodes);
+  for (unsigned n = 0; n < numNodes; ++n)
+    for (SchedulerNodeOpInterface leaf : leavesOf[n])
+      leaves.push_back({leaf, n, ReadWrites()});
+  // Each leaf's accesses are its own: with the context's threads, slices of
+  // the leaves are computed in parallel, each memoizing index translations
+  // in its own cache. The cache only saves work, so the result is the same
+  // for any number of threads.
+  unsigned numSlices = std::max<unsigned>(
+      1, std::min<size_t>(ctx->getNumThreads(), leaves.size() / 64));
+  parallelFor(ctx, 0, numSlices, [&](size_t slice) {
+    DepMapCache cache;
+    for (size_t i = leaves.size() * slice / numSlices,
+                e = leaves.size() * (slice + 1) / numSlices;
+         i < e; ++i)
+      leaves[i].rw = computeReadWritesImpl(leaves[i].op, &cache);
+  });
   DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
-  DepMapCache cache;
-  for (unsigned n = 0; n < numNodes; ++n) {
-    for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
-      unsigned id = leaves.size();
-      leaves.push_back({leaf, n, computeReadWritesImpl(leaf, &cache)});
-      llvm::SmallSetVector<Value, 4> read;
-      for (Value buffer : leaves.back().rw.readBuffers)
-        read.insert(aliasRoot(buffer));
-      for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
-        if (Value old = leaf.getMutatedBuffer(r))
-          read.insert(aliasRoot(old));
-      for (Value root : read)
-        readersOf[root].push_back(id);
-    }
+  for (auto [id, info] : llvm::enumerate(leaves)) {
+    llvm::SmallSetVector<Value, 4> read;
+    for (Value buffer : info.rw.readBuffers)
+      read.insert(aliasRoot(buffer));
+    for (unsigned r = 0, e = info.op->getNumResults(); r < e; ++r)
+      if (Value old = info.op.getMutatedBuffer(r))
+        read.insert(aliasRoot(old));
+    for (Value root : read)
+      readersOf[root].push_back(id);
   }
 
   auto addUser = [&](Value buffer, unsigned node, Operation *leaf,

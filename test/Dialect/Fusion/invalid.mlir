@@ -169,6 +169,38 @@ fusion.graph @dup_node(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"}
 
 // -----
 
+// Names are unique across containers too: a member of a fused kernel inside
+// a foreach kernel against a top-level node.
+fusion.graph @dup_node_nested(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-note @below {{first used here}}
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1, %buf2, %buf3 = fusion.foreach -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+    %a = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+      %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+      fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+    }
+    %b, %c = fusion.fused -> !fusion.buffer<4xf32>, !fusion.buffer<4xf32> {
+      %d = fusion.node "op2" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+        %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+        fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+      }
+      // expected-error @below {{'fusion.node' op node name 'op0' is already used}}
+      %e = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+        %0 = fusion.load %d[%p0] : !fusion.buffer<4xf32>
+        fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+      }
+      fusion.yield %d, %e : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+    }
+    fusion.yield %a, %b, %c : !fusion.buffer<4xf32>, !fusion.buffer<4xf32>, !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
 // expected-note @below {{first used here}}
 fusion.graph @dup_buffer(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   // expected-error @below {{'fusion.node' op buffer name 'x' is already used}}

@@ -636,6 +636,30 @@ static LogicalResult verifyAcyclic(GraphOp graph) {
          << llvm::join(names, " -> ");
 }
 
+/// Calls `fn` on the leaf scheduler nodes among `members` and inside their
+/// containers, in order, until it interrupts. Loop bodies, most of a
+/// graph's ops, are not entered: scheduler nodes only have a graph or a
+/// container as parent (HasParent, verified on each node).
+static WalkResult
+walkLeafNodes(Block &members,
+              function_ref<WalkResult(SchedulerNodeOpInterface)> fn) {
+  for (Operation &op : members) {
+    auto node = dyn_cast<SchedulerNodeOpInterface>(op);
+    if (!node)
+      continue;
+    if (!isa<FusedOp, ForeachOp, GroupOp>(op)) {
+      if (fn(node).wasInterrupted())
+        return WalkResult::interrupt();
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &block : region)
+        if (walkLeafNodes(block, fn).wasInterrupted())
+          return WalkResult::interrupt();
+  }
+  return WalkResult::advance();
+}
+
 LogicalResult GraphOp::verifyRegions() {
   Block &block = getBodyBlock();
   FunctionType type = getFunctionType();
@@ -669,9 +693,7 @@ LogicalResult GraphOp::verifyRegions() {
       return emitOpError("input name '")
              << getInputName(i).getValue() << "' is used twice";
   DenseMap<Value, Operation *> mutatedBy;
-  WalkResult names = walk([&](SchedulerNodeOpInterface node) -> WalkResult {
-    if (isa<FusedOp, ForeachOp, GroupOp>(node))
-      return WalkResult::advance();
+  auto checkNames = [&](SchedulerNodeOpInterface node) -> WalkResult {
     std::string name = node.getNodeName();
     auto [it, inserted] = nodeNames.try_emplace(name, node);
     if (!inserted) {
@@ -703,8 +725,8 @@ LogicalResult GraphOp::verifyRegions() {
       }
     }
     return WalkResult::advance();
-  });
-  if (names.wasInterrupted())
+  };
+  if (walkLeafNodes(block, checkNames).wasInterrupted())
     return failure();
 
   for (Value buffer : output.getBuffers())
