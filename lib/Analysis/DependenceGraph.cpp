@@ -203,7 +203,8 @@ struct DepMapCache {
 /// indirect indices in the order the body defines them.
 class DepIndexer {
 public:
-  DepIndexer(NodeOp node, ArrayRef<Operation *> accesses, DepMapCache *cache)
+  DepIndexer(NodeOp node, ArrayRef<IndexedOpInterface> indexed,
+             DepMapCache *cache)
       : ctx(node.getContext()), cache(cache) {
     if (auto graph = node->getParentOfType<GraphOp>())
       numSizeSymbols = graph.getNumSizeSymbols();
@@ -214,11 +215,8 @@ public:
         sizes.push_back(size);
     }
     llvm::SmallDenseSet<Value, 4> indirect;
-    for (Operation *op : accesses) {
-      auto [map, indices] = *getAccessMap(op);
-      for (Value sym : indices.drop_front(map.getNumDims()))
-        indirect.insert(sym);
-    }
+    for (IndexedOpInterface op : indexed)
+      indirect.insert_range(op.getIndirectIndices());
     if (indirect.empty())
       return;
     node.getBodyBlock().walk([&](Operation *op) {
@@ -328,11 +326,9 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
       rw.readBuffers.push_back(buffer);
   };
   if (auto node = dyn_cast<NodeOp>(leaf.getOperation())) {
-    SmallVector<Operation *, 8> accesses;
-    node.getBodyBlock().walk([&](Operation *op) {
-      if (isa<LoadOp, StoreOp, IndexExprOp>(op))
-        accesses.push_back(op);
-    });
+    SmallVector<IndexedOpInterface, 8> indexed;
+    node.getBodyBlock().walk(
+        [&](IndexedOpInterface op) { indexed.push_back(op); });
     // An opaque operation (bucketize's boundaries) reads whole buffers.
     node.getBodyBlock().walk([&](OpaqueOp opaque) {
       for (Value operand : opaque.getOperands())
@@ -340,20 +336,24 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
           addRead(StarDepAttr::get(ctx, getBufferName(operand), nullptr),
                   operand);
     });
-    DepIndexer indexer(node, accesses, cache);
-    for (Operation *op : accesses) {
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        addRead(indexer.getDep(getBufferName(load.getBuffer()), load.getMap(),
-                               load.getIndices(), nullptr),
-                load.getBuffer());
-      } else if (auto store = dyn_cast<StoreOp>(op)) {
-        auto handle = cast<BlockArgument>(store.getBuffer());
-        StringAttr name = node.getBufferName(handle.getArgNumber() -
-                                             node.getNumLoops());
-        addUnique(rw.writes, indexer.getDep(name, store.getMap(),
-                                            store.getIndices(),
-                                            store.getModeAttr()));
+    DepIndexer indexer(node, indexed, cache);
+    for (IndexedOpInterface op : indexed) {
+      auto access = dyn_cast<AccessOpInterface>(op.getOperation());
+      if (!access)
+        continue;
+      Value buffer = access.getAccessedBuffer();
+      if (!access.isWrite()) {
+        addRead(indexer.getDep(getBufferName(buffer), access.getIndexMap(),
+                               access.getIndexOperands(), nullptr),
+                buffer);
+        continue;
       }
+      StringAttr name = node.getBufferName(
+          cast<BlockArgument>(buffer).getArgNumber() - node.getNumLoops());
+      addUnique(rw.writes,
+                indexer.getDep(name, access.getIndexMap(),
+                               access.getIndexOperands(),
+                               cast<StoreOp>(access).getModeAttr()));
     }
     return rw;
   }

@@ -88,12 +88,7 @@ static void delinearize(AffineExpr flat, ArrayRef<AffineExpr> sizes,
 }
 
 bool codegen::hasIndirectIndices(Operation *access) {
-  if (auto load = dyn_cast<LoadOp>(access))
-    return getNumIndirectSymbols(load.getMap(), load.getIndices()) != 0;
-  if (auto store = dyn_cast<StoreOp>(access))
-    return getNumIndirectSymbols(store.getMap(), store.getIndices()) != 0;
-  auto index = cast<IndexExprOp>(access);
-  return getNumIndirectSymbols(index.getMap(), index.getIndices()) != 0;
+  return cast<IndexedOpInterface>(access).getNumIndirectSymbols() != 0;
 }
 
 /// Maps a member's loops onto the kernel's (x, r) space. Sizes compare as
@@ -549,18 +544,10 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
     for (AffineExpr &var : member.loopVars)
       var = simplifyWithRanges(var, kernelSizes, plan.numSizeSymbols);
     member.node.getBody().walk([&](Operation *op) {
-      if (auto load = dyn_cast<LoadOp>(op))
-        plan.indexExprs[op] = composeIndex(load.getMap(), load.getIndices(),
-                                           member.loopVars, kernelSizes,
-                                           plan.numSizeSymbols);
-      else if (auto store = dyn_cast<StoreOp>(op))
-        plan.indexExprs[op] = composeIndex(store.getMap(), store.getIndices(),
-                                           member.loopVars, kernelSizes,
-                                           plan.numSizeSymbols);
-      else if (auto index = dyn_cast<IndexExprOp>(op))
-        plan.indexExprs[op] = composeIndex(index.getMap(), index.getIndices(),
-                                           member.loopVars, kernelSizes,
-                                           plan.numSizeSymbols);
+      if (auto indexed = dyn_cast<IndexedOpInterface>(op))
+        plan.indexExprs[op] =
+            composeIndex(indexed.getIndexMap(), indexed.getIndexOperands(),
+                         member.loopVars, kernelSizes, plan.numSizeSymbols);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         plan.reduces.push_back(reduce);
     });

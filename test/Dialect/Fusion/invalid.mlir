@@ -848,7 +848,7 @@ fusion.graph @empty_group(%a: !fusion.buffer<4xf32>) attributes {device = "cuda:
 
 fusion.graph @load_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
-    // expected-error @below {{expected a !fusion.buffer type, got 'memref<4xf32>'}}
+    // expected-error @below {{'buffer' must be strided buffer, but got 'memref<4xf32>'}}
     %0 = fusion.load %x[%p0] : memref<4xf32>
     fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
   }
@@ -937,7 +937,7 @@ func.func @load_outside(%x: !fusion.buffer<4xf32>, %i: index) -> f32 {
 fusion.graph @store_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
     %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
-    // expected-error @below {{expected a !fusion.buffer type, got 'f32'}}
+    // expected-error @below {{'buffer' must be strided buffer, but got 'f32'}}
     fusion.store %0, %out[%p0] : f32
   }
   fusion.output
@@ -948,7 +948,7 @@ fusion.graph @store_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0
 fusion.graph @store_value_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
     %0 = arith.constant 1 : i32
-    // expected-error @below {{'fusion.store' op stores a value of type 'i32' into a buffer of 'f32'}}
+    // expected-error @below {{'fusion.store' op failed to verify that value type matches the buffer's element type}}
     "fusion.store"(%0, %out, %p0) <{map = affine_map<(d0) -> (d0)>}> : (i32, !fusion.buffer<4xf32>, index) -> ()
   }
   fusion.output
@@ -987,7 +987,8 @@ fusion.graph @store_in_masked(%x: !fusion.buffer<4xf32>) attributes {device = "c
 fusion.graph @unknown_reduction(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
     %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
-    // expected-error @below {{unknown reduction kind 'mean'}}
+    // expected-error @below {{expected ::mlir::fusion::ReduceKind to be one of: sum, prod, max, min, argmax, argmin, any, xor_sum, welford_reduce, welford_combine, online_softmax_reduce}}
+    // expected-error @below {{failed to parse Fusion_ReduceKindAttr parameter 'value'}}
     %1 = fusion.reduce mean %0 : f32 -> f32
     fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
   }

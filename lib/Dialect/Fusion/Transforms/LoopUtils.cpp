@@ -17,19 +17,6 @@ using namespace mlir::fusion;
 // Accesses
 //===----------------------------------------------------------------------===//
 
-/// Replaces the map and index operands of a load, store or index_expr.
-static void setAccessMap(Operation *op, AffineMap map, ValueRange indices) {
-  if (auto load = dyn_cast<LoadOp>(op)) {
-    load.setMap(map);
-    load.getIndicesMutable().assign(indices);
-  } else if (auto store = dyn_cast<StoreOp>(op)) {
-    store.setMap(map);
-    store.getIndicesMutable().assign(indices);
-  } else if (auto index = dyn_cast<IndexExprOp>(op)) {
-    index.setMap(map);
-    index.getIndicesMutable().assign(indices);
-  }
-}
 
 /// The loop position of `value` if it is a loop variable of `node`.
 static std::optional<unsigned> getLoopPosition(NodeOp node, Value value) {
@@ -41,11 +28,11 @@ static std::optional<unsigned> getLoopPosition(NodeOp node, Value value) {
 }
 
 AffineExpr mlir::fusion::getLoopIndexExpr(NodeOp node, Operation *access) {
-  std::optional<std::pair<AffineMap, OperandRange>> info =
-      getAccessMap(access);
-  if (!info || !node->isProperAncestor(access))
+  auto indexed = dyn_cast<IndexedOpInterface>(access);
+  if (!indexed || !node->isProperAncestor(access))
     return nullptr;
-  auto [map, indices] = *info;
+  AffineMap map = indexed.getIndexMap();
+  OperandRange indices = indexed.getIndexOperands();
   MLIRContext *ctx = node.getContext();
   SmallVector<AffineExpr> dims;
   for (Value index : indices.take_front(map.getNumDims())) {
@@ -82,12 +69,12 @@ static void collectAccesses(NodeOp node, SmallVectorImpl<Operation *> &stores,
 /// can be permuted but not merged or dropped.
 static bool hasOpaqueUses(NodeOp node, unsigned loop) {
   return llvm::any_of(node.getLoopVars()[loop].getUses(), [](OpOperand &use) {
-    std::optional<std::pair<AffineMap, OperandRange>> info =
-        getAccessMap(use.getOwner());
-    if (!info)
+    auto indexed = dyn_cast<IndexedOpInterface>(use.getOwner());
+    if (!indexed)
       return true;
-    unsigned firstIndex = info->second.getBeginOperandIndex();
-    return use.getOperandNumber() >= firstIndex + info->first.getNumDims();
+    unsigned firstIndex = indexed.getIndexOperands().getBeginOperandIndex();
+    return use.getOperandNumber() >=
+           firstIndex + indexed.getIndexMap().getNumDims();
   });
 }
 
@@ -150,7 +137,8 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
       AffineExpr expr = getLoopIndexExpr(node, op);
       if (!expr)
         return failure();
-      unsigned numSymbols = getAccessMap(op)->first.getNumSymbols();
+      unsigned numSymbols =
+          cast<IndexedOpInterface>(op).getIndexMap().getNumSymbols();
       SmallVector<AffineExpr> symbols;
       for (unsigned s = 0; s < numSymbols; ++s)
         symbols.push_back(getAffineSymbolExpr(s, node.getContext()));
@@ -168,12 +156,12 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
   for (unsigned i = 0; i < numNew; ++i)
     newVars.push_back(body.insertArgument(i, indexType, node.getLoc()));
   for (NewAccess &rewrite : rewrites) {
-    auto [oldMap, oldIndices] = *getAccessMap(rewrite.op);
+    auto indexed = cast<IndexedOpInterface>(rewrite.op);
     SmallVector<Value> indices;
     for (unsigned loop : rewrite.loops)
       indices.push_back(newVars[loop]);
-    llvm::append_range(indices, oldIndices.drop_front(oldMap.getNumDims()));
-    setAccessMap(rewrite.op, rewrite.map, indices);
+    llvm::append_range(indices, indexed.getIndirectIndices());
+    indexed.setIndex(rewrite.map, indices);
   }
   for (unsigned i = 0; i < numOld; ++i) {
     BlockArgument old = body.getArgument(numNew + i);
@@ -250,11 +238,11 @@ mlir::fusion::getStrides(AffineExpr expr, unsigned numDims,
 
 std::optional<SmallVector<int64_t>>
 mlir::fusion::getLoopStrides(NodeOp node, Operation *access) {
-  std::optional<std::pair<AffineMap, OperandRange>> info =
-      getAccessMap(access);
-  if (!info || !node->isProperAncestor(access))
+  auto indexed = dyn_cast<IndexedOpInterface>(access);
+  if (!indexed || !node->isProperAncestor(access))
     return std::nullopt;
-  auto [map, indices] = *info;
+  AffineMap map = indexed.getIndexMap();
+  OperandRange indices = indexed.getIndexOperands();
   SmallVector<unsigned> loopOf;
   for (Value index : indices.take_front(map.getNumDims())) {
     std::optional<unsigned> loop = getLoopPosition(node, index);
@@ -264,7 +252,7 @@ mlir::fusion::getLoopStrides(NodeOp node, Operation *access) {
   }
   unsigned numLoops = node.getNumLoops();
   // Indirect symbols have no value; size symbols take their hints.
-  SmallVector<int64_t> symbolValues(getNumIndirectSymbols(map, indices),
+  SmallVector<int64_t> symbolValues(indexed.getNumIndirectSymbols(),
                                     kSymbolicSize);
   if (auto graph = node->getParentOfType<GraphOp>())
     llvm::append_range(symbolValues, graph.getSizeHints());
@@ -524,7 +512,8 @@ static FailureOr<LoopNestState> getLoopNestState(NodeOp node) {
       if (!expr)
         return failure();
       state.indices.push_back(expr);
-      state.indexSymbols.push_back(getAccessMap(op)->first.getNumSymbols());
+      state.indexSymbols.push_back(
+          cast<IndexedOpInterface>(op).getIndexMap().getNumSymbols());
     }
   }
   return state;

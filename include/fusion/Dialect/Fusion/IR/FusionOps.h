@@ -22,11 +22,6 @@
 namespace mlir {
 namespace fusion {
 
-/// The affine map and index operands of a memory access (`fusion.load`,
-/// `fusion.store`) or `fusion.index_expr`; nullopt for any other op.
-std::optional<std::pair<AffineMap, OperandRange>>
-getAccessMap(Operation *op);
-
 /// Number of indirect symbols of an index map with operands `indices`: the
 /// leading symbols, bound to operands. The symbols after them are the
 /// graph's size symbols (symbol `k + i` is size symbol `i`).
@@ -40,6 +35,28 @@ unsigned getNumIndirectSymbols(AffineMap map, ValueRange indices);
 std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols = {});
+
+namespace detail {
+// What the scheduler node ops' generated methods (FusionOps.td) call.
+
+/// Names the results of a leaf node after its `buffer_names`.
+void setBufferResultNames(Operation *op, ArrayAttr names,
+                          OpAsmSetValueNameFn setNameFn);
+
+/// A container's members are the ops of its body before the terminator,
+/// which yields every member result in order.
+/// The member names joined by `_` (Inductor's FusedSchedulerNode name).
+std::string getContainerNodeName(Operation *container);
+/// The member producing result `resultNumber`, and its result number there.
+std::pair<SchedulerNodeOpInterface, unsigned>
+getContainerMember(Operation *container, unsigned resultNumber);
+bool containerHasSideEffects(Operation *container);
+void getContainerLeafNodes(Operation *container,
+                           SmallVectorImpl<SchedulerNodeOpInterface> &leaves);
+/// Names the container's results after the members' buffers.
+void setContainerResultNames(Operation *container,
+                             OpAsmSetValueNameFn setNameFn);
+} // namespace detail
 
 } // namespace fusion
 } // namespace mlir

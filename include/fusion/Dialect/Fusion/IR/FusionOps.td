@@ -124,18 +124,37 @@ def Fusion_OutputOp : Fusion_Op<"output", [
 // Scheduler nodes
 //===----------------------------------------------------------------------===//
 
-class Fusion_SchedulerNodeOp<string mnemonic, list<Trait> traits = [],
+// A scheduler node op: `inductorClass` is the Inductor class it stands for;
+// `nodeMethods` the SchedulerNodeOpInterface methods it defines itself (the
+// interface's defaults serve a leaf node named by `name` and `buffer_names`).
+class Fusion_SchedulerNodeOp<string mnemonic, string inductorClass,
+                             list<Trait> traits = [],
+                             list<string> nodeMethods = [],
                              list<string> asmMethods = ["getAsmResultNames"]>
     : Fusion_Op<mnemonic, !listconcat(traits, [
-        DeclareOpInterfaceMethods<Fusion_SchedulerNodeOpInterface>,
+        DeclareOpInterfaceMethods<Fusion_SchedulerNodeOpInterface, nodeMethods>,
         DeclareOpInterfaceMethods<OpAsmOpInterface, asmMethods>,
         ParentOneOf<["GraphOp", "FusedOp", "ForeachOp", "GroupOp"]>
-      ])>;
+      ])> {
+  code inductorClassDefinition = [{
+    ::llvm::StringRef $cppClass::getInductorClassName() {
+      return "}] # inductorClass # [{";
+    }
+  }];
+  // A leaf's results print with the names in `buffer_names`.
+  let extraClassDefinition = inductorClassDefinition # [{
+    void $cppClass::getAsmResultNames(::mlir::OpAsmSetValueNameFn setNameFn) {
+      ::mlir::fusion::detail::setBufferResultNames(*this, getBufferNames(),
+                                                   setNameFn);
+    }
+  }];
+}
 
-def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
+def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", "SchedulerNode", [
     SingleBlockImplicitTerminator<"YieldOp">,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
-  ], ["getAsmResultNames", "getAsmBlockArgumentNames"]> {
+  ], ["getMutatedBuffer"],
+  ["getAsmResultNames", "getAsmBlockArgumentNames"]> {
   let summary = "A loop-nest kernel (Inductor's SchedulerNode)";
   let description = [{
     A pointwise or reduction computation over the iteration space `ranges`
@@ -239,9 +258,10 @@ def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", [
   }];
 }
 
-def Fusion_ExternOp : Fusion_SchedulerNodeOp<"extern", [
+def Fusion_ExternOp : Fusion_SchedulerNodeOp<"extern",
+    "ExternKernelSchedulerNode", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
-  ]> {
+  ], ["getMutatedBuffer", "hasSideEffects"]> {
   let summary = "A library kernel (Inductor's ExternKernelSchedulerNode)";
   let description = [{
     Calls `kernel` (e.g. `extern_kernels.addmm`) on whole buffers: it reads
@@ -280,7 +300,8 @@ def Fusion_ExternOp : Fusion_SchedulerNodeOp<"extern", [
   ];
 }
 
-def Fusion_NopOp : Fusion_SchedulerNodeOp<"nop", [Pure]> {
+def Fusion_NopOp : Fusion_SchedulerNodeOp<"nop", "NopKernelSchedulerNode",
+                                          [Pure]> {
   let summary = "A view or alias (Inductor's NopKernelSchedulerNode)";
   let description = [{
     Produces buffers that alias its operands without computing anything
@@ -305,10 +326,14 @@ def Fusion_NopOp : Fusion_SchedulerNodeOp<"nop", [Pure]> {
 // Containers
 //===----------------------------------------------------------------------===//
 
-class Fusion_ContainerOp<string mnemonic, list<Trait> traits = []>
-    : Fusion_SchedulerNodeOp<mnemonic, !listconcat(traits, [
+// A container derives its names, mutations and side effects from its members
+// (FusionOps.h, detail::).
+class Fusion_ContainerOp<string mnemonic, string inductorClass,
+                         list<Trait> traits = []>
+    : Fusion_SchedulerNodeOp<mnemonic, inductorClass, !listconcat(traits, [
         SingleBlock, RecursiveMemoryEffects
-      ])> {
+      ]), ["getNodeName", "getBufferName", "getMutatedBuffer",
+           "hasSideEffects", "getLeafNodes"]> {
   let results = (outs Variadic<Fusion_AnyBuffer>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword $body";
@@ -327,9 +352,35 @@ class Fusion_ContainerOp<string mnemonic, list<Trait> traits = []>
       return getBodyBlock().without_terminator();
     }
   }];
+  let extraClassDefinition = inductorClassDefinition # [{
+    std::string $cppClass::getNodeName() {
+      return ::mlir::fusion::detail::getContainerNodeName(*this);
+    }
+    ::mlir::StringAttr $cppClass::getBufferName(unsigned resultNumber) {
+      auto [member, number] =
+          ::mlir::fusion::detail::getContainerMember(*this, resultNumber);
+      return member.getBufferName(number);
+    }
+    ::mlir::Value $cppClass::getMutatedBuffer(unsigned resultNumber) {
+      auto [member, number] =
+          ::mlir::fusion::detail::getContainerMember(*this, resultNumber);
+      return member.getMutatedBuffer(number);
+    }
+    bool $cppClass::hasSideEffects() {
+      return ::mlir::fusion::detail::containerHasSideEffects(*this);
+    }
+    void $cppClass::getLeafNodes(
+        ::llvm::SmallVectorImpl<::mlir::fusion::SchedulerNodeOpInterface>
+            &leaves) {
+      ::mlir::fusion::detail::getContainerLeafNodes(*this, leaves);
+    }
+    void $cppClass::getAsmResultNames(::mlir::OpAsmSetValueNameFn setNameFn) {
+      ::mlir::fusion::detail::setContainerResultNames(*this, setNameFn);
+    }
+  }];
 }
 
-def Fusion_FusedOp : Fusion_ContainerOp<"fused"> {
+def Fusion_FusedOp : Fusion_ContainerOp<"fused", "FusedSchedulerNode"> {
   let summary = "Nodes fused into one kernel (Inductor's FusedSchedulerNode)";
   let description = [{
     Holds `fusion.node`s that run as one kernel, in execution order. A
@@ -347,7 +398,8 @@ def Fusion_FusedOp : Fusion_ContainerOp<"fused"> {
   }];
 }
 
-def Fusion_ForeachOp : Fusion_ContainerOp<"foreach"> {
+def Fusion_ForeachOp : Fusion_ContainerOp<"foreach",
+                                          "ForeachKernelSchedulerNode"> {
   let summary = "Independent kernels launched together (Inductor's ForeachKernelSchedulerNode)";
   let description = [{
     Holds `fusion.node`s and `fusion.fused`s that become one horizontal
@@ -355,7 +407,7 @@ def Fusion_ForeachOp : Fusion_ContainerOp<"foreach"> {
   }];
 }
 
-def Fusion_GroupOp : Fusion_ContainerOp<"group"> {
+def Fusion_GroupOp : Fusion_ContainerOp<"group", "GroupedSchedulerNode"> {
   let summary = "Nodes scheduled together (Inductor's GroupedSchedulerNode)";
   let description = [{
     Holds scheduler nodes that must be scheduled back to back and are never
@@ -383,8 +435,11 @@ def Fusion_YieldOp : Fusion_Op<"yield", [
 //===----------------------------------------------------------------------===//
 
 def Fusion_LoadOp : Fusion_Op<"load", [
-    DeclareOpInterfaceMethods<InferTypeOpInterface>,
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+    Fusion_IndexedOpInterface, Fusion_AccessOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TypesMatchWith<"result type matches the buffer's element type",
+                   "buffer", "result",
+                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getElementType()">
   ]> {
   let summary = "Reads one element of a buffer (Inductor's ops.load)";
   let description = [{
@@ -406,17 +461,22 @@ def Fusion_LoadOp : Fusion_Op<"load", [
     AffineMapAttr:$map
   );
   let results = (outs AnyType:$result);
-  let hasCustomAssemblyFormat = 1;
+  let assemblyFormat = [{
+    $buffer `` custom<Index>($indices, $map) attr-dict `:` qualified(type($buffer))
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    ::mlir::fusion::BufferType getBufferType() {
-      return ::llvm::cast<::mlir::fusion::BufferType>(getBuffer().getType());
-    }
+    ::mlir::fusion::BufferType getBufferType() { return getBuffer().getType(); }
+    bool isWrite() { return false; }
   }];
 }
 
 def Fusion_StoreOp : Fusion_Op<"store", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>
+    Fusion_IndexedOpInterface, Fusion_AccessOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    TypesMatchWith<"value type matches the buffer's element type",
+                   "buffer", "value",
+                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getElementType()">
   ]> {
   let summary = "Writes one element of a node's output (Inductor's ops.store)";
   let description = [{
@@ -438,12 +498,14 @@ def Fusion_StoreOp : Fusion_Op<"store", [
     AffineMapAttr:$map,
     OptionalAttr<Fusion_StoreModeAttr>:$mode
   );
-  let hasCustomAssemblyFormat = 1;
+  let assemblyFormat = [{
+    $value `,` $buffer `` custom<Index>($indices, $map) `` custom<StoreMode>($mode)
+    attr-dict `:` qualified(type($buffer))
+  }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    ::mlir::fusion::BufferType getBufferType() {
-      return ::llvm::cast<::mlir::fusion::BufferType>(getBuffer().getType());
-    }
+    ::mlir::fusion::BufferType getBufferType() { return getBuffer().getType(); }
+    bool isWrite() { return true; }
   }];
 }
 
@@ -468,12 +530,14 @@ def Fusion_ReduceOp : Fusion_Op<"reduce", [
   let arguments = (ins Fusion_ReduceKindAttr:$kind, Variadic<AnyType>:$inputs);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
-    custom<ReduceKind>($kind) $inputs attr-dict `:` type($inputs) `->` type($results)
+    `` $kind $inputs attr-dict `:` type($inputs) `->` type($results)
   }];
   let hasVerifier = 1;
 }
 
-def Fusion_IndexExprOp : Fusion_Op<"index_expr", [Pure]> {
+def Fusion_IndexExprOp : Fusion_Op<"index_expr", [
+    Pure, Fusion_IndexedOpInterface
+  ]> {
   let summary = "An index expression as a value (Inductor's ops.index_expr)";
   let description = [{
     Evaluates an index map over loop variables (and indirect indices) and
@@ -485,7 +549,7 @@ def Fusion_IndexExprOp : Fusion_Op<"index_expr", [Pure]> {
   }];
   let arguments = (ins Variadic<Index>:$indices, AffineMapAttr:$map);
   let results = (outs AnyTypeOf<[I32, I64, Index]>:$result);
-  let hasCustomAssemblyFormat = 1;
+  let assemblyFormat = "custom<Index>($indices, $map) attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,59 @@
+//===- FusionOpsInternal.h - Shared by the fusion op files ------*- C++ -*-===//
+//
+// What the op definitions of the dialect share across their files
+// (lib/Dialect/Fusion/IR); not part of the dialect's interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef LIB_DIALECT_FUSION_IR_FUSIONOPSINTERNAL_H
+#define LIB_DIALECT_FUSION_IR_FUSIONOPSINTERNAL_H
+
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+namespace mlir {
+namespace fusion {
+namespace detail {
+
+//===----------------------------------------------------------------------===//
+// Buffer names from SSA names (FusionOps.cpp)
+//
+// Buffers are named by their SSA names, as in CIRCT: the parser takes
+// `buffer_names` from the result names when the attribute is not written,
+// and the printer elides it when the SSA names it prints say the same.
+//===----------------------------------------------------------------------===//
+
+/// Returns true when `name` can serve as a buffer name inferred from SSA.
+bool isUsableSSAName(StringRef name);
+
+/// Fills `attrName` from the SSA names of the results being parsed unless the
+/// attribute dictionary already provides it.
+ParseResult inferNamesFromResults(OpAsmParser &parser, OperationState &state,
+                                  StringRef attrName, SMLoc loc);
+
+/// Returns true when every value prints as `%<name>` for its name in `names`.
+bool namesMatchSSA(OpAsmPrinter &p, ValueRange values, ArrayAttr names);
+
+/// Strips the leading `%` of an SSA name as the parser reports it.
+StringRef stripPercent(StringRef name);
+
+//===----------------------------------------------------------------------===//
+// Verifiers shared by several ops
+//===----------------------------------------------------------------------===//
+
+/// Checks the index of a load, store or index_expr (LoopBodyOps.cpp).
+LogicalResult verifyIndexing(IndexedOpInterface op);
+
+/// Checks that a node body does not mix values from inside the reduction
+/// loops with reduced values (ReductionPhases.cpp).
+LogicalResult verifyReductionPhases(NodeOp node);
+
+/// Checks the size symbols a graph uses, and its sizes at the symbols'
+/// hints (GraphSizeSymbols.cpp).
+LogicalResult verifySizeSymbols(GraphOp graph);
+LogicalResult verifySizesAtHints(GraphOp graph);
+
+} // namespace detail
+} // namespace fusion
+} // namespace mlir
+
+#endif // LIB_DIALECT_FUSION_IR_FUSIONOPSINTERNAL_H

@@ -1,0 +1,354 @@
+//===- GraphOp.cpp - fusion.graph and fusion.output -------------------------===
+
+#include "FusionOpsInternal.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "fusion/Support/TopologicalOrder.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::detail;
+
+//===----------------------------------------------------------------------===//
+// GraphOp
+//===----------------------------------------------------------------------===//
+
+void GraphOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                    ArrayRef<Type> inputTypes, ArrayRef<StringRef> inputNames,
+                    ArrayRef<Type> resultTypes, StringRef device) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addAttribute(
+      getFunctionTypeAttrName(state.name),
+      TypeAttr::get(builder.getFunctionType(inputTypes, resultTypes)));
+  state.addAttribute(getDeviceAttrName(state.name),
+                     builder.getStringAttr(device));
+  state.addAttribute(getInputNamesAttrName(state.name),
+                     builder.getStrArrayAttr(inputNames));
+  Region *body = state.addRegion();
+  Block &block = body->emplaceBlock();
+  for (Type type : inputTypes)
+    block.addArgument(type, state.location);
+}
+
+RegionKind GraphOp::getRegionKind(unsigned index) { return RegionKind::Graph; }
+
+void GraphOp::getAsmBlockArgumentNames(Region &region,
+                                       OpAsmSetValueNameFn setNameFn) {
+  ArrayAttr names = getInputNames();
+  for (auto [arg, name] : llvm::zip(region.getArguments(), names))
+    if (auto str = dyn_cast<StringAttr>(name))
+      setNameFn(arg, str.getValue());
+}
+
+OutputOp GraphOp::getOutputOp() {
+  if (getBody().empty() || getBodyBlock().empty())
+    return nullptr;
+  return dyn_cast<OutputOp>(getBodyBlock().back());
+}
+
+/// Parses `symbols(s0 = hint, s1, ...)`: symbols in order, hints optional.
+static ParseResult parseSizeSymbols(OpAsmParser &parser,
+                                    OperationState &state) {
+  if (failed(parser.parseOptionalKeyword("symbols")))
+    return success();
+  SmallVector<int64_t> hints;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            SMLoc loc = parser.getCurrentLocation();
+            StringRef name;
+            if (parser.parseKeyword(&name))
+              return failure();
+            std::string expected = "s" + std::to_string(hints.size());
+            if (name != expected)
+              return parser.emitError(loc, "size symbols are declared in "
+                                           "order; expected '")
+                     << expected << "', got '" << name << "'";
+            int64_t &hint = hints.emplace_back(kSymbolicSize);
+            if (succeeded(parser.parseOptionalEqual())) {
+              SMLoc hintLoc = parser.getCurrentLocation();
+              if (parser.parseInteger(hint))
+                return failure();
+              if (hint < 0)
+                return parser.emitError(hintLoc, "size hint must be "
+                                                 "non-negative");
+            }
+            return success();
+          }))
+    return failure();
+  state.addAttribute(GraphOp::getSymbolHintsAttrName(state.name),
+                     parser.getBuilder().getDenseI64ArrayAttr(hints));
+  return success();
+}
+
+/// fusion.graph @name [symbols(s0 = hint, ...)] (%a: T, ...) -> (T, ...)
+///     attributes {...} { ... }
+ParseResult GraphOp::parse(OpAsmParser &parser, OperationState &state) {
+  Builder &builder = parser.getBuilder();
+  StringAttr symName;
+  if (parser.parseSymbolName(symName, getSymNameAttrName(state.name),
+                             state.attributes) ||
+      parseSizeSymbols(parser, state))
+    return failure();
+
+  SmallVector<OpAsmParser::Argument> args;
+  if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true))
+    return failure();
+  SmallVector<Type> resultTypes;
+  if (parser.parseOptionalArrowTypeList(resultTypes))
+    return failure();
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(state.attributes))
+    return failure();
+
+  SmallVector<Type> inputTypes;
+  SmallVector<Attribute> inputNames;
+  for (OpAsmParser::Argument &arg : args) {
+    inputTypes.push_back(arg.type);
+    StringRef name = stripPercent(arg.ssaName.name);
+    if (!isUsableSSAName(name))
+      return parser.emitError(arg.ssaName.location)
+             << "graph inputs are named by their SSA names; write '%arg0' "
+                "rather than a number";
+    inputNames.push_back(builder.getStringAttr(name));
+  }
+  StringAttr namesAttrName = getInputNamesAttrName(state.name);
+  if (!state.attributes.get(namesAttrName))
+    state.addAttribute(namesAttrName, builder.getArrayAttr(inputNames));
+  state.addAttribute(
+      getFunctionTypeAttrName(state.name),
+      TypeAttr::get(builder.getFunctionType(inputTypes, resultTypes)));
+  if (!state.attributes.get(getDeviceAttrName(state.name)))
+    return parser.emitError(attrLoc)
+           << "graph needs a 'device' attribute, e.g. attributes {device = "
+              "\"cuda:0\"}";
+
+  Region *body = state.addRegion();
+  return parser.parseRegion(*body, args, /*enableNameShadowing=*/false);
+}
+
+void GraphOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printSymbolName(getSymName());
+  if (auto hints = getSymbolHints()) {
+    p << " symbols(";
+    llvm::interleaveComma(llvm::enumerate(*hints), p, [&](auto it) {
+      p << "s" << it.index();
+      if (it.value() != kSymbolicSize)
+        p << " = " << it.value();
+    });
+    p << ") ";
+  }
+  p << "(";
+  llvm::interleaveComma(getBodyBlock().getArguments(), p,
+                        [&](BlockArgument arg) { p.printRegionArgument(arg); });
+  p << ")";
+  ArrayRef<Type> results = getFunctionType().getResults();
+  if (!results.empty()) {
+    p << " -> (";
+    llvm::interleaveComma(results, p);
+    p << ")";
+  }
+  SmallVector<StringRef> elided = {getSymNameAttrName(),
+                                   getFunctionTypeAttrName(),
+                                   getSymbolHintsAttrName()};
+  if (namesMatchSSA(p, getBodyBlock().getArguments(), getInputNames()))
+    elided.push_back(getInputNamesAttrName());
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(), elided);
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+LogicalResult GraphOp::verify() {
+  FunctionType type = getFunctionType();
+  if (getInputNames().size() != type.getNumInputs())
+    return emitOpError("has ")
+           << type.getNumInputs() << " inputs but " << getInputNames().size()
+           << " input names";
+  for (Type input : type.getInputs())
+    if (!isa<BufferType>(input))
+      return emitOpError("inputs must be !fusion.buffer values, got ")
+             << input;
+  for (Type result : type.getResults())
+    if (!isa<BufferType>(result))
+      return emitOpError("results must be !fusion.buffer values, got ")
+             << result;
+  if (getDevice().empty())
+    return emitOpError("needs a non-empty device");
+  if (auto names = getSymbolNames())
+    if (names->size() != getNumSizeSymbols())
+      return emitOpError("declares ")
+             << getNumSizeSymbols() << " size symbols but "
+             << names->size() << " symbol names";
+  for (int64_t hint : getSizeHints())
+    if (hint != kSymbolicSize && hint < 0)
+      return emitOpError("size hint must be non-negative, got ") << hint;
+  return success();
+}
+
+std::string GraphOp::getSizeSymbolDisplayName(unsigned i) {
+  std::string name = "s" + std::to_string(i);
+  if (auto names = getSymbolNames())
+    if (i < names->size())
+      name += " (" + cast<StringAttr>((*names)[i]).getValue().str() + ")";
+  return name;
+}
+
+/// Reports a cycle among the def-use edges of the graph's top-level
+/// scheduler nodes, naming the nodes on it (fusion::findCycle).
+static LogicalResult verifyAcyclic(GraphOp graph) {
+  Block &block = graph.getBodyBlock();
+  DenseMap<Operation *, unsigned> index;
+  SmallVector<Operation *> nodes;
+  for (Operation &op : block.without_terminator()) {
+    index[&op] = nodes.size();
+    nodes.push_back(&op);
+  }
+  // Edges: a node to every top-level op using one of its results.
+  SmallVector<SmallVector<unsigned, 4>> preds(nodes.size()),
+      succs(nodes.size());
+  for (auto [n, op] : llvm::enumerate(nodes))
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *top = block.findAncestorOpInBlock(*user))
+          if (auto it = index.find(top); it != index.end()) {
+            succs[n].push_back(it->second);
+            preds[it->second].push_back(n);
+          }
+  SmallVector<unsigned> cycle = findCycle(
+      nodes.size(), [&](unsigned n) { return ArrayRef<unsigned>(preds[n]); },
+      [&](unsigned n) { return ArrayRef<unsigned>(succs[n]); });
+  if (cycle.empty())
+    return success();
+  SmallVector<std::string> names;
+  for (unsigned n : cycle)
+    names.push_back(cast<SchedulerNodeOpInterface>(nodes[n]).getNodeName());
+  names.push_back(names.front());
+  return nodes[cycle.front()]->emitOpError("is on a dependence cycle: ")
+         << llvm::join(names, " -> ");
+}
+
+/// Calls `fn` on the leaf scheduler nodes among `members` and inside their
+/// containers, in order, until it interrupts. Loop bodies, most of a
+/// graph's ops, are not entered: scheduler nodes only have a graph or a
+/// container as parent (HasParent, verified on each node).
+static WalkResult
+walkLeafNodes(Block &members,
+              function_ref<WalkResult(SchedulerNodeOpInterface)> fn) {
+  for (Operation &op : members) {
+    auto node = dyn_cast<SchedulerNodeOpInterface>(op);
+    if (!node)
+      continue;
+    if (!isa<FusedOp, ForeachOp, GroupOp>(op)) {
+      if (fn(node).wasInterrupted())
+        return WalkResult::interrupt();
+      continue;
+    }
+    for (Region &region : op.getRegions())
+      for (Block &block : region)
+        if (walkLeafNodes(block, fn).wasInterrupted())
+          return WalkResult::interrupt();
+  }
+  return WalkResult::advance();
+}
+
+LogicalResult GraphOp::verifyRegions() {
+  Block &block = getBodyBlock();
+  FunctionType type = getFunctionType();
+  if (block.getNumArguments() != type.getNumInputs())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments but the graph has "
+           << type.getNumInputs() << " inputs";
+  for (auto [arg, input] : llvm::zip(block.getArguments(), type.getInputs()))
+    if (arg.getType() != input)
+      return emitOpError("body argument type ")
+             << arg.getType() << " does not match input type " << input;
+  OutputOp output = getOutputOp();
+  if (!output)
+    return emitOpError("body must end with fusion.output");
+  if (output.getBuffers().getTypes() != type.getResults())
+    return output.emitOpError("types do not match the graph result types");
+  if (failed(verifyTotalBytes(*this)))
+    return failure();
+
+  for (Operation &op : block.without_terminator())
+    if (!isa<SchedulerNodeOpInterface>(op))
+      return op.emitOpError("cannot appear at graph level; only scheduler "
+                            "nodes (fusion.node, fusion.extern, fusion.nop, "
+                            "fusion.fused, fusion.foreach, fusion.group) can");
+
+  // Unique node and buffer names, each version mutated at most once.
+  llvm::StringMap<Operation *> nodeNames;
+  llvm::StringMap<Location> bufferNames;
+  for (auto [i, arg] : llvm::enumerate(block.getArguments()))
+    if (!bufferNames.try_emplace(getInputName(i), arg.getLoc()).second)
+      return emitOpError("input name '")
+             << getInputName(i).getValue() << "' is used twice";
+  DenseMap<Value, Operation *> mutatedBy;
+  auto checkNames = [&](SchedulerNodeOpInterface node) -> WalkResult {
+    std::string name = node.getNodeName();
+    auto [it, inserted] = nodeNames.try_emplace(name, node);
+    if (!inserted) {
+      InFlightDiagnostic diag = node->emitOpError("node name '")
+                                << name << "' is already used";
+      diag.attachNote(it->second->getLoc()) << "first used here";
+      return WalkResult::interrupt();
+    }
+    for (unsigned r = 0, e = node->getNumResults(); r < e; ++r) {
+      StringAttr buffer = node.getBufferName(r);
+      auto [bit, binserted] =
+          bufferNames.try_emplace(buffer.getValue(), node->getLoc());
+      if (!binserted) {
+        InFlightDiagnostic diag = node->emitOpError("buffer name '")
+                                  << buffer.getValue() << "' is already used";
+        diag.attachNote(bit->second) << "first used here";
+        return WalkResult::interrupt();
+      }
+      if (Value old = node.getMutatedBuffer(r)) {
+        auto [mit, minserted] = mutatedBy.try_emplace(old, node);
+        if (!minserted) {
+          InFlightDiagnostic diag =
+              node->emitOpError("overwrites a buffer version that '")
+              << cast<SchedulerNodeOpInterface>(mit->second).getNodeName()
+              << "' already overwrote; mutate that node's result instead";
+          diag.attachNote(mit->second->getLoc()) << "first mutation here";
+          return WalkResult::interrupt();
+        }
+      }
+    }
+    return WalkResult::advance();
+  };
+  if (walkLeafNodes(block, checkNames).wasInterrupted())
+    return failure();
+
+  for (Value buffer : output.getBuffers())
+    if (Operation *mutator = mutatedBy.lookup(buffer))
+      return output.emitOpError("returns a buffer version that '")
+             << cast<SchedulerNodeOpInterface>(mutator).getNodeName()
+             << "' overwrites in place; return that node's result instead";
+
+  if (failed(verifySizeSymbols(*this)) || failed(verifySizesAtHints(*this)))
+    return failure();
+  return verifyAcyclic(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// OutputOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OutputOp::verify() {
+  auto graph = cast<GraphOp>((*this)->getParentOp());
+  if (getBuffers().getTypes() != graph.getFunctionType().getResults())
+    return emitOpError("returns ")
+           << getBuffers().size()
+           << " buffers whose types do not match the graph results";
+  return success();
+}

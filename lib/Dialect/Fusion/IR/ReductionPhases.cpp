@@ -1,0 +1,124 @@
+//===- ReductionPhases.cpp - Reduction phases of a node body ----------------===
+//
+// A dataflow over a fusion.node body that tells, for every value, whether
+// it varies with the pointwise loops only, with the reduction loops too, or
+// is a reduced value; the node verifier uses it to reject bodies that mix
+// the phases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionOpsInternal.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::detail;
+
+namespace {
+/// Where a value of a node body varies: only with the pointwise loops, with
+/// the reduction loops too (before the reduction), or per pointwise
+/// iteration after a `fusion.reduce` combined the reduction loops away.
+enum class Phase { Pointwise, Reduction, Reduced };
+} // namespace
+
+/// Checks that values from before and after the reductions are not mixed,
+/// that reductions only occur in reduction nodes, and that a reduction
+/// node stores reduced values at pointwise indices.
+LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
+  Block &body = node.getBodyBlock();
+  // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
+  // loops and stores every element it produces.
+  bool scans = false;
+  body.walk([&](OpaqueOp op) {
+    scans |= op.getOpName() == "scan" || op.getOpName() == "sort";
+  });
+  unsigned numPointwise = node.getNumPointwiseLoops();
+  DenseMap<Value, Phase> phases;
+  for (BlockArgument arg : node.getLoopVars())
+    phases[arg] = arg.getArgNumber() < numPointwise ? Phase::Pointwise
+                                                    : Phase::Reduction;
+  auto phaseOf = [&](Value v) {
+    auto it = phases.find(v);
+    return it == phases.end() ? Phase::Pointwise : it->second;
+  };
+  // Joins the phases of `values`, failing on a mix of before and after.
+  auto join = [&](Operation *op, ValueRange values) -> FailureOr<Phase> {
+    Phase result = Phase::Pointwise;
+    for (Value v : values) {
+      Phase phase = phaseOf(v);
+      if (phase == Phase::Pointwise)
+        continue;
+      if (result != Phase::Pointwise && result != phase)
+        return op->emitOpError("mixes values computed inside the reduction "
+                               "loops with reduced values"),
+               failure();
+      result = phase;
+    }
+    return result;
+  };
+
+  bool sawReduce = false;
+  WalkResult walk = body.walk([&](Operation *op) -> WalkResult {
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      sawReduce = true;
+      if (!node.isReduction())
+        return reduce.emitOpError("requires a node with reduction ranges");
+      for (Value input : reduce.getInputs())
+        if (phaseOf(input) == Phase::Reduced)
+          return reduce.emitOpError("reduces a value that is already "
+                                    "reduced; nested reductions need "
+                                    "separate nodes");
+      for (Value result : reduce.getResults())
+        phases[result] = Phase::Reduced;
+      return WalkResult::advance();
+    }
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      bool insideReduction =
+          llvm::any_of(op->getOperands(), [&](Value v) {
+            return phaseOf(v) == Phase::Reduction;
+          });
+      if (node.isReduction() && insideReduction && !scans)
+        return store.emitOpError(
+            "in a reduction node must store a reduced value at an index of "
+            "pointwise loop variables");
+      if (failed(join(op, op->getOperands())))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    if (auto masked = dyn_cast<MaskedOp>(op)) {
+      // The region is walked after its parent: join the mask and `other`
+      // now, and the yielded value when the yield is visited.
+      FailureOr<Phase> phase = join(op, op->getOperands());
+      if (failed(phase))
+        return WalkResult::interrupt();
+      phases[masked.getResult()] = *phase;
+      return WalkResult::advance();
+    }
+    if (auto yield = dyn_cast<YieldOp>(op)) {
+      if (auto masked = dyn_cast<MaskedOp>(yield->getParentOp())) {
+        SmallVector<Value> values(yield.getValues());
+        values.push_back(masked.getResult());
+        FailureOr<Phase> phase = join(op, values);
+        if (failed(phase))
+          return WalkResult::interrupt();
+        phases[masked.getResult()] = *phase;
+      }
+      return WalkResult::advance();
+    }
+    FailureOr<Phase> phase = join(op, op->getOperands());
+    if (failed(phase))
+      return WalkResult::interrupt();
+    for (Value result : op->getResults())
+      phases[result] = *phase;
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (node.isReduction() && !sawReduce && !scans)
+    return node.emitOpError("has reduction ranges but no fusion.reduce, scan or "
+                             "sort");
+  return success();
+}
