@@ -1,6 +1,7 @@
 //===- DependenceGraph.cpp - Inductor's compute_dependencies --------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Dialect/Fusion/IR/AffineSum.h"
 #include "fusion/Support/TopologicalOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
@@ -34,14 +35,6 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 // Canonical index expressions
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// A term of a sum: `coefficient * factor`, a null factor for the constant.
-struct SumTerm {
-  int64_t coefficient;
-  AffineExpr factor;
-};
-} // namespace
-
 static bool factorLess(AffineExpr a, AffineExpr b);
 
 /// `a * b`, setting `overflow` when it leaves int64.
@@ -69,57 +62,36 @@ static void collectProductFactors(AffineExpr expr, int64_t &scale,
   factors.push_back(canonicalizeIndexExpr(expr));
 }
 
-/// Flattens `expr * scale` into terms, canonicalizing the factors; the
-/// factors of a product (`d0 * s1 * s0`, size symbols as sympy multiplies
-/// them) are sorted, so that equal products compare equal. Sets `overflow`
-/// when a coefficient leaves int64.
-static void collectSumTerms(AffineExpr expr, int64_t scale,
-                            SmallVectorImpl<SumTerm> &terms, bool &overflow) {
-  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-      bin && bin.getKind() == AffineExprKind::Mul &&
-      !isa<AffineConstantExpr>(bin.getLHS()) &&
-      !isa<AffineConstantExpr>(bin.getRHS())) {
-    SmallVector<AffineExpr, 4> factors;
-    collectProductFactors(expr, scale, factors, overflow);
-    if (factors.empty()) {
-      terms.push_back({scale, nullptr});
-      return;
+/// Flattens `expr` into terms (flattenSum), canonicalizing the factors;
+/// the factors of a product (`d0 * s1 * s0`, size symbols as sympy
+/// multiplies them) are sorted, so that equal products compare equal. Sets
+/// `overflow` when a coefficient leaves int64.
+static void collectSumTerms(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
+                            bool &overflow) {
+  SmallVector<SumTerm, 4> flat;
+  overflow |= !flattenSum(expr, flat);
+  for (SumTerm term : flat) {
+    auto bin = dyn_cast_if_present<AffineBinaryOpExpr>(term.factor);
+    if (bin && bin.getKind() == AffineExprKind::Mul) {
+      SmallVector<AffineExpr, 4> factors;
+      collectProductFactors(bin, term.coefficient, factors, overflow);
+      if (factors.empty()) {
+        terms.push_back({term.coefficient, nullptr});
+        continue;
+      }
+      llvm::stable_sort(factors, factorLess);
+      AffineExpr product = factors.front();
+      for (AffineExpr factor : ArrayRef(factors).drop_front())
+        product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
+      terms.push_back({term.coefficient, product});
+      continue;
     }
-    llvm::stable_sort(factors, factorLess);
-    AffineExpr product = factors.front();
-    for (AffineExpr factor : ArrayRef(factors).drop_front())
-      product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
-    terms.push_back({scale, product});
-    return;
+    if (bin)
+      term.factor = getAffineBinaryOpExpr(bin.getKind(),
+                                          canonicalizeIndexExpr(bin.getLHS()),
+                                          canonicalizeIndexExpr(bin.getRHS()));
+    terms.push_back(term);
   }
-  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
-    if (bin.getKind() == AffineExprKind::Add) {
-      collectSumTerms(bin.getLHS(), scale, terms, overflow);
-      collectSumTerms(bin.getRHS(), scale, terms, overflow);
-      return;
-    }
-    if (bin.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        return collectSumTerms(bin.getLHS(),
-                               checkedMul(scale, c.getValue(), overflow),
-                               terms, overflow);
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-        return collectSumTerms(bin.getRHS(),
-                               checkedMul(scale, c.getValue(), overflow),
-                               terms, overflow);
-    }
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    terms.push_back({checkedMul(scale, c.getValue(), overflow), nullptr});
-    return;
-  }
-  AffineExpr factor = expr;
-  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-      bin && bin.getKind() != AffineExprKind::Add)
-    factor = getAffineBinaryOpExpr(bin.getKind(),
-                                   canonicalizeIndexExpr(bin.getLHS()),
-                                   canonicalizeIndexExpr(bin.getRHS()));
-  terms.push_back({scale, factor});
 }
 
 /// Orders factors: dimensions by position, then symbols by position, then
@@ -147,7 +119,7 @@ AffineExpr mlir::fusion::canonicalizeIndexExpr(AffineExpr expr) {
   // coefficients leave int64 stays as it is (equal, not canonical).
   SmallVector<SumTerm, 4> terms;
   bool overflow = false;
-  collectSumTerms(expr, 1, terms, overflow);
+  collectSumTerms(expr, terms, overflow);
   int64_t constant = 0;
   SmallVector<SumTerm, 4> merged;
   for (const SumTerm &term : terms) {

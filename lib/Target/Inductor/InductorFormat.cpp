@@ -1,6 +1,7 @@
 //===- InductorFormat.cpp - Print dependences as Inductor does ------------===//
 
 #include "fusion/Target/Inductor/InductorFormat.h"
+#include "fusion/Dialect/Fusion/IR/AffineSum.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/StringExtras.h"
@@ -9,45 +10,21 @@
 using namespace mlir;
 using namespace mlir::fusion;
 
-namespace {
-/// A term `coefficient * factor` of a flattened sum; a null factor is the
-/// constant term.
-struct Term {
-  int64_t coefficient;
-  AffineExpr factor;
-};
-} // namespace
-
-/// Flattens `expr * scale` into `terms`.
-static void collectTerms(AffineExpr expr, int64_t scale,
-                         SmallVectorImpl<Term> &terms) {
-  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
-    if (bin.getKind() == AffineExprKind::Add) {
-      collectTerms(bin.getLHS(), scale, terms);
-      collectTerms(bin.getRHS(), scale, terms);
-      return;
-    }
-    if (bin.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-        collectTerms(bin.getLHS(), scale * c.getValue(), terms);
-        return;
-      }
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS())) {
-        collectTerms(bin.getRHS(), scale * c.getValue(), terms);
-        return;
-      }
-    }
+/// The terms of `expr`, equal factors merged into their first term (the
+/// constant terms stay apart).
+static SmallVector<SumTerm> collectTerms(AffineExpr expr) {
+  SmallVector<SumTerm> flat, terms;
+  (void)flattenSum(expr, flat);
+  for (const SumTerm &term : flat) {
+    auto same = llvm::find_if(terms, [&](const SumTerm &t) {
+      return term.factor && t.factor == term.factor;
+    });
+    if (same != terms.end())
+      same->coefficient += term.coefficient;
+    else
+      terms.push_back(term);
   }
-  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    terms.push_back({scale * c.getValue(), nullptr});
-    return;
-  }
-  for (Term &term : terms)
-    if (term.factor == expr) {
-      term.coefficient += scale;
-      return;
-    }
-  terms.push_back({scale, expr});
+  return terms;
 }
 
 static bool isSum(AffineExpr expr) {
@@ -94,8 +71,7 @@ static std::string formatFactor(AffineExpr factor, unsigned g) {
 }
 
 std::string mlir::fusion::formatInductorIndex(AffineExpr expr, unsigned g) {
-  SmallVector<Term> terms;
-  collectTerms(expr, 1, terms);
+  SmallVector<SumTerm> terms = collectTerms(expr);
   int64_t constant = 0;
   struct Printed {
     bool linear;
@@ -104,7 +80,7 @@ std::string mlir::fusion::formatInductorIndex(AffineExpr expr, unsigned g) {
     bool negative;
   };
   SmallVector<Printed> printed;
-  for (const Term &term : terms) {
+  for (const SumTerm &term : terms) {
     if (!term.factor) {
       constant += term.coefficient;
       continue;

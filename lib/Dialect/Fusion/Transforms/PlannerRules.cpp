@@ -12,6 +12,7 @@
 #include "FusionPlannerImpl.h"
 
 #include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/AffineSum.h"
 #include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -105,58 +106,62 @@ struct LinearIndex {
   AffineExpr rest;
 };
 
+/// Adds `expr * scale` to `result` (`scale` in the size symbols); false
+/// unless every dim appears only linearly, with a scale in the size symbols
+/// (`d0 * s0`).
+static bool addLinear(AffineExpr expr, AffineExpr scale, unsigned numDims,
+                      unsigned numSizeSymbols, LinearIndex &result) {
+  // A scale may use size symbols, not indirect indices.
+  auto isScale = [&](AffineExpr e) {
+    return e.isSymbolicOrConstant() && getNumSymbolsUsed(e) <= numSizeSymbols;
+  };
+  auto hasDims = [&](AffineExpr e) {
+    return llvm::any_of(llvm::seq(0u, numDims),
+                        [&](unsigned d) { return e.isFunctionOfDim(d); });
+  };
+  SmallVector<SumTerm> terms;
+  (void)flattenSum(expr, terms);
+  for (auto [coefficient, factor] : terms) {
+    AffineExpr termScale = scale * coefficient;
+    if (!factor || !hasDims(factor)) {
+      result.rest = result.rest + (factor ? factor * termScale : termScale);
+      continue;
+    }
+    if (auto dim = dyn_cast<AffineDimExpr>(factor)) {
+      AffineExpr &stride = result.strides[dim.getPosition()];
+      stride = SizeVars::simplify(stride + termScale);
+      continue;
+    }
+    auto bin = dyn_cast<AffineBinaryOpExpr>(factor);
+    if (!bin || bin.getKind() != AffineExprKind::Mul)
+      return false;
+    if (isScale(bin.getRHS())) {
+      if (!addLinear(bin.getLHS(), termScale * bin.getRHS(), numDims,
+                     numSizeSymbols, result))
+        return false;
+    } else if (!isScale(bin.getLHS()) ||
+               !addLinear(bin.getRHS(), termScale * bin.getLHS(), numDims,
+                          numSizeSymbols, result)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Decomposes `expr` over `numDims` dims into strides and a dim-free rest;
 /// nullopt unless every dim appears only linearly.
 static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
                                                   unsigned numDims,
                                                   unsigned numSizeSymbols) {
-  // A scale may use size symbols, not indirect indices.
-  auto isScale = [&](AffineExpr e) {
-    return e.isSymbolicOrConstant() && getNumSymbolsUsed(e) <= numSizeSymbols;
-  };
   MLIRContext *ctx = expr.getContext();
-  LinearIndex result{
-      SmallVector<AffineExpr>(numDims, getAffineConstantExpr(0, ctx)),
-      getAffineConstantExpr(0, ctx)};
-  SmallVector<std::pair<AffineExpr, AffineExpr>> worklist = {
-      {expr, getAffineConstantExpr(1, ctx)}};
-  while (!worklist.empty()) {
-    auto [e, scale] = worklist.pop_back_val();
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      AffineExpr &stride = result.strides[dim.getPosition()];
-      stride = SizeVars::simplify(stride + scale);
-      continue;
-    }
-    if (llvm::none_of(llvm::seq(0u, numDims),
-                      [&](unsigned d) { return e.isFunctionOfDim(d); })) {
-      result.rest = result.rest + e * scale;
-      continue;
-    }
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!bin)
-      return std::nullopt;
-    if (bin.getKind() == AffineExprKind::Add) {
-      worklist.push_back({bin.getLHS(), scale});
-      worklist.push_back({bin.getRHS(), scale});
-      continue;
-    }
-    // A factor in the size symbols only scales the stride (`d0 * s0`).
-    if (bin.getKind() == AffineExprKind::Mul) {
-      if (isScale(bin.getRHS())) {
-        worklist.push_back({bin.getLHS(), scale * bin.getRHS()});
-        continue;
-      }
-      if (isScale(bin.getLHS())) {
-        worklist.push_back({bin.getRHS(), scale * bin.getLHS()});
-        continue;
-      }
-    }
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  LinearIndex result{SmallVector<AffineExpr>(numDims, zero), zero};
+  if (!addLinear(expr, getAffineConstantExpr(1, ctx), numDims, numSizeSymbols,
+                 result))
     return std::nullopt;
-  }
   result.rest = SizeVars::simplify(result.rest);
   return result;
 }
-
 
 /// Inductor's `_simplify_loops` on one linear index (with
 /// `index_prevent_reordering`, so only adjacent dims merge): drops dims of
