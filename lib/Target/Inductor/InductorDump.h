@@ -251,9 +251,9 @@ getLoadedBuffer(const DumpStmt &stmt);
 // Locations
 //===----------------------------------------------------------------------===//
 
-/// Turns pointers into the buffers of a SourceMgr into FileLineColLocs.
-/// Every op the importer builds gets one, so each buffer's file name
-/// attribute and line starts are computed once, on first use.
+/// Turns pointers into the buffers of a SourceMgr into FileLineColLocs,
+/// through the SourceMgr's line lookup. Every op the importer builds gets
+/// one, so each buffer's file name attribute is made once, on first use.
 class DumpLocator {
 public:
   DumpLocator(llvm::SourceMgr &sourceMgr, MLIRContext *context)
@@ -266,21 +266,10 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
 
 private:
-  struct BufferLines {
-    const char *begin = nullptr, *end = nullptr;
-    StringAttr file;
-    /// Offsets of the first character of each line.
-    std::vector<size_t> lineStarts;
-    /// The line of the last lookup (an index into lineStarts).
-    mutable size_t lastLine = 0;
-  };
-  const BufferLines &getLines(const char *ptr) const;
-
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
-  /// By SourceMgr buffer id; `last` is the one the previous lookup used.
-  mutable llvm::DenseMap<unsigned, std::unique_ptr<BufferLines>> lines;
-  mutable const BufferLines *last = nullptr;
+  /// The file name of each buffer, by SourceMgr buffer id.
+  mutable llvm::DenseMap<unsigned, StringAttr> files;
 };
 
 /// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits
