@@ -48,37 +48,24 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ARG = re.compile(r'(\w+)\s*:\s*"([^"]*)"')
-ANNOTATION = re.compile(
-    r"^(?P<dtype>[a-z]+[0-9]*)\[(?P<size>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?")
-DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16",
-          "f64": "float64", "i64": "int64", "i32": "int32", "i16": "int16",
-          "i8": "int8", "u8": "uint8", "b8": "bool"}
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from scheduler_opt import dtypes, fx_graph  # noqa: E402
 
 
 def parse_signature(source):
-    """[(name, dtype, size, stride or None)] of the forward() placeholders,
-    from the text of fx_graph_readable.py."""
-    match = re.search(r"def forward\(self,?(.*?)\):", source, re.S)
-    if not match:
-        raise ValueError("no forward() in the FX graph")
+    """[(name, torch dtype name, size, stride or None)] of the forward()
+    inputs, from the text of fx_graph_readable.py."""
     inputs = []
-    for name, annotation in ARG.findall(match.group(1)):
-        ann = ANNOTATION.match(annotation)
-        if not ann or ann.group("dtype") not in DTYPES:
-            raise ValueError("unsupported annotation %r of %s" %
-                             (annotation, name))
-
-        def ints(text):
-            text = text.strip()
-            return [int(x) for x in text.split(",")] if text else []
-        try:
-            size = ints(ann.group("size"))
-            stride = (ints(ann.group("stride"))
-                      if ann.group("stride") is not None else None)
-        except ValueError:
-            raise ValueError("symbolic size in %r of %s" % (annotation, name))
-        inputs.append((name, DTYPES[ann.group("dtype")], size, stride))
+    for param in fx_graph.parse_signature(source):
+        if param.dtype not in dtypes.TORCH_NAME_BY_FX_CODE:
+            raise ValueError("unsupported annotation of %s" % param.name)
+        stride = param.stride
+        if any(isinstance(d, str) for d in param.shape + (stride or ())):
+            raise ValueError("symbolic size in the annotation of %s" %
+                             param.name)
+        inputs.append((param.name, dtypes.TORCH_NAME_BY_FX_CODE[param.dtype],
+                       list(param.shape),
+                       list(stride) if stride is not None else None))
     return inputs
 
 

@@ -36,6 +36,8 @@ import math
 import os
 from typing import Any, Dict, List, Optional
 
+from . import dtypes
+
 DUMP = "ir_pre_fusion.txt"
 EXTERN_CALLS = "extern_calls.json"
 FOREACH_LISTS = "foreach_lists.json"
@@ -43,12 +45,8 @@ SIZE_HINTS = "size_hints.json"
 SIGNATURE = "signature.json"
 FX_GRAPH = "fx_graph_readable.py"
 
-# torch dtypes by their short manifest names.
-DTYPE_NAMES = {
-    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
-    "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32",
-    "int64": "i64", "uint8": "u8",
-}
+# The short manifest names of torch dtypes.
+DTYPE_NAMES = dtypes.MANIFEST_NAME_BY_TORCH_NAME
 
 
 class UnsupportedCall(ValueError):

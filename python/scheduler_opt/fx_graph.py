@@ -17,14 +17,17 @@ from typing import List, Optional, Tuple
 @dataclasses.dataclass(frozen=True)
 class Param:
     """A graph input: a tensor (dtype such as "f32", shape entries as ints
-    or size-symbol strings) or a size (`symbol`)."""
+    or size-symbol strings, strides when annotated: `"f32[4, 8][1, 4]"`) or
+    a size (`symbol`)."""
     name: str
     dtype: str = ""
     shape: Tuple = ()
     symbol: str = ""
+    stride: Optional[Tuple] = None
 
 
-_TENSOR = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\]$")
+_TENSOR = re.compile(
+    r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?$")
 _SYM = re.compile(r"^Sym\((?P<expr>.*)\)$")
 
 
@@ -37,20 +40,32 @@ def _param(name: str, annotation: Optional[str]) -> Param:
     m = _TENSOR.match(annotation)
     if not m:
         return Param(name)
-    shape = tuple(int(d) if d.strip().lstrip("-").isdigit() else d.strip()
-                  for d in m.group("shape").split(",") if d.strip())
-    return Param(name, dtype=m.group("dtype"), shape=shape)
+    def entries(text):
+        return tuple(int(d) if d.strip().lstrip("-").isdigit() else d.strip()
+                     for d in text.split(",") if d.strip())
+    stride = m.group("stride")
+    return Param(name, dtype=m.group("dtype"), shape=entries(m.group("shape")),
+                 stride=entries(stride) if stride is not None else None)
+
+
+def _named(source: str) -> str:
+    """The dump's source with its class named (`<lambda>` is no name)."""
+    return re.sub(r"^class [^(]+\(", "class Graph(", source, count=1,
+                  flags=re.M)
 
 
 def _source(path: str) -> str:
-    """The dump's source with its class named (`<lambda>` is no name)."""
-    return re.sub(r"^class [^(]+\(", "class Graph(", open(path).read(),
-                  count=1, flags=re.M)
+    return _named(open(path).read())
 
 
 def read_signature(path: str) -> List[Param]:
     """The inputs of the dumped module's forward, in order."""
-    tree = ast.parse(_source(path), path)
+    return parse_signature(open(path).read(), path)
+
+
+def parse_signature(source: str, path: str = "<fx graph>") -> List[Param]:
+    """The inputs of forward in the text of an fx_graph_readable.py."""
+    tree = ast.parse(_named(source), path)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "forward":
             params = []

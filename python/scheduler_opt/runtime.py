@@ -14,16 +14,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import torch
 
-from . import cuda_driver, sizes
+from . import cuda_driver, dtypes, sizes
 from .manifest import Manifest, Step
 from .plan import Plan
 
-TORCH_DTYPES = {
-    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
-    "f64": torch.float64, "i1": torch.bool, "i8": torch.int8,
-    "i16": torch.int16, "i32": torch.int32, "i64": torch.int64,
-    "u8": torch.uint8,
-}
+TORCH_DTYPES = {name: getattr(torch, torch_name) for name, torch_name in
+                dtypes.TORCH_NAME_BY_MANIFEST_NAME.items()}
 
 
 class RuntimeError_(RuntimeError):

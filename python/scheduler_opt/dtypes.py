@@ -1,0 +1,27 @@
+"""The dtypes scheduler-opt handles, in one table: the code Inductor's FX
+dumps annotate a tensor with (`"f32[4, 8]"`, `"b8[16]"`), the torch dtype's
+name, and the short name the launch manifest and the signature use
+(the MLIR element type: `f32`, `i1`).
+
+Every Python table of dtypes (dump.py, runtime.py, fx_graph.py, the bench
+scripts) derives from `DTYPES`. On the C++ side the importer reads FX codes
+(lib/Target/Inductor/FxGraph.cpp) and torch names (Dtypes.cpp).
+"""
+
+# (FX annotation code, torch dtype name, manifest name)
+DTYPES = (
+    ("f16", "float16", "f16"),
+    ("bf16", "bfloat16", "bf16"),
+    ("f32", "float32", "f32"),
+    ("f64", "float64", "f64"),
+    ("b8", "bool", "i1"),
+    ("i8", "int8", "i8"),
+    ("i16", "int16", "i16"),
+    ("i32", "int32", "i32"),
+    ("i64", "int64", "i64"),
+    ("u8", "uint8", "u8"),
+)
+
+TORCH_NAME_BY_FX_CODE = {fx: torch for fx, torch, _ in DTYPES}
+MANIFEST_NAME_BY_TORCH_NAME = {torch: name for _, torch, name in DTYPES}
+TORCH_NAME_BY_MANIFEST_NAME = {name: torch for _, torch, name in DTYPES}
