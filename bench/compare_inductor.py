@@ -41,6 +41,8 @@ import sys
 import tempfile
 import time
 
+import mlir_timing
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 README_BEGIN = "<!-- BEGIN compare_inductor summary (generated) -->"
 README_END = "<!-- END compare_inductor summary -->"
@@ -54,7 +56,6 @@ BUSY_RUNNABLE = 0.5
 REMARK = re.compile(
     r"not\s+fusing\s+(?P<a>[^\s:,;]+)\s+(?:with|and)\s+(?P<b>[^\s:,;]+)"
     r"(?P<rest>.*)$", re.IGNORECASE)
-TIMING_LINE = re.compile(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(.*\S)\s*$")
 
 
 # ---------------------------------------------------------------------------
@@ -114,14 +115,10 @@ def cli_timings(bindir, pre_fusion, runs):
                 return None
             timed = subprocess.run(
                 [opt, mlir, "--fusion-schedule", "-verify-each=0",
-                 "-mlir-timing", "-o", os.devnull],
+                 *mlir_timing.TIMING_FLAGS, "-o", os.devnull],
                 capture_output=True, text=True)
-            times = {}
-            for line in timed.stderr.splitlines():
-                match = TIMING_LINE.match(line)
-                if match:
-                    times.setdefault(match.group(2), float(match.group(1)))
-            if "Total" not in times:
+            times = mlir_timing.parse_timing(timed.stderr)
+            if not times or "Total" not in times:
                 return None
             pipeline = (times["Total"] - times.get("Parser", 0.0) -
                         times.get("Output", 0.0))

@@ -1,32 +1,51 @@
-"""Shared helpers of the scaling benchmarks: run scheduler-opt with
--mlir-timing and read its timing report."""
+"""Shared helpers of the benchmarks: run scheduler-opt with -mlir-timing
+(as JSON, -mlir-output-format=json) and read its timing report."""
 
 import argparse
+import json
 import os
-import re
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-LINE = re.compile(r"^\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(.*\S)\s*$")
+TIMING_FLAGS = ["-mlir-timing", "-mlir-output-format=json"]
+
+
+def parse_timing(stderr):
+    """{name: seconds} of the JSON timing report at the end of `stderr`,
+    summing the entries that share a name at any depth (a pass or analysis
+    that runs twice); None when there is no report."""
+    # The report is a list that opens on a line of its own.
+    start = 0 if stderr.startswith("[\n") else stderr.rfind("\n[\n") + 1
+    if start == 0 and not stderr.startswith("[\n"):
+        return None
+    try:
+        report, _ = json.JSONDecoder().raw_decode(stderr, start)
+    except ValueError:
+        return None
+    times = {}
+    entries = list(report)
+    while entries:
+        entry = entries.pop()
+        if "name" in entry:
+            name = entry["name"]
+            times[name] = times.get(name, 0.0) + entry["wall"]["duration"]
+        entries.extend(entry.get("passes", ()))
+    return times
 
 
 def timing_report(opt, graph, args, verify):
-    """Runs `opt graph args` with -mlir-timing and returns {name: seconds},
-    summing the entries that share a name (a pass or analysis that runs
-    twice)."""
-    cmd = [opt, graph, *args, "-mlir-timing",
+    """Runs `opt graph args` with -mlir-timing and returns ({name: seconds},
+    stderr) (parse_timing)."""
+    cmd = [opt, graph, *args, *TIMING_FLAGS,
            "-verify-each=" + ("1" if verify else "0"), "-o", "/dev/null"]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit("scheduler-opt failed:\n" + result.stderr)
-    times = {}
-    for line in result.stderr.splitlines():
-        match = LINE.match(line)
-        if match:
-            name = match.group(2)
-            times[name] = times.get(name, 0.0) + float(match.group(1))
+    times = parse_timing(result.stderr)
+    if times is None:
+        sys.exit("scheduler-opt printed no timing report:\n" + result.stderr)
     return times, result.stderr
 
 
