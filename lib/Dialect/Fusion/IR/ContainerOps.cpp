@@ -61,7 +61,8 @@ std::string mlir::fusion::detail::getContainerNodeName(Operation *container) {
 }
 
 std::pair<SchedulerNodeOpInterface, unsigned>
-mlir::fusion::detail::getContainerMember(Operation *container, unsigned resultNumber) {
+mlir::fusion::detail::getContainerMember(Operation *container,
+                                         unsigned resultNumber) {
   auto yield = cast<YieldOp>(bodyOf(container).getTerminator());
   auto result = cast<OpResult>(yield.getValues()[resultNumber]);
   return {cast<SchedulerNodeOpInterface>(result.getOwner()),
@@ -83,8 +84,8 @@ bool mlir::fusion::detail::containerHasSideEffects(Operation *container) {
                       });
 }
 
-void mlir::fusion::detail::setContainerResultNames(Operation *container,
-                                     OpAsmSetValueNameFn setNameFn) {
+void mlir::fusion::detail::setContainerResultNames(
+    Operation *container, OpAsmSetValueNameFn setNameFn) {
   auto yield = dyn_cast<YieldOp>(bodyOf(container).back());
   if (!yield || yield.getValues().size() != container->getNumResults())
     return;

@@ -30,8 +30,9 @@ bool mlir::fusion::detail::isUsableSSAName(StringRef name) {
 }
 
 ParseResult mlir::fusion::detail::inferNamesFromResults(OpAsmParser &parser,
-                                          OperationState &state,
-                                          StringRef attrName, SMLoc loc) {
+                                                        OperationState &state,
+                                                        StringRef attrName,
+                                                        SMLoc loc) {
   if (state.attributes.get(attrName))
     return success();
   SmallVector<Attribute> names;
@@ -50,7 +51,7 @@ ParseResult mlir::fusion::detail::inferNamesFromResults(OpAsmParser &parser,
 }
 
 bool mlir::fusion::detail::namesMatchSSA(OpAsmPrinter &p, ValueRange values,
-                           ArrayAttr names) {
+                                         ArrayAttr names) {
   if (values.size() != names.size())
     return false;
   for (auto [value, name] : llvm::zip(values, names)) {
@@ -71,9 +72,8 @@ StringRef mlir::fusion::detail::stripPercent(StringRef name) {
   return name;
 }
 
-
 void mlir::fusion::detail::setBufferResultNames(Operation *op, ArrayAttr names,
-                                  OpAsmSetValueNameFn setNameFn) {
+                                                OpAsmSetValueNameFn setNameFn) {
   for (auto [result, name] : llvm::zip(op->getResults(), names))
     if (auto str = dyn_cast<StringAttr>(name))
       setNameFn(result, str.getValue());

@@ -118,7 +118,8 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   if (walk.wasInterrupted())
     return failure();
   if (node.isReduction() && !sawReduce && !scans)
-    return node.emitOpError("has reduction ranges but no fusion.reduce, scan or "
-                             "sort");
+    return node.emitOpError(
+        "has reduction ranges but no fusion.reduce, scan or "
+        "sort");
   return success();
 }

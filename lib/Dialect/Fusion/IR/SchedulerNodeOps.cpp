@@ -67,6 +67,15 @@ static Value tiedOperand(ArrayRef<int64_t> tied, OperandRange operands,
   return operands[tied[resultNumber]];
 }
 
+/// `tied_operands` for a builder: `tied`, or no result overwriting an
+/// operand when it is empty.
+static DenseI64ArrayAttr
+tiedOperandsAttr(Builder &builder, ArrayRef<int64_t> tied, size_t numResults) {
+  if (!tied.empty())
+    return builder.getDenseI64ArrayAttr(tied);
+  return builder.getDenseI64ArrayAttr(SmallVector<int64_t>(numResults, -1));
+}
+
 //===----------------------------------------------------------------------===//
 // NodeOp
 //===----------------------------------------------------------------------===//
@@ -82,11 +91,9 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                      builder.getDenseI64ArrayAttr(reductionRanges));
   state.addAttribute(getBufferNamesAttrName(state.name),
                      builder.getStrArrayAttr(bufferNames));
-  SmallVector<int64_t> tied(tiedOperands);
-  if (tied.empty())
-    tied.assign(resultTypes.size(), -1);
-  state.addAttribute(getTiedOperandsAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(tied));
+  state.addAttribute(
+      getTiedOperandsAttrName(state.name),
+      tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
   state.addOperands(mutated);
   state.addTypes(resultTypes);
   Region *body = state.addRegion();
@@ -393,11 +400,9 @@ void ExternOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                      builder.getStringAttr(kernel));
   state.addAttribute(getBufferNamesAttrName(state.name),
                      builder.getStrArrayAttr(bufferNames));
-  SmallVector<int64_t> tied(tiedOperands);
-  if (tied.empty())
-    tied.assign(resultTypes.size(), -1);
-  state.addAttribute(getTiedOperandsAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(tied));
+  state.addAttribute(
+      getTiedOperandsAttrName(state.name),
+      tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
   if (sideEffects)
     state.addAttribute(getSideEffectsAttrName(state.name),
                        builder.getUnitAttr());
