@@ -4,7 +4,7 @@
 // the targets it serves; other names fall back to a libm / libdevice call
 // (ScalarFunctions.cpp). Also here: the device asserts and the upstream
 // ops a target cannot lower as they are (arith.remf on the GPU,
-// math.ipowi).
+// math.ipowi, math.fpowi with a 64-bit exponent).
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +143,29 @@ static FailureOr<SmallVector<Value>> emitIPowI(ScalarOpContext &ctx) {
       arith::SelectOp::create(b, loc, expNegative, negative, positive)};
 }
 
+/// math.fpowi with an exponent other than i32 (Inductor's float ** int64):
+/// LLVM's powi takes a C int. The exponent is clamped into i32 keeping its
+/// parity, which leaves every result unchanged: beyond 2^31 in magnitude,
+/// |x| != 1 gives inf or 0 and +-1 gives +-1, signed by the parity.
+static FailureOr<SmallVector<Value>> emitFPowI(ScalarOpContext &ctx) {
+  OpBuilder &b = ctx.b;
+  Location loc = ctx.loc;
+  Value base = ctx.operands[0], exp = ctx.operands[1];
+  Type i32 = b.getI32Type();
+  Type type = exp.getType();
+  if (type.getIntOrFloatBitWidth() > 32) {
+    auto cst = [&](int64_t v) { return createIntConstant(b, loc, type, v); };
+    Value odd = arith::AndIOp::create(b, loc, exp, cst(1));
+    // INT32_MAX - 1 + odd and INT32_MIN + odd have exp's parity.
+    Value hi = arith::AddIOp::create(b, loc, cst(INT32_MAX - 1), odd);
+    Value lo = arith::AddIOp::create(b, loc, cst(INT32_MIN), odd);
+    exp = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, exp, lo),
+                                 hi);
+  }
+  exp = castIntegerLike(b, loc, exp, i32);
+  return SmallVector<Value>{math::FPowIOp::create(b, loc, base, exp)};
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -217,7 +240,7 @@ static const OpaqueRow *lookupRow(StringRef name, bool gpu) {
 }
 
 bool codegen::isInductorScalarOp(Operation *op) {
-  return isa<OpaqueOp, arith::RemFOp, math::IPowIOp>(op);
+  return isa<OpaqueOp, arith::RemFOp, math::IPowIOp, math::FPowIOp>(op);
 }
 
 LogicalResult codegen::checkInductorScalarOp(Operation *op) {
@@ -255,6 +278,8 @@ codegen::emitInductorScalarOp(OpBuilder &b, Operation *op,
   }
   if (isa<math::IPowIOp>(op))
     return emitIPowI(ctx);
+  if (isa<math::FPowIOp>(op))
+    return emitFPowI(ctx);
   if (const OpaqueRow *row = lookupRow(name, gpu))
     return row->emit(ctx);
   if (op->getNumResults() != 1)

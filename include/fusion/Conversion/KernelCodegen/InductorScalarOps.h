@@ -4,7 +4,8 @@
 // not copy as they are: `fusion.opaque` (Inductor's operations kept by
 // name: special functions, random numbers, frexp, device asserts, ...) and
 // the upstream ops that a target has no lowering for (`arith.remf` on the
-// GPU, `math.ipowi` on both). Each is emitted following PyTorch's
+// GPU, `math.ipowi` and `math.fpowi` of a 64-bit exponent on both). Each
+// is emitted following PyTorch's
 // definition (Triton's for the GPU-facing semantics: random numbers are
 // `tl.randn` and Inductor's `randint64` on both targets), or is reported
 // at its location when no target lowers it.
