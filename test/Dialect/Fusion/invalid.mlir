@@ -968,6 +968,17 @@ fusion.graph @store_to_input(%x: !fusion.buffer<4xf32>) attributes {device = "cu
 
 // -----
 
+fusion.graph @unknown_store_mode(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{unknown store mode 'atomic_max'}}
+    fusion.store %0, %out[%p0] atomic_max : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
 fusion.graph @store_in_masked(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
     %true = arith.constant true
