@@ -37,31 +37,6 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 
 static bool factorLess(AffineExpr a, AffineExpr b);
 
-/// `a * b`, setting `overflow` when it leaves int64.
-static int64_t checkedMul(int64_t a, int64_t b, bool &overflow) {
-  int64_t r;
-  overflow |= llvm::MulOverflow(a, b, r);
-  return r;
-}
-
-/// Collects the non-constant factors of a product into `factors` and its
-/// constant factors into `scale`.
-static void collectProductFactors(AffineExpr expr, int64_t &scale,
-                                  SmallVectorImpl<AffineExpr> &factors,
-                                  bool &overflow) {
-  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-      bin && bin.getKind() == AffineExprKind::Mul) {
-    collectProductFactors(bin.getLHS(), scale, factors, overflow);
-    collectProductFactors(bin.getRHS(), scale, factors, overflow);
-    return;
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
-    scale = checkedMul(scale, c.getValue(), overflow);
-    return;
-  }
-  factors.push_back(canonicalizeIndexExpr(expr));
-}
-
 /// Flattens `expr` into terms (flattenSum), canonicalizing the factors;
 /// the factors of a product (`d0 * s1 * s0`, size symbols as sympy
 /// multiplies them) are sorted, so that equal products compare equal. Sets
@@ -74,7 +49,9 @@ static void collectSumTerms(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
     auto bin = dyn_cast_if_present<AffineBinaryOpExpr>(term.factor);
     if (bin && bin.getKind() == AffineExprKind::Mul) {
       SmallVector<AffineExpr, 4> factors;
-      collectProductFactors(bin, term.coefficient, factors, overflow);
+      overflow |= !flattenProduct(bin, factors, term.coefficient);
+      for (AffineExpr &factor : factors)
+        factor = canonicalizeIndexExpr(factor);
       if (factors.empty()) {
         terms.push_back({term.coefficient, nullptr});
         continue;

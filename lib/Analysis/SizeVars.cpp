@@ -2,6 +2,7 @@
 
 #include "fusion/Analysis/SizeVars.h"
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Dialect/Fusion/IR/AffineSum.h"
 
 #include <limits>
 
@@ -37,30 +38,14 @@ struct Monomial {
 /// (canonicalizeIndexExpr sorts them), the constant as a term without
 /// factors.
 static SmallVector<Monomial> getMonomials(AffineExpr expr) {
+  SmallVector<SumTerm> sum;
+  (void)flattenSum(SizeVars::simplify(expr), sum);
   SmallVector<Monomial> terms;
-  SmallVector<AffineExpr> sums = {SizeVars::simplify(expr)};
-  while (!sums.empty()) {
-    AffineExpr e = sums.pop_back_val();
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (bin && bin.getKind() == AffineExprKind::Add) {
-      sums.push_back(bin.getRHS());
-      sums.push_back(bin.getLHS());
-      continue;
-    }
+  for (const SumTerm &t : sum) {
     Monomial &term = terms.emplace_back();
-    SmallVector<AffineExpr> products = {e};
-    while (!products.empty()) {
-      AffineExpr f = products.pop_back_val();
-      auto mul = dyn_cast<AffineBinaryOpExpr>(f);
-      if (mul && mul.getKind() == AffineExprKind::Mul) {
-        products.push_back(mul.getRHS());
-        products.push_back(mul.getLHS());
-      } else if (auto c = dyn_cast<AffineConstantExpr>(f)) {
-        term.coefficient *= c.getValue();
-      } else {
-        term.factors.push_back(f);
-      }
-    }
+    term.coefficient = t.coefficient;
+    if (t.factor)
+      (void)flattenProduct(t.factor, term.factors, term.coefficient);
   }
   return terms;
 }

@@ -62,4 +62,22 @@ TEST_F(AffineSumTest, ReportsCoefficientsBeyondInt64) {
   EXPECT_EQ(terms[0].coefficient, int64_t(1) << 62);
 }
 
+TEST_F(AffineSumTest, ProductFactorsAndCoefficient) {
+  // (d0 * 3) * (s1 * -2) * (d1 floordiv 4): factors d0, s1, d1 floordiv 4
+  // in that order, coefficient 5 * 3 * -2.
+  AffineExpr floorDiv = d(1).floorDiv(4);
+  AffineExpr expr = getAffineBinaryOpExpr(
+      AffineExprKind::Mul,
+      getAffineBinaryOpExpr(AffineExprKind::Mul, d(0) * 3, s(1) * -2),
+      floorDiv);
+  SmallVector<AffineExpr> factors;
+  int64_t coefficient = 5;
+  ASSERT_TRUE(flattenProduct(expr, factors, coefficient));
+  EXPECT_EQ(coefficient, -30);
+  ASSERT_EQ(factors.size(), 3u);
+  EXPECT_EQ(factors[0], d(0));
+  EXPECT_EQ(factors[1], s(1));
+  EXPECT_EQ(factors[2], floorDiv);
+}
+
 } // namespace

@@ -44,3 +44,27 @@ bool mlir::fusion::flattenSum(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
   flatten(expr, scale, terms, fits);
   return fits;
 }
+
+static void flattenProductInto(AffineExpr expr,
+                               SmallVectorImpl<AffineExpr> &factors,
+                               int64_t &coefficient, bool &fits) {
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+      bin && bin.getKind() == AffineExprKind::Mul) {
+    flattenProductInto(bin.getLHS(), factors, coefficient, fits);
+    flattenProductInto(bin.getRHS(), factors, coefficient, fits);
+    return;
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    coefficient = wrappingMul(coefficient, c.getValue(), fits);
+    return;
+  }
+  factors.push_back(expr);
+}
+
+bool mlir::fusion::flattenProduct(AffineExpr expr,
+                                  SmallVectorImpl<AffineExpr> &factors,
+                                  int64_t &coefficient) {
+  bool fits = true;
+  flattenProductInto(expr, factors, coefficient, fits);
+  return fits;
+}

@@ -4,8 +4,8 @@
 // `coefficient * factor`, where a factor is a dimension, a symbol, or a
 // subexpression that is neither a sum nor a constant multiple (a product of
 // non-constants such as `d0 * s1`, a floordiv, a mod). The one flattening
-// that canonical dependences, Inductor-format printing and the planner's
-// linear decomposition build on.
+// that canonical dependences, Inductor-format printing, the planner's linear
+// decomposition and SizeVars' monomials build on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,12 @@ struct SumTerm {
 /// returns false when one left int64.
 bool flattenSum(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
                 int64_t scale = 1);
+
+/// Appends the non-constant factors of the product `expr` (a term's factor)
+/// to `factors`, left to right, and multiplies `coefficient` by its constant
+/// factors, modulo 2^64; returns false when that left int64.
+bool flattenProduct(AffineExpr expr, SmallVectorImpl<AffineExpr> &factors,
+                    int64_t &coefficient);
 
 } // namespace fusion
 } // namespace mlir
