@@ -172,6 +172,29 @@ static bool reducesOuterDimension(const KernelPlan &plan) {
   return acrossRows > alongRows;
 }
 
+/// Static shared memory a block may use (48 KiB on every chip since
+/// compute capability 2.0; more needs a dynamic allocation).
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// An upper bound of the bytes of one thread's reduction accumulators
+/// (each distinct reduction's operands and results: an argmax keeps its
+/// value and index, a Welford reduction three values from one).
+static int64_t getAccumulatorBytes(const KernelPlan &plan) {
+  int64_t bytes = 0;
+  auto add = [&](Type type) {
+    bytes += std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  };
+  for (ReduceOp reduce : plan.reduces) {
+    if (plan.representative.lookup(reduce) != reduce)
+      continue;
+    for (Type type : reduce->getOperandTypes())
+      add(type);
+    for (Type type : reduce->getResultTypes())
+      add(type);
+  }
+  return bytes;
+}
+
 /// The mapping of one kernel; with `blockSize`, a power of two of at least
 /// a warp, that block size instead of the kernel's own (the parts of a
 /// combo kernel share their blocks' size).
@@ -228,6 +251,16 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     if (numel < m.rowsPerBlock)
       m.rowsPerBlock =
           std::max<int64_t>(kWarpSize, llvm::PowerOf2Ceil(numel));
+    // Every thread's partials meet in shared memory: fewer rows per block,
+    // then fewer lanes, where a block's would not fit (one lane needs none).
+    int64_t accumulatorBytes = getAccumulatorBytes(plan);
+    while (m.numLanes > 1 && m.numLanes * m.rowsPerBlock * accumulatorBytes >
+                                 kMaxStaticSharedBytes) {
+      if (m.rowsPerBlock > kWarpSize)
+        m.rowsPerBlock /= 2;
+      else
+        m.numLanes /= 2;
+    }
     m.blockSize = m.numLanes * m.rowsPerBlock;
     m.gridSize = gridOf(m.rowsPerBlock);
     int64_t perLane = llvm::divideCeil(rnumel, m.numLanes);

@@ -69,3 +69,50 @@ fusion.graph @negative_inner(%t: !fusion.buffer<1024x128xf32>, %u: !fusion.buffe
   }
   fusion.output %buf0 : !fusion.buffer<1024xf32>
 }
+
+// -----
+
+// Partials that would not fit a block's shared memory (48 KiB): seven f64
+// Welford reductions (at most 224 bytes of accumulators per thread) of 32
+// rows times 8 lanes would need 56 KiB; with 4 lanes the block holds 128
+// threads of 7 * 24 bytes: 21504 (one barrier per reduction).
+// CHECK: block = [128, 1, 1], grid = [32, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 21504 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK: arith.shrui %{{.*}}, %c5_i32
+// CHECK-COUNT-7: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @wide_partials(%t: !fusion.buffer<128x1024xf64>) -> (!fusion.buffer<1024xf64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [1024] reduce [128] writes(%out : !fusion.buffer<1024xf64>) {
+    %0 = fusion.load %t[%p1 * 1024 + %p0] : !fusion.buffer<128x1024xf64>
+    %c1 = arith.constant 1.0 : f64
+    %v1 = arith.mulf %0, %c1 : f64
+    %m1, %s1, %w1 = fusion.reduce welford_reduce %v1 : f64 -> f64, f64, f64
+    %c2 = arith.constant 2.0 : f64
+    %v2 = arith.mulf %0, %c2 : f64
+    %m2, %s2, %w2 = fusion.reduce welford_reduce %v2 : f64 -> f64, f64, f64
+    %c3 = arith.constant 3.0 : f64
+    %v3 = arith.mulf %0, %c3 : f64
+    %m3, %s3, %w3 = fusion.reduce welford_reduce %v3 : f64 -> f64, f64, f64
+    %c4 = arith.constant 4.0 : f64
+    %v4 = arith.mulf %0, %c4 : f64
+    %m4, %s4, %w4 = fusion.reduce welford_reduce %v4 : f64 -> f64, f64, f64
+    %c5 = arith.constant 5.0 : f64
+    %v5 = arith.mulf %0, %c5 : f64
+    %m5, %s5, %w5 = fusion.reduce welford_reduce %v5 : f64 -> f64, f64, f64
+    %c6 = arith.constant 6.0 : f64
+    %v6 = arith.mulf %0, %c6 : f64
+    %m6, %s6, %w6 = fusion.reduce welford_reduce %v6 : f64 -> f64, f64, f64
+    %c7 = arith.constant 7.0 : f64
+    %v7 = arith.mulf %0, %c7 : f64
+    %m7, %s7, %w7 = fusion.reduce welford_reduce %v7 : f64 -> f64, f64, f64
+    %a2 = arith.addf %m1, %m2 : f64
+    %a3 = arith.addf %a2, %m3 : f64
+    %a4 = arith.addf %a3, %m4 : f64
+    %a5 = arith.addf %a4, %m5 : f64
+    %a6 = arith.addf %a5, %m6 : f64
+    %a7 = arith.addf %a6, %m7 : f64
+    fusion.store %a7, %out[%p0] : !fusion.buffer<1024xf64>
+  }
+  fusion.output %buf0 : !fusion.buffer<1024xf64>
+}
