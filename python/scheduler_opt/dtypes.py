@@ -20,6 +20,14 @@ DTYPES = (
     ("i32", "int32", "i32"),
     ("i64", "int64", "i64"),
     ("u8", "uint8", "u8"),
+    ("u16", "uint16", "u16"),
+    ("u32", "uint32", "u32"),
+    ("u64", "uint64", "u64"),
+    ("f8e4m3fn", "float8_e4m3fn", "f8e4m3fn"),
+    ("f8e5m2", "float8_e5m2", "f8e5m2"),
+    ("f8e4m3fnuz", "float8_e4m3fnuz", "f8e4m3fnuz"),
+    ("f8e5m2fnuz", "float8_e5m2fnuz", "f8e5m2fnuz"),
+    ("f8e8m0fnu", "float8_e8m0fnu", "f8e8m0fnu"),
 )
 
 TORCH_NAME_BY_FX_CODE = {fx: torch for fx, torch, _ in DTYPES}

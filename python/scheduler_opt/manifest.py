@@ -15,10 +15,10 @@ import math
 import os
 from typing import Dict, List, Mapping, Optional, Tuple
 
-from . import sizes
+from . import dtypes, sizes
 from .sizes import Size
 
-DTYPES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64")
+DTYPES = tuple(name for _, _, name in dtypes.DTYPES)
 ROLES = ("input", "output", "temp")
 STEP_KINDS = ("kernel", "extern", "copy")
 
@@ -146,9 +146,9 @@ class Manifest:
 
 
 def dtype_size(dtype: str) -> int:
-    if dtype == "i1":
+    if dtype == "i1" or dtype.startswith("f8"):
         return 1
-    return int(dtype[1:]) // 8 if dtype[0] == "i" else {
+    return int(dtype[1:]) // 8 if dtype[0] in "iu" else {
         "f16": 2, "bf16": 2, "f32": 4, "f64": 8}[dtype]
 
 

@@ -18,8 +18,11 @@ from . import cuda_driver, dtypes, sizes
 from .manifest import Manifest, Step
 from .plan import Plan
 
+# The dtypes this torch has (uint16 to uint64 and the float8 types are
+# recent).
 TORCH_DTYPES = {name: getattr(torch, torch_name) for name, torch_name in
-                dtypes.TORCH_NAME_BY_MANIFEST_NAME.items()}
+                dtypes.TORCH_NAME_BY_MANIFEST_NAME.items()
+                if hasattr(torch, torch_name)}
 
 
 class RuntimeError_(RuntimeError):

@@ -89,7 +89,10 @@ class ManifestTest(unittest.TestCase):
         sizes = {d: manifest.dtype_size(d) for d in manifest.DTYPES}
         self.assertEqual(sizes, {"f16": 2, "bf16": 2, "f32": 4, "f64": 8,
                                  "i1": 1, "i8": 1, "i16": 2, "i32": 4,
-                                 "i64": 8})
+                                 "i64": 8, "u8": 1, "u16": 2, "u32": 4,
+                                 "u64": 8, "f8e4m3fn": 1, "f8e5m2": 1,
+                                 "f8e4m3fnuz": 1, "f8e5m2fnuz": 1,
+                                 "f8e8m0fnu": 1})
 
     def test_errors(self):
         cases = {
@@ -100,7 +103,7 @@ class ManifestTest(unittest.TestCase):
             "overruns": lambda d: d["steps"][2].update(elements=33),
             "reaches element": lambda d: d["inputs"][0].update(shape=[5, 8]),
             "unknown role": lambda d: d["storages"][3].update(role="scratch"),
-            "unknown dtype": lambda d: d["storages"][3].update(dtype="u8"),
+            "unknown dtype": lambda d: d["storages"][3].update(dtype="c64"),
             "unknown step kind": lambda d: d["steps"][0].update(kind="launch"),
             "twice": lambda d: d["storages"].append(dict(d["storages"][0])),
             "lives in a temp storage": lambda d: d["outputs"][0].update(

@@ -1192,6 +1192,8 @@ struct ConvertFusionToGPUPass final
       numKernels += kernels;
       numExternCalls += externs;
     }
+    if (failed(expandFloat8Ops(module)))
+      return signalPassFailure();
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
       if (approxExp)
         approximateExp(gpuModule);

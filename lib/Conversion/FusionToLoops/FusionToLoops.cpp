@@ -121,6 +121,8 @@ struct ConvertFusionToLoopsPass final
       numKernels += kernels;
       numExternCalls += externs;
     }
+    if (failed(expandFloat8Ops(getOperation())))
+      return signalPassFailure();
   }
 };
 } // namespace

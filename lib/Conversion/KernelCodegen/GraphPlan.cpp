@@ -20,7 +20,19 @@ std::string codegen::getDTypeName(Type type) {
     return "f32";
   if (type.isF64())
     return "f64";
-  return "i" + std::to_string(type.getIntOrFloatBitWidth());
+  // The float8 types as torch names them (torch.float8_e4m3fn: f8e4m3fn).
+  if (isa<Float8E4M3FNType>(type))
+    return "f8e4m3fn";
+  if (isa<Float8E5M2Type>(type))
+    return "f8e5m2";
+  if (isa<Float8E4M3FNUZType>(type))
+    return "f8e4m3fnuz";
+  if (isa<Float8E5M2FNUZType>(type))
+    return "f8e5m2fnuz";
+  if (isa<Float8E8M0FNUType>(type))
+    return "f8e8m0fnu";
+  return (type.isUnsignedInteger() ? "u" : "i") +
+         std::to_string(type.getIntOrFloatBitWidth());
 }
 
 SmallVector<std::string> codegen::getSizeSymbolNames(GraphOp graph) {

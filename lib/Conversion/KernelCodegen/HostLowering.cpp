@@ -28,9 +28,11 @@ LogicalResult HostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
 }
 
 MemRefType codegen::getStorageType(const StoragePlan::Storage &storage) {
+  // Storages hold the values loads yield: an unsigned buffer's storage is
+  // a memref of signless integers of its width.
   return MemRefType::get({storage.hasStaticSize() ? storage.numElements
                                                   : ShapedType::kDynamic},
-                         storage.elementType);
+                         BufferType::getValueTypeOf(storage.elementType));
 }
 
 Value codegen::emitSizeValue(OpBuilder &b, Location loc, AffineExpr size,

@@ -118,5 +118,13 @@ StringRef mlir::fusion::inductor::fxDtypeName(StringRef code) {
       .Case("i32", "torch.int32")
       .Case("i64", "torch.int64")
       .Case("u8", "torch.uint8")
+      .Case("u16", "torch.uint16")
+      .Case("u32", "torch.uint32")
+      .Case("u64", "torch.uint64")
+      .Case("f8e4m3fn", "torch.float8_e4m3fn")
+      .Case("f8e5m2", "torch.float8_e5m2")
+      .Case("f8e4m3fnuz", "torch.float8_e4m3fnuz")
+      .Case("f8e5m2fnuz", "torch.float8_e5m2fnuz")
+      .Case("f8e8m0fnu", "torch.float8_e8m0fnu")
       .Default(code);
 }

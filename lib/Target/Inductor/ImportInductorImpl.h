@@ -33,6 +33,7 @@
 #include "fusion/Target/Inductor/ImportInductor.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -95,8 +96,9 @@ inline bool naturalLess(StringRef a, StringRef b) {
   return a.compare_numeric(b) < 0;
 }
 
-/// torch dtype name (`torch.float32`) to element type; a located error for
-/// anything else (unsigned dtypes are rejected, see docs/Importer.md).
+/// torch dtype name (`torch.float32`) to element type (`ui8` for
+/// torch.uint8, `f8E4M3FN` for torch.float8_e4m3fn, ...); a located error
+/// for anything else.
 FailureOr<Type> convertDtype(StringRef dtype, const char *loc,
                              const DumpLocator &locator);
 
@@ -333,12 +335,21 @@ private:
   LogicalResult expectArgs(const PyValue &call, unsigned min, unsigned max,
                            ArrayRef<StringRef> keywords = {});
 
-  // Typed arithmetic.
+  // Typed arithmetic. Types here are torch dtypes as element types
+  // (`ui8` for torch.uint8); the values built are signless, and the
+  // importer remembers which integers are unsigned (docs/Importer.md).
+  /// `v` converted to torch dtype `type` with PyTorch's C semantics.
   Value convert(Value v, Type type, Location l);
   Value constant(Type type, double value, Location l);
   FailureOr<Value> literal(const PyValue *v, Type type);
+  /// torch's type promotion of two dtypes.
   Type promote(Type a, Type b);
   Type floatTypeFor(Type t);
+  /// The torch dtype of `v`: its type, or `ui<N>` for an unsigned integer.
+  Type torchType(Value v) const;
+  /// Records that `v` has torch dtype `type`; returns `v`.
+  Value setTorchType(Value v, Type type);
+  bool isUnsigned(Value v) const { return unsignedValues.contains(v); }
 
   /// The affine map and operands for index `index`.
   LogicalResult buildIndex(unsigned index, const char *at, AffineMap &map,
@@ -375,6 +386,9 @@ private:
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;
   llvm::StringSet<> depNames;
+  /// The body's integer values that are unsigned (MLIR's integers are
+  /// signless; the ops built on these use unsigned semantics).
+  llvm::DenseSet<Value> unsignedValues;
   /// The statements' parsed values, freed with the importer of this body.
   PyValueArena values;
 };

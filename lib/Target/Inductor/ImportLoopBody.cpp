@@ -241,27 +241,88 @@ FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
   return convertDtype(arg->str, arg->loc(), graph.locator);
 }
 
+Type BodyImporter::torchType(Value v) const {
+  if (!isUnsigned(v))
+    return v.getType();
+  return IntegerType::get(v.getContext(), v.getType().getIntOrFloatBitWidth(),
+                          IntegerType::Unsigned);
+}
+
+Value BodyImporter::setTorchType(Value v, Type type) {
+  if (type.isUnsignedInteger())
+    unsignedValues.insert(v);
+  return v;
+}
+
+/// float -> uintN as PyTorch's c10::static_cast_with_inter_type: through
+/// int64 (so -1.0 gives 255 for uint8), except that uint64 takes values
+/// from 2^63 on with an unsigned conversion.
+static Value floatToUnsigned(OpBuilder &b, Location l, Value v,
+                             IntegerType to) {
+  Type f = v.getType();
+  if (f.getIntOrFloatBitWidth() < 16) // float8: convert from f32
+    v = CastOp::create(b, l, b.getF32Type(), v);
+  Value wide = CastOp::create(b, l, b.getI64Type(), v);
+  if (to.getWidth() < 64)
+    return CastOp::create(b, l, to, wide);
+  auto ft = cast<FloatType>(v.getType());
+  Value bound = arith::ConstantOp::create(
+      b, l, b.getFloatAttr(ft, 9223372036854775808.0));
+  Value large =
+      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, v, bound);
+  Value asUnsigned = arith::FPToUIOp::create(b, l, to, v);
+  return arith::SelectOp::create(b, l, large, asUnsigned, wide);
+}
+
 Value BodyImporter::convert(Value v, Type type, Location l) {
-  if (v.getType() == type)
+  Type from = torchType(v);
+  if (from == type)
     return v;
-  return CastOp::create(builder, l, type, v);
+  Type to = BufferType::getValueTypeOf(type);
+  Value result;
+  if (v.getType() == to) {
+    // intN <-> uintN: the same bits (C's conversion modulo 2^N); a value
+    // of its own, since its users read it with the other signedness.
+    result = arith::BitcastOp::create(builder, l, to, v);
+  } else if (from.isUnsignedInteger() && isa<FloatType>(to)) {
+    Type wide = to.getIntOrFloatBitWidth() < 16 ? builder.getF32Type() : to;
+    result = arith::UIToFPOp::create(builder, l, wide, v);
+    if (wide != to)
+      result = CastOp::create(builder, l, to, result);
+  } else if (from.isUnsignedInteger() && isa<IntegerType>(to) &&
+             to.getIntOrFloatBitWidth() > v.getType().getIntOrFloatBitWidth()) {
+    result = arith::ExtUIOp::create(builder, l, to, v);
+  } else if (type.isUnsignedInteger() && isa<FloatType>(v.getType())) {
+    result = floatToUnsigned(builder, l, v, cast<IntegerType>(to));
+  } else {
+    result = CastOp::create(builder, l, to, v);
+  }
+  return setTorchType(result, type);
 }
 
 Value BodyImporter::constant(Type type, double value, Location l) {
-  if (auto ft = dyn_cast<FloatType>(type))
+  Type valueType = BufferType::getValueTypeOf(type);
+  if (auto ft = dyn_cast<FloatType>(valueType))
     return arith::ConstantOp::create(builder, l,
                                      builder.getFloatAttr(ft, value));
-  return arith::ConstantOp::create(
-      builder, l, builder.getIntegerAttr(type, static_cast<int64_t>(value)));
+  return setTorchType(
+      arith::ConstantOp::create(
+          builder, l,
+          builder.getIntegerAttr(valueType, static_cast<int64_t>(value))),
+      type);
 }
 
-FailureOr<Value> BodyImporter::literal(const PyValue *v, Type type) {
+FailureOr<Value> BodyImporter::literal(const PyValue *v, Type torchType) {
   Location l = loc(v->loc());
+  Type type = BufferType::getValueTypeOf(torchType);
+  auto result = [&](Value c) -> FailureOr<Value> {
+    return setTorchType(c, torchType);
+  };
   if (v->isName("True") || v->isName("False")) {
     bool b = v->isName("True");
     if (isa<FloatType>(type))
       return constant(type, b ? 1.0 : 0.0, l);
-    return Value(arith::ConstantOp::create(
+    return result(arith::ConstantOp::create(
         builder, l, builder.getIntegerAttr(type, b ? 1 : 0)));
   }
   if (v->kind == PyValue::Kind::Int) {
@@ -270,12 +331,19 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type type) {
           builder, l,
           builder.getFloatAttr(ft, static_cast<double>(v->intValue))));
     auto it = llvm::cast<IntegerType>(type);
-    if (it.getWidth() < 64 && !llvm::isIntN(it.getWidth(), v->intValue) &&
-        !(it.getWidth() == 1 && (v->intValue == 0 || v->intValue == 1)))
+    bool fits = torchType.isUnsignedInteger()
+                    ? v->intValue >= 0 && (it.getWidth() == 64 ||
+                                           llvm::isUIntN(it.getWidth(),
+                                                         v->intValue))
+                    : it.getWidth() == 64 ||
+                          llvm::isIntN(it.getWidth(), v->intValue) ||
+                          (it.getWidth() == 1 &&
+                           (v->intValue == 0 || v->intValue == 1));
+    if (!fits)
       return error(v->loc())
-             << "constant " << v->intValue << " does not fit in " << type;
+             << "constant " << v->intValue << " does not fit in " << torchType;
     int64_t value = it.getWidth() == 1 ? (v->intValue != 0) : v->intValue;
-    return Value(arith::ConstantOp::create(
+    return result(arith::ConstantOp::create(
         builder, l, builder.getIntegerAttr(type, value)));
   }
   if (v->kind == PyValue::Kind::Float) {
@@ -285,12 +353,13 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type type) {
     double integral;
     if (std::isfinite(v->floatValue) &&
         std::modf(v->floatValue, &integral) == 0.0 &&
-        std::abs(integral) < 9.0e18)
-      return Value(arith::ConstantOp::create(
+        std::abs(integral) < 9.0e18 &&
+        (!torchType.isUnsignedInteger() || integral >= 0))
+      return result(arith::ConstantOp::create(
           builder, l,
           builder.getIntegerAttr(type, static_cast<int64_t>(integral))));
     return error(v->loc()) << "constant " << v->text
-                           << " is not a value of integer type " << type;
+                           << " is not a value of integer type " << torchType;
   }
   return error(v->loc()) << "expected a number, True or False, found "
                          << v->text;
@@ -310,7 +379,16 @@ Type BodyImporter::promote(Type a, Type b) {
     return a;
   if (fb)
     return b;
-  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+  unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+  bool ua = a.isUnsignedInteger(), ub = b.isUnsignedInteger();
+  if (ua == ub || wa == 1 || wb == 1)
+    return wa >= wb ? a : b;
+  // Signed with unsigned: the signed type if it is wider, else the signed
+  // type of twice the unsigned width (uint8 with int8: int16), as torch.
+  unsigned ws = ua ? wb : wa, wu = ua ? wa : wb;
+  if (ws > wu)
+    return ua ? b : a;
+  return IntegerType::get(a.getContext(), std::min(2 * wu, 64u));
 }
 
 Type BodyImporter::floatTypeFor(Type t) {
@@ -431,8 +509,11 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
       return error(call.elements[0]->loc())
              << "an indirect index needs an integer value, got "
              << v->getType();
-    indirect[k] = arith::IndexCastOp::create(builder, loc(stmt.loc),
-                                             builder.getIndexType(), *v);
+    indirect[k] = isUnsigned(*v)
+                      ? Value(arith::IndexCastUIOp::create(
+                            builder, loc(stmt.loc), builder.getIndexType(), *v))
+                      : Value(arith::IndexCastOp::create(
+                            builder, loc(stmt.loc), builder.getIndexType(), *v));
     return success();
   }
   if (callee.consume_front("self.")) {
@@ -478,7 +559,7 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
              << "masked block '" << block.name << "' must return one value";
     YieldOp::create(builder, l, ValueRange{yielded.value});
   }
-  Type type = yielded.value.getType();
+  Type type = torchType(yielded.value);
   const PyValue *otherArg = call.elements[1];
   Value other;
   if (otherArg->kind == PyValue::Kind::Name && env.count(otherArg->str)) {
@@ -492,10 +573,11 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
       return failure();
     other = *v;
   }
-  auto masked = MaskedOp::create(builder, l, type, maskBit, other);
+  auto masked = MaskedOp::create(builder, l, yielded.value.getType(), maskBit,
+                                 other);
   masked.getBody().push_back(region.release());
   result.kind = BodyValue::Scalar;
-  result.value = masked.getResult();
+  result.value = setTorchType(masked.getResult(), type);
   return success();
 }
 

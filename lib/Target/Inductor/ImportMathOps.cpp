@@ -23,8 +23,8 @@ LogicalResult BodyImporter::translateFma(const OpCall &c, const OpDef &def) {
   if (failed(args))
     return failure();
   Location l = loc(c.stmt.loc);
-  Type type = promote(promote((*args)[0].getType(), (*args)[1].getType()),
-                      (*args)[2].getType());
+  Type type = promote(promote(torchType((*args)[0]), torchType((*args)[1])),
+                      torchType((*args)[2]));
   if (type.isInteger(1))
     return error(c.call.loc()) << "'ops.fma' on boolean operands is not "
                                   "supported";
@@ -33,8 +33,10 @@ LogicalResult BodyImporter::translateFma(const OpCall &c, const OpDef &def) {
   if (isa<FloatType>(type))
     c.result.value = math::FmaOp::create(builder, l, a, b, x);
   else
-    c.result.value = arith::AddIOp::create(
-        builder, l, arith::MulIOp::create(builder, l, a, b), x);
+    c.result.value = setTorchType(
+        arith::AddIOp::create(builder, l, arith::MulIOp::create(builder, l, a, b),
+                              x),
+        type);
   return success();
 }
 
@@ -68,6 +70,9 @@ LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
         arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, zero, *x);
     neg =
         arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, *x, zero);
+  } else if (isUnsigned(*x)) {
+    pos = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne, *x, zero);
+    neg = arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
   } else {
     pos =
         arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, zero, *x);
@@ -79,7 +84,7 @@ LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
   Value posI8 = convert(pos, i8, l);
   Value negI8 = convert(neg, i8, l);
   Value diff = arith::SubIOp::create(builder, l, posI8, negI8);
-  c.result.value = convert(diff, type, l);
+  c.result.value = convert(diff, torchType(*x), l);
   return success();
 }
 
@@ -90,7 +95,7 @@ LogicalResult BodyImporter::translateSignbit(const OpCall &c,
     return failure();
   Location l = loc(c.stmt.loc);
   Type type = x->getType();
-  if (type.isInteger(1)) {
+  if (type.isInteger(1) || isUnsigned(*x)) {
     c.result.value =
         arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
     return success();
@@ -127,14 +132,16 @@ LogicalResult BodyImporter::translateShift(const OpCall &c, const OpDef &def) {
   if (failed(xy))
     return failure();
   Location l = loc(c.stmt.loc);
-  Type type = promote(xy->first.getType(), xy->second.getType());
+  Type type = promote(torchType(xy->first), torchType(xy->second));
   if (!isa<IntegerType>(type) || type.isInteger(1))
     return error(c.call.loc())
            << "'ops." << c.name << "' needs integer operands, got " << type;
   Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
   // PyTorch: a shift by a negative amount or by the width or more gives 0
-  // (left) or the sign (right); arith's shifts are poison there.
+  // (left) or the sign (right; 0 for unsigned); arith's shifts are poison
+  // there.
   unsigned width = type.getIntOrFloatBitWidth();
+  bool isUnsignedType = type.isUnsignedInteger();
   Value inRange = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ult,
                                         b, constant(type, width, l));
   bool left = c.name == "lshift" || c.name == "bitwise_left_shift";
@@ -142,13 +149,16 @@ LogicalResult BodyImporter::translateShift(const OpCall &c, const OpDef &def) {
   if (left) {
     shifted = arith::ShLIOp::create(builder, l, a, b);
     saturated = constant(type, 0, l);
+  } else if (isUnsignedType) {
+    shifted = arith::ShRUIOp::create(builder, l, a, b);
+    saturated = constant(type, 0, l);
   } else {
     shifted = arith::ShRSIOp::create(builder, l, a, b);
     saturated =
         arith::ShRSIOp::create(builder, l, a, constant(type, width - 1, l));
   }
-  c.result.value =
-      arith::SelectOp::create(builder, l, inRange, shifted, saturated);
+  c.result.value = setTorchType(
+      arith::SelectOp::create(builder, l, inRange, shifted, saturated), type);
   return success();
 }
 
@@ -195,7 +205,11 @@ LogicalResult BodyImporter::translateBitcast(const OpCall &c,
               "width (not bool), got "
            << *src << " to " << *type;
   c.result.value =
-      *src == *type ? v : Value(arith::BitcastOp::create(builder, l, *type, v));
+      *src == *type
+          ? v
+          : setTorchType(arith::BitcastOp::create(
+                             builder, l, BufferType::getValueTypeOf(*type), v),
+                         *type);
   return success();
 }
 

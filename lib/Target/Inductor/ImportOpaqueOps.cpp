@@ -32,10 +32,14 @@ void BodyImporter::setResults(BodyValue &result, ValueRange values,
 OpaqueOp BodyImporter::createOpaque(const OpCall &c, ValueRange operands,
                                     TypeRange results,
                                     ArrayRef<NamedAttribute> attrs) {
-  auto op = OpaqueOp::create(builder, loc(c.stmt.loc), results,
-                             builder.getStringAttr(c.name), operands);
+  auto op = OpaqueOp::create(
+      builder, loc(c.stmt.loc),
+      llvm::map_to_vector(results, BufferType::getValueTypeOf),
+      builder.getStringAttr(c.name), operands);
   for (NamedAttribute attr : attrs)
     op->setAttr(attr.getName(), attr.getValue());
+  for (auto [result, type] : llvm::zip(op.getResults(), results))
+    setTorchType(result, type);
   setResults(c.result, op.getResults());
   return op;
 }
@@ -89,7 +93,7 @@ LogicalResult BodyImporter::translateDot(const OpCall &c, const OpDef &def) {
   if (failed(xy))
     return failure();
   createOpaque(c, {xy->first, xy->second},
-               promote(xy->first.getType(), xy->second.getType()));
+               promote(torchType(xy->first), torchType(xy->second)));
   return success();
 }
 
@@ -141,8 +145,11 @@ LogicalResult BodyImporter::translateScan(const DumpStmt &stmt,
     return failure();
   // The combine function is Python code the dump does not print: only the
   // submodule's name identifies it.
-  auto op = OpaqueOp::create(builder, l, *types, builder.getStringAttr("scan"),
-                             *values);
+  auto op = OpaqueOp::create(
+      builder, l, llvm::map_to_vector(*types, BufferType::getValueTypeOf),
+      builder.getStringAttr("scan"), *values);
+  for (auto [result, type] : llvm::zip(op.getResults(), *types))
+    setTorchType(result, type);
   op->setAttr("combine", builder.getStringAttr(module));
   setResults(result, op.getResults(), /*tuple=*/true);
   return success();
@@ -298,7 +305,7 @@ LogicalResult BodyImporter::translateHalideClamp(const OpCall &c,
   FailureOr<bool> check = boolArg(c.call.elements[2]);
   if (failed(check))
     return failure();
-  createOpaque(c, *v, v->getType(),
+  createOpaque(c, *v, torchType(*v),
                {builder.getNamedAttr(
                     "size", builder.getStringAttr(c.call.elements[1]->text)),
                 builder.getNamedAttr("check", builder.getBoolAttr(*check))});

@@ -124,6 +124,40 @@ static Value pythonMod(OpBuilder &b, Location l, ValueRange v) {
   return buildPythonMod(b, l, v[0], v[1]);
 }
 
+/// a ** b of unsigned integers: modulo 2^N, so computed on the zero-extended
+/// values (math.ipowi reads its exponent as signed).
+static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
+  Type type = v[0].getType(), i64 = b.getI64Type();
+  if (type.isInteger(64))
+    return math::IPowIOp::create(b, l, v[0], v[1]);
+  Value p = math::IPowIOp::create(b, l, arith::ExtUIOp::create(b, l, i64, v[0]),
+                                  arith::ExtUIOp::create(b, l, i64, v[1]));
+  return arith::TruncIOp::create(b, l, type, p);
+}
+
+/// x xor 2^(N-1): maps the unsigned order of N-bit integers onto the
+/// signed order (and back), so that the dialect's signed max, min, argmax
+/// and argmin reduce unsigned values.
+static Value flipSignBit(OpBuilder &b, Location l, Value x) {
+  auto type = cast<IntegerType>(x.getType());
+  Value bit = arith::ConstantOp::create(
+      b, l,
+      b.getIntegerAttr(type, APInt::getSignMask(type.getWidth())));
+  return arith::XOrIOp::create(b, l, x, bit);
+}
+
+/// The rows whose integer op differs for unsigned operands (the others
+/// compute the same bits either way).
+static OpBuilderFn unsignedBuilder(StringRef name) {
+  return llvm::StringSwitch<OpBuilderFn>(name)
+      .Cases({"floordiv", "truncdiv"}, binary<arith::DivUIOp>)
+      .Cases({"mod", "fmod", "remainder"}, binary<arith::RemUIOp>)
+      .Case("maximum", binary<arith::MaxUIOp>)
+      .Case("minimum", binary<arith::MinUIOp>)
+      .Case("pow", powUnsigned)
+      .Default(nullptr);
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -362,8 +396,9 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
     map = AffineMap::get(
         0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   }
-  c.result.value =
-      LoadOp::create(builder, loc(c.stmt.loc), *buffer, operands, map);
+  c.result.value = setTorchType(
+      LoadOp::create(builder, loc(c.stmt.loc), *buffer, operands, map),
+      cast<BufferType>(buffer->getType()).getElementType());
   return success();
 }
 
@@ -433,7 +468,7 @@ LogicalResult BodyImporter::translateIndexExpr(const OpCall &c,
     return failure();
   // fusion.index_expr computes in int32 or int64; other dtypes (float
   // positions of rotary embeddings) convert the int64 value.
-  bool direct = type->isInteger(32) || type->isInteger(64);
+  bool direct = type->isSignlessInteger(32) || type->isSignlessInteger(64);
   FailureOr<Value> value =
       indexValue(*index, call.elements[0]->loc(),
                  direct ? *type : Type(builder.getI64Type()), loc(c.stmt.loc));
@@ -480,10 +515,10 @@ LogicalResult BodyImporter::translateToDtype(const OpCall &c,
     FailureOr<Type> src = dtypeArg(arg);
     if (failed(src))
       return failure();
-    if (*src != v->getType())
+    if (*src != torchType(*v))
       return error(arg->loc())
              << "src_dtype " << arg->text
-             << " does not match the operand's type " << v->getType();
+             << " does not match the operand's type " << torchType(*v);
   }
   result.value = convert(*v, *type, l);
   return success();
@@ -565,10 +600,11 @@ LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
   if (failed(args))
     return failure();
   auto [cond, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
-  Type type = promote(a.getType(), b.getType());
-  result.value =
+  Type type = promote(torchType(a), torchType(b));
+  result.value = setTorchType(
       arith::SelectOp::create(builder, l, convert(cond, builder.getI1Type(), l),
-                              convert(a, type, l), convert(b, type, l));
+                              convert(a, type, l), convert(b, type, l)),
+      type);
   return success();
 }
 
@@ -643,9 +679,17 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
     switch (*kind) {
     case ReduceKind::ArgMax:
     case ReduceKind::ArgMin:
+      if (isUnsigned(input))
+        input = flipSignBit(builder, l, input);
       break;
     case ReduceKind::Any:
       input = convert(input, builder.getI1Type(), l);
+      break;
+    case ReduceKind::Max:
+    case ReduceKind::Min:
+      input = convert(input, *dtype, l);
+      if (isUnsigned(input))
+        input = flipSignBit(builder, l, input);
       break;
     default:
       input = convert(input, *dtype, l);
@@ -653,6 +697,7 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
     }
     inputs.push_back(input);
   }
+  Type valueType = BufferType::getValueTypeOf(*dtype);
   SmallVector<Type, 3> resultTypes;
   switch (*kind) {
   case ReduceKind::ArgMax:
@@ -664,18 +709,23 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
     break;
   case ReduceKind::WelfordReduce:
   case ReduceKind::WelfordCombine:
-    resultTypes.assign(3, *dtype);
+    resultTypes.assign(3, valueType);
     break;
   case ReduceKind::OnlineSoftmaxReduce:
-    resultTypes.assign(2, *dtype);
+    resultTypes.assign(2, valueType);
     break;
   default:
-    resultTypes.push_back(*dtype);
+    resultTypes.push_back(valueType);
     break;
   }
   auto reduce = ReduceOp::create(builder, l, resultTypes, *kind, inputs);
   if (resultTypes.size() == 1) {
     result.value = reduce.getResult(0);
+    bool isMinMax = *kind == ReduceKind::Max || *kind == ReduceKind::Min;
+    if (isMinMax && dtype->isUnsignedInteger())
+      result.value = flipSignBit(builder, l, result.value);
+    if (*kind != ReduceKind::ArgMax && *kind != ReduceKind::ArgMin)
+      result.value = setTorchType(result.value, *dtype);
   } else {
     result.kind = BodyValue::Tuple;
     result.tuple.assign(reduce.getResults().begin(), reduce.getResults().end());
@@ -716,9 +766,11 @@ LogicalResult BodyImporter::translateBitwiseNot(const OpCall &c,
   if (isa<FloatType>(type))
     return error(c.call.loc()) << "ops.bitwise_not needs an integer operand";
   Location l = loc(c.stmt.loc);
-  c.result.value = arith::XOrIOp::create(
-      builder, l, *x,
-      arith::ConstantOp::create(builder, l, builder.getIntegerAttr(type, -1)));
+  c.result.value = setTorchType(
+      arith::XOrIOp::create(builder, l, *x,
+                            arith::ConstantOp::create(
+                                builder, l, builder.getIntegerAttr(type, -1))),
+      torchType(*x));
   return success();
 }
 
@@ -731,8 +783,12 @@ LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
     return error(c.call.loc())
            << "'ops." << c.name << "' on a boolean operand is not supported";
   Location l = loc(c.stmt.loc);
+  if (isUnsigned(*x) && (c.name == "abs" || c.name == "relu")) {
+    c.result.value = *x; // Never negative.
+    return success();
+  }
   OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
-  c.result.value = build(builder, l, *x);
+  c.result.value = setTorchType(build(builder, l, *x), torchType(*x));
   return success();
 }
 
@@ -774,13 +830,13 @@ LogicalResult BodyImporter::translateBitwise(const OpCall &c,
   if (failed(xy))
     return failure();
   Location l = loc(c.stmt.loc);
-  Type type = promote(xy->first.getType(), xy->second.getType());
+  Type type = promote(torchType(xy->first), torchType(xy->second));
   Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
   if (isa<FloatType>(type))
     return error(c.call.loc())
            << "'ops." << c.name << "' needs integer or boolean operands, got "
            << type;
-  c.result.value = def.buildInt(builder, l, {a, b});
+  c.result.value = setTorchType(def.buildInt(builder, l, {a, b}), type);
   return success();
 }
 
@@ -790,7 +846,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
   if (failed(xy))
     return failure();
   Location l = loc(c.stmt.loc);
-  Type type = promote(xy->first.getType(), xy->second.getType());
+  Type type = promote(torchType(xy->first), torchType(xy->second));
   Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
   StringRef name = c.name;
   if (isa<FloatType>(type)) {
@@ -805,7 +861,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
     return success();
   }
   // Booleans compare as 0 < 1, so unsigned.
-  bool isBool = type.isInteger(1);
+  bool isBool = type.isInteger(1) || type.isUnsignedInteger();
   auto pred = llvm::StringSwitch<arith::CmpIPredicate>(name)
                   .Case("eq", arith::CmpIPredicate::eq)
                   .Case("ne", arith::CmpIPredicate::ne)
@@ -828,12 +884,14 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
     return failure();
   auto [x, y] = *xy;
   Location l = loc(c.stmt.loc);
-  Type type = promote(x.getType(), y.getType());
+  Type type = promote(torchType(x), torchType(y));
   if (!def.buildInt) // truediv: integers divide as floats.
     type = floatTypeFor(type);
   if (c.name == "pow" && isa<FloatType>(x.getType()) &&
       isa<IntegerType>(y.getType()) && !y.getType().isInteger(1)) {
-    // float ** int keeps the integer exponent.
+    // float ** int keeps the integer exponent (an unsigned one widened).
+    if (isUnsigned(y))
+      y = convert(y, builder.getI64Type(), l);
     c.result.value = math::FPowIOp::create(builder, l, x, y);
     return success();
   }
@@ -842,6 +900,9 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
     return error(c.call.loc())
            << "'ops." << c.name << "' on boolean operands is not supported";
   OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
-  c.result.value = build(builder, l, {a, b});
+  if (type.isUnsignedInteger())
+    if (OpBuilderFn u = unsignedBuilder(c.name))
+      build = u;
+  c.result.value = setTorchType(build(builder, l, {a, b}), type);
   return success();
 }

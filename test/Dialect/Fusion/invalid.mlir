@@ -11,6 +11,14 @@ fusion.graph @bad_element(%x: !fusion.buffer<4xcomplex<f32>>) attributes {device
 
 // -----
 
+// Signed integer types are not torch dtypes (signless ones are).
+// expected-error @below {{unsupported buffer element type 'si8'}}
+fusion.graph @signed_element(%x: !fusion.buffer<4xsi8>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
 // expected-error @below {{buffer of rank 2 has 1 strides}}
 fusion.graph @bad_strides(%x: !fusion.buffer<4x4xf32, strides = [1]>) attributes {device = "cuda:0"} {
   fusion.output
@@ -945,10 +953,22 @@ fusion.graph @store_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0
 
 // -----
 
+// A ui8 buffer holds i8 values: the stored value is signless.
+fusion.graph @store_unsigned_value(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xui8>) {
+    %0 = arith.constant 1 : i32
+    // expected-error @below {{'fusion.store' op failed to verify that value type matches the buffer's value type}}
+    "fusion.store"(%0, %out, %p0) <{map = affine_map<(d0) -> (d0)>}> : (i32, !fusion.buffer<4xui8>, index) -> ()
+  }
+  fusion.output
+}
+
+// -----
+
 fusion.graph @store_value_type(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
     %0 = arith.constant 1 : i32
-    // expected-error @below {{'fusion.store' op failed to verify that value type matches the buffer's element type}}
+    // expected-error @below {{'fusion.store' op failed to verify that value type matches the buffer's value type}}
     "fusion.store"(%0, %out, %p0) <{map = affine_map<(d0) -> (d0)>}> : (i32, !fusion.buffer<4xf32>, index) -> ()
   }
   fusion.output

@@ -32,6 +32,29 @@ fusion.graph @types(%a: !fusion.buffer<f16>, %b: !fusion.buffer<4xbf16>, %c: !fu
 
 // -----
 
+// Unsigned and float8 element types; a load of a ui8 buffer yields i8.
+// CHECK-LABEL: fusion.graph @unsigned_float8
+// CHECK-SAME: !fusion.buffer<4xui8>, %{{.*}}: !fusion.buffer<4xui64>, %{{.*}}: !fusion.buffer<4xf8E4M3FN>
+// CHECK-SAME: !fusion.buffer<4xf8E5M2>, %{{.*}}: !fusion.buffer<4xf8E4M3FNUZ>, %{{.*}}: !fusion.buffer<4xf8E5M2FNUZ>, %{{.*}}: !fusion.buffer<4xf8E8M0FNU>
+// CHECK: %[[U:.*]] = fusion.load %{{.*}}[%{{.*}}] : !fusion.buffer<4xui8>
+// CHECK-NEXT: %[[E:.*]] = arith.extui %[[U]] : i8 to i64
+// CHECK: fusion.store %{{.*}}, %{{.*}}[%{{.*}}] : !fusion.buffer<4xui64>
+fusion.graph @unsigned_float8(%a: !fusion.buffer<4xui8>, %b: !fusion.buffer<4xui64>, %c: !fusion.buffer<4xf8E4M3FN>, %d: !fusion.buffer<4xf8E5M2>, %e: !fusion.buffer<4xf8E4M3FNUZ>, %f: !fusion.buffer<4xf8E5M2FNUZ>, %g: !fusion.buffer<4xf8E8M0FNU>) -> (!fusion.buffer<4xui64>, !fusion.buffer<4xf8E5M2>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xui64>) {
+    %u = fusion.load %a[%p0] : !fusion.buffer<4xui8>
+    %w = arith.extui %u : i8 to i64
+    fusion.store %w, %out[%p0] : !fusion.buffer<4xui64>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf8E5M2>) {
+    %x = fusion.load %c[%p0] : !fusion.buffer<4xf8E4M3FN>
+    %y = fusion.cast %x : f8E4M3FN to f8E5M2
+    fusion.store %y, %out[%p0] : !fusion.buffer<4xf8E5M2>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<4xui64>, !fusion.buffer<4xf8E5M2>
+}
+
+// -----
+
 // Reductions of every kind, casts, selects and index expressions.
 // CHECK-LABEL: fusion.graph @reductions
 fusion.graph @reductions(%x: !fusion.buffer<4x32xf32>, %m: !fusion.buffer<4x32xi1>) -> (!fusion.buffer<4xf32>, !fusion.buffer<4xi64>, !fusion.buffer<4xf32>, !fusion.buffer<4xi1>) attributes {device = "cuda:0"} {

@@ -67,6 +67,12 @@ Value emitAffineExpr(OpBuilder &b, Location loc, AffineExpr expr,
 /// to 0 or 1, integers sign-extend or truncate.
 Value emitTorchCast(OpBuilder &b, Location loc, Value value, Type to);
 
+/// Rewrites the float8 values under `root` for targets without float8
+/// arithmetic or conversions: arithmetic computes in f32, conversions
+/// between float8 and f32 become integer code with PyTorch's rounding
+/// (Float8.cpp). A no-op without float8 types.
+LogicalResult expandFloat8Ops(Operation *root);
+
 /// Triton's `tl.rand(seed, offset)` for a 32-bit offset: the first word of
 /// Philox4x32-10 on counter (offset, 0, 0, 0) and key (seed low, seed
 /// high), mapped to a float in [0, 1).

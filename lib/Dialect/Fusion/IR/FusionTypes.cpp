@@ -36,13 +36,30 @@ SmallVector<int64_t> BufferType::getContiguousStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-bool BufferType::isValidElementType(Type type) {
+bool BufferType::isValidValueType(Type type) {
   if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
+    return true;
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+          Float8E5M2FNUZType, Float8E8M0FNUType>(type))
     return true;
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
   return false;
+}
+
+bool BufferType::isValidElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type);
+      intType && intType.isUnsigned())
+    return llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+  return isValidValueType(type);
+}
+
+Type BufferType::getValueTypeOf(Type elementType) {
+  if (auto intType = dyn_cast<IntegerType>(elementType);
+      intType && !intType.isSignless())
+    return IntegerType::get(elementType.getContext(), intType.getWidth());
+  return elementType;
 }
 
 namespace {

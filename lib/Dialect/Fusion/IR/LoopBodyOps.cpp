@@ -119,11 +119,11 @@ LogicalResult ReduceOp::verify() {
   // Reductions combine numbers (Inductor's dtypes); a buffer or an index
   // has no identity or combiner.
   for (Value input : getInputs())
-    if (!BufferType::isValidElementType(input.getType()))
+    if (!BufferType::isValidValueType(input.getType()))
       return emitOpError("reduces values of buffer element types only, got ")
              << input.getType();
   for (Type result : getResultTypes())
-    if (!BufferType::isValidElementType(result))
+    if (!BufferType::isValidValueType(result))
       return emitOpError("returns values of buffer element types only, got ")
              << result;
   auto expectArity = [&](unsigned inputs, unsigned results) -> LogicalResult {
@@ -209,8 +209,8 @@ LogicalResult MaskedOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CastOp::verify() {
-  if (!BufferType::isValidElementType(getInput().getType()) ||
-      !BufferType::isValidElementType(getType()))
+  if (!BufferType::isValidValueType(getInput().getType()) ||
+      !BufferType::isValidValueType(getType()))
     return emitOpError("converts between buffer element types only, got ")
            << getInput().getType() << " to " << getType();
   return success();

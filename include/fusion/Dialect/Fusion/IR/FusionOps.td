@@ -437,9 +437,9 @@ def Fusion_YieldOp : Fusion_Op<"yield", [
 def Fusion_LoadOp : Fusion_Op<"load", [
     Fusion_IndexedOpInterface, Fusion_AccessOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    TypesMatchWith<"result type matches the buffer's element type",
+    TypesMatchWith<"result type matches the buffer's value type",
                    "buffer", "result",
-                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getElementType()">
+                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getValueType()">
   ]> {
   let summary = "Reads one element of a buffer (Inductor's ops.load)";
   let description = [{
@@ -447,7 +447,9 @@ def Fusion_LoadOp : Fusion_Op<"load", [
     result; its dimensions are loop variables of the enclosing `fusion.node`;
     its first symbols are indirect indices computed in the body (Inductor's
     `indirect0`), bound with `symbol(...)`, and the symbols after them the
-    graph's size symbols `s0, s1, ...` (`%x[%p0 * s0 + %p1]`).
+    graph's size symbols `s0, s1, ...` (`%x[%p0 * s0 + %p1]`). The result
+    has the buffer's value type: its element type, signless for an unsigned
+    one (a `ui8` buffer yields `i8`).
 
     ```mlir
     %0 = fusion.load %arg0[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>
@@ -474,9 +476,9 @@ def Fusion_LoadOp : Fusion_Op<"load", [
 def Fusion_StoreOp : Fusion_Op<"store", [
     Fusion_IndexedOpInterface, Fusion_AccessOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
-    TypesMatchWith<"value type matches the buffer's element type",
+    TypesMatchWith<"value type matches the buffer's value type",
                    "buffer", "value",
-                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getElementType()">
+                   "::llvm::cast<::mlir::fusion::BufferType>($_self).getValueType()">
   ]> {
   let summary = "Writes one element of a node's output (Inductor's ops.store)";
   let description = [{

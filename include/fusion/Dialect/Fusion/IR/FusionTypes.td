@@ -30,6 +30,14 @@ def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
     !fusion.buffer<f32>                              // zero-dimensional
     ```
 
+    The element type is a torch dtype: `f32`, `f16`, `bf16`, `f64`, the
+    float8 types (`f8E4M3FN`, `f8E5M2`, `f8E4M3FNUZ`, `f8E5M2FNUZ`,
+    `f8E8M0FNU`), `i1`, signless `i8` to `i64` for the signed integers,
+    and unsigned `ui8` to `ui64` for torch.uint8 to uint64. Body values are
+    signless: a load of a `ui8` buffer yields an `i8`, and the ops computing
+    on it say whether they treat it as unsigned (`arith.divui`,
+    `arith.uitofp`, ...; docs/Importer.md).
+
     Sizes, strides and the offset may be expressions in the size symbols of
     the enclosing graph (`s0`, `s1`, ...; see `fusion.graph`). A symbolic
     shape is written with spaced `x`, compound sizes in parentheses:
@@ -78,8 +86,20 @@ def Fusion_BufferType : Fusion_Type<"Buffer", "buffer"> {
     /// Row-major strides of a dense buffer of `shape`.
     static ::llvm::SmallVector<int64_t> getContiguousStrides(
         ::llvm::ArrayRef<int64_t> shape);
-    /// True for the element types a buffer may hold (Inductor's dtypes).
+    /// True for the element types a buffer may hold (Inductor's dtypes:
+    /// floats including the float8 types, signless integers for the signed
+    /// dtypes and bool, unsigned integers for torch.uint8 to uint64).
     static bool isValidElementType(::mlir::Type type);
+    /// True for the types body values compute with: the element types,
+    /// except that integers are signless (`ui8` elements are `i8` values).
+    static bool isValidValueType(::mlir::Type type);
+    /// The type of a value of an element of `elementType` (its signless
+    /// counterpart for an unsigned integer, else itself).
+    static ::mlir::Type getValueTypeOf(::mlir::Type elementType);
+    /// The type `fusion.load` yields and `fusion.store` takes.
+    ::mlir::Type getValueType() const {
+      return getValueTypeOf(getElementType());
+    }
 
     /// A buffer of `sizes` with contiguous strides and no offset.
     static BufferType getContiguous(::llvm::ArrayRef<::mlir::AffineExpr> sizes,
