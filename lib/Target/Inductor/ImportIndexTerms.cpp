@@ -115,6 +115,50 @@ static Value opaqueUnary(OpBuilder &b, Location l, StringRef name, Value x) {
   return fn(b, l, x);
 }
 
+/// torch's eval_is_non_overlapping_and_dense(sizes, strides) as 0 or 1
+/// (IsNonOverlappingAndDenseIndicator, torch/utils/_sympy/functions.py):
+/// with the dimensions sorted stably by stride, each one of size other than
+/// 1 has the product of the sizes (other than 1) sorted before it as its
+/// stride; a single dimension needs stride 1 or a size below 2. Computed
+/// without sorting: the dimensions sorted before i are those of smaller
+/// stride, or of equal stride and lower position.
+static Value isNonOverlappingAndDense(OpBuilder &b, Location l,
+                                      ArrayRef<Value> args) {
+  using P = arith::CmpIPredicate;
+  unsigned n = args.size() / 2;
+  ArrayRef<Value> sizes = args.take_front(n), strides = args.drop_front(n);
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getIndexAttr(v));
+  };
+  auto cmp = [&](P p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, l, p, x, y);
+  };
+  Value one = constant(1);
+  Value result;
+  if (n == 1) {
+    result = arith::OrIOp::create(b, l, cmp(P::eq, strides[0], one),
+                                  cmp(P::slt, sizes[0], constant(2)));
+  } else {
+    result = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+    for (unsigned i = 0; i < n; ++i) {
+      Value expected = one;
+      for (unsigned j = 0; j < n; ++j) {
+        if (j == i)
+          continue;
+        Value before = cmp(j < i ? P::sle : P::slt, strides[j], strides[i]);
+        Value counts =
+            arith::AndIOp::create(b, l, before, cmp(P::ne, sizes[j], one));
+        expected = arith::MulIOp::create(
+            b, l, expected, arith::SelectOp::create(b, l, counts, sizes[j], one));
+      }
+      Value ok = arith::OrIOp::create(b, l, cmp(P::eq, sizes[i], one),
+                                      cmp(P::eq, strides[i], expected));
+      result = arith::AndIOp::create(b, l, result, ok);
+    }
+  }
+  return arith::IndexCastUIOp::create(b, l, b.getIndexType(), result);
+}
+
 FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
                                          unsigned t) {
   const IndexTerm &term = terms[t];
@@ -285,6 +329,14 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
     Value zero = arith::ConstantOp::create(builder, l, builder.getIndexAttr(0));
     return boolToIndex(
         arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, a, zero));
+  }
+  if (fn == "IsNonOverlappingAndDenseIndicator") {
+    if (args.size() % 2 != 0)
+      return error(term.loc)
+             << "IsNonOverlappingAndDenseIndicator takes sizes then strides, "
+                "an even number of arguments, got "
+             << args.size();
+    return isNonOverlappingAndDense(builder, l, args);
   }
   if (fn == "LShift")
     return Value(arith::ShLIOp::create(builder, l, a, b));

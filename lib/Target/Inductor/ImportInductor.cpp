@@ -9,6 +9,7 @@
 #include "fusion/Target/Inductor/ImportInductor.h"
 
 #include "ImportInductorImpl.h"
+#include "ReductionTypes.h"
 #include "InductorDump.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
@@ -157,6 +158,8 @@ void mlir::fusion::printInductorImportTable(llvm::raw_ostream &os) {
   for (uint32_t k = 0; k <= getMaxEnumValForReduceKind(); ++k)
     lines.push_back(
         ("reduction " + stringifyReduceKind(static_cast<ReduceKind>(k))).str());
+  for (const ReductionAlias &alias : getReductionAliases())
+    lines.push_back(("reduction " + alias.name).str());
   for (const IndexFunctionInfo &fn : getIndexFunctions())
     lines.push_back(("function " + fn.name).str());
   for (StringRef layout : getLayoutClasses())

@@ -468,6 +468,7 @@ static const LoopBodyForm kLoopBodyForms[] = {
     {"indirect_indexing", "self.set_indirect<k>(value)"},
     {"masked", "self.masked_subblock<k>(mask, other)"},
     {"output", "return"},
+    {"placeholder", "def <block>(self, ops): the ops parameter"},
     {"scan", "self.scan<k>(dtypes, values)"},
 };
 

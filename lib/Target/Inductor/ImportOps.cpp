@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ImportInductorImpl.h"
+#include "ReductionTypes.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
 
@@ -331,6 +332,27 @@ static const OpDef kOpTable[] = {
 
 ArrayRef<OpDef> mlir::fusion::inductor::getOpTable() { return kOpTable; }
 
+/// Inductor's reduction types that are a fusion.reduce kind of another
+/// name: `dot`, the reduction of a native matmul
+/// (config.triton.native_matmul), sums the `ops.dot` products along the
+/// reduction loops (Triton accumulates tl.dot tiles; the scheduler only asks
+/// whether a node's reduction type is "dot", is_native_matmul).
+static const ReductionAlias kReductionAliases[] = {
+    {"dot", ReduceKind::Sum},
+};
+
+ArrayRef<ReductionAlias> mlir::fusion::inductor::getReductionAliases() {
+  return kReductionAliases;
+}
+
+std::optional<ReduceKind>
+mlir::fusion::inductor::lookupReductionType(StringRef name) {
+  for (const ReductionAlias &alias : kReductionAliases)
+    if (alias.name == name)
+      return alias.kind;
+  return symbolizeReduceKind(name);
+}
+
 const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
   static const llvm::StringMap<const OpDef *> byName = [] {
     llvm::StringMap<const OpDef *> map;
@@ -643,7 +665,7 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
       stringArg(call.elements[2], "a reduction type");
   if (failed(kindName))
     return failure();
-  std::optional<ReduceKind> kind = symbolizeReduceKind(*kindName);
+  std::optional<ReduceKind> kind = lookupReductionType(*kindName);
   if (!kind)
     return error(call.elements[2]->loc())
            << "unsupported reduction type '" << *kindName << "'";

@@ -36,6 +36,7 @@ static const IndexFunctionInfo kIndexFunctions[] = {
     {"FloorToInt", 1, false},
     {"Identity", 1, false},
     {"IntTrueDiv", 2, true},
+    {"IsNonOverlappingAndDenseIndicator", 0, false},
     {"LShift", 2, false},
     {"Max", 0, false},
     {"Min", 0, false},
