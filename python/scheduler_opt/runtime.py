@@ -459,6 +459,13 @@ class CompiledGraph:
                 arg, _eval(binding.offset, symbols))
         return storages
 
+    def _grid(self, values, symbols):
+        """A grid computed from size symbols, checked against CUDA's."""
+        try:
+            return sizes.grid(values, symbols)
+        except sizes.SizeError as e:
+            raise RuntimeError_("graph %s: %s" % (self.plan.graph, e))
+
     def __call__(self, args: List[Any]):
         if _current_device() != self._device_index:
             with torch.cuda.device(self.device):
@@ -494,7 +501,9 @@ class CompiledGraph:
                 args = [storages[name].pointer for name in names]
                 if syms:
                     args += [symbols[name] for name in syms]
-                launch(grid or _tuple(sym_grid, symbols), args, stream)
+                if grid is None:
+                    grid = self._grid(sym_grid, symbols)
+                launch(grid, args, stream)
             else:
                 _, extern, frees, handover = entry
                 extern.run(storages, symbols, allocate)

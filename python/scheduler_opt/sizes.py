@@ -126,6 +126,30 @@ def is_static(size: Size) -> bool:
     return isinstance(size, int)
 
 
+# The most thread blocks a CUDA launch takes in x, y and z
+# (cudaDeviceProp.maxGridSize since compute capability 3.0).
+MAX_GRID = (2**31 - 1, 65535, 65535)
+
+
+def grid(values: Tuple[Size, ...], symbols: Mapping[str, int]
+         ) -> Tuple[int, ...]:
+    """A kernel's grid at the bound symbols, checked against CUDA's limits.
+    convert-fusion-to-gpu refuses a static grid that exceeds them; a grid
+    computed from size symbols is known only now, and cuLaunchKernel takes
+    32-bit counts (ctypes would cut a larger one silently, and the kernel
+    would run on part of its rows)."""
+    counts = tuple(evaluate(v, symbols) for v in values)
+    for axis, (n, limit, v) in enumerate(zip(counts, MAX_GRID, values)):
+        if not 0 <= n <= limit:
+            raise SizeError(
+                "a grid of %d thread blocks in %s (%s at %s) is more than "
+                "the %d a CUDA grid holds" % (
+                    n, "xyz"[axis], v if isinstance(v, int) else v.text,
+                    ", ".join("%s = %d" % kv for kv in sorted(
+                        symbols.items())), limit))
+    return counts
+
+
 def bind(pattern: Tuple[Size, ...], actual: Tuple[int, ...],
          symbols: Dict[str, int], what: str) -> None:
     """Binds the symbols that `pattern` (a shape or strides) uses alone

@@ -52,3 +52,25 @@ def test_bind():
         sizes.bind(shape, (8, 1024), symbols, "y")
     with pytest.raises(sizes.SizeError, match="1 dimensions, expected 2"):
         sizes.bind(shape, (8,), symbols, "z")
+
+
+def test_grid_limits():
+    """Grids computed from size symbols are checked when the symbols are
+    bound: CUDA takes at most 2^31 - 1 blocks in x and 65535 in y and z,
+    and cuLaunchKernel's 32-bit counts would cut a larger grid silently."""
+    rows = sizes.parse("(s0*s1 + 255) // 256")
+    assert sizes.grid((rows, 1, 1), {"s0": 64, "s1": 100}) == (25, 1, 1)
+    # 2^31 - 1 blocks of 256 elements: the largest grid.
+    largest = {"s0": 2**31 - 1, "s1": 256}
+    assert sizes.grid((rows, 1, 1), largest) == (2**31 - 1, 1, 1)
+    # 256 elements more: 2^31 blocks, one too many (2^31 would reach the
+    # driver as 2^31, 2^32 + 5 as 5).
+    with pytest.raises(sizes.SizeError, match=r"a grid of 2147483648 "
+                       r"thread blocks in x \(\(s0\*s1 \+ 255\) // 256 at "
+                       r"s0 = 2147483648, s1 = 256\) is more than the "
+                       r"2147483647"):
+        sizes.grid((rows, 1, 1), {"s0": 2**31, "s1": 256})
+    with pytest.raises(sizes.SizeError, match="in y"):
+        sizes.grid((1, sizes.parse("s0"), 1), {"s0": 65536})
+    assert sizes.grid((1, 1, sizes.parse("s0")), {"s0": 65535}) == \
+        (1, 1, 65535)

@@ -38,6 +38,7 @@
 #include "fusion/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -308,7 +309,8 @@ constexpr int64_t kMaxGridSizeX = std::numeric_limits<int32_t>::max();
 /// Fails with an error on `op` when a launch of `blocks` thread blocks
 /// exceeds CUDA's grid: launched anyway, the block count would be cut to
 /// 32 bits and the kernel would run on part of its rows. A grid of
-/// symbolic size is known only at run time and not checked here.
+/// symbolic size is known only at run time: the host function checks it
+/// before the launch (checkGridAtRunTime), and so does the Python runtime.
 LogicalResult checkGridSize(Operation *op, AffineExpr blocks) {
   auto count = dyn_cast<AffineConstantExpr>(blocks);
   if (!count || count.getValue() <= kMaxGridSizeX)
@@ -316,6 +318,22 @@ LogicalResult checkGridSize(Operation *op, AffineExpr blocks) {
   return op->emitOpError("needs ")
          << count.getValue() << " thread blocks, more than the "
          << kMaxGridSizeX << " a CUDA grid holds in x";
+}
+
+/// Asserts on the host, before a launch of `blocks` thread blocks computed
+/// from size symbols, that CUDA's grid holds them: the symbols' values are
+/// known only at run time, and a larger count would launch cut to 32 bits.
+/// An unsigned comparison also refuses a count that wrapped negative.
+void checkGridAtRunTime(OpBuilder &b, Location loc, Value blocks,
+                               StringRef kernel) {
+  Value limit = arith::ConstantIndexOp::create(b, loc, kMaxGridSizeX);
+  Value fits = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                     blocks, limit);
+  cf::AssertOp::create(b, loc, fits,
+                       (kernel + " needs more thread blocks than the " +
+                        llvm::Twine(kMaxGridSizeX) +
+                        " a CUDA grid holds in x")
+                           .str());
 }
 
 /// `value` from lane `lane ^ offset` of the warp, for any scalar type: wide
@@ -792,6 +810,8 @@ void GPUHostTarget::launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
                                  .getResult());
   llvm::append_range(operands, sizeSymbols);
   Value grid = emitSizeValue(b, loc, gridSize, sizeSymbols);
+  if (!isa<AffineConstantExpr>(gridSize))
+    checkGridAtRunTime(b, loc, grid, kernel.getName());
   gpu::LaunchFuncOp::create(b, loc, kernel, gpu::KernelDim3{grid, one, one},
                             gpu::KernelDim3{index(blockSize), one, one},
                             /*dynamicSharedMemorySize=*/Value(), operands);

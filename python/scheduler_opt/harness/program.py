@@ -77,7 +77,7 @@ class Program:
             if step.kind == "kernel":
                 pointers = [storages[a].data_ptr() for a in step.args] + \
                     [self.symbols[n] for n in step.symbols]
-                grid = tuple(self._size(g) for g in step.grid)
+                grid = sizes.grid(step.grid, self.symbols)
                 plan.append(("kernel", self.kernels[step.name], grid,
                              pointers))
             elif step.dst not in self.aliases:

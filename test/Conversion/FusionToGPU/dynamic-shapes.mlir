@@ -26,6 +26,11 @@
 // CHECK-DAG: %[[CO:.*]] = memref.cast %[[HOUT]] : memref<?xf32> to memref<281474976710656xf32>
 // CHECK: %[[NUMEL:.*]] = arith.muli %[[H0]], %[[H1]] : index
 // CHECK: %[[GRID:.*]] = arith.ceildivsi %[[NUMEL]], %{{.*}} : index
+// A grid computed at run time is checked against CUDA's limit before the
+// launch (grid-limit.mlir: the static case).
+// CHECK: %[[LIMIT:.*]] = arith.constant 2147483647 : index
+// CHECK: %[[FITS:.*]] = arith.cmpi ule, %[[GRID]], %[[LIMIT]] : index
+// CHECK: cf.assert %[[FITS]], "kernel_op0 needs more thread blocks than the 2147483647 a CUDA grid holds in x"
 // CHECK: gpu.launch_func @pointwise_kernels::@kernel_op0 blocks in (%[[GRID]], %{{.*}}, %{{.*}}) threads in ({{.*}}) args(%[[CX]] : memref<281474976710656xf32>, %[[CO]] : memref<281474976710656xf32>, %[[H0]] : index, %[[H1]] : index)
 fusion.graph @pointwise symbols(s0 = 64, s1 = 100) (%x: !fusion.buffer<s0 x s1 x f32>) -> (!fusion.buffer<s0 x s1 x f32>) attributes {device = "cuda:0", symbol_names = ["s77", "s27"]} {
   %buf0 = fusion.node "op0" (%p0) in [s0 * s1] writes(%out : !fusion.buffer<s0 x s1 x f32>) {
