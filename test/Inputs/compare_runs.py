@@ -31,6 +31,26 @@ def close(a, b, rtol, atol):
     return abs(a - b) <= atol + rtol * abs(b)
 
 
+def differences(path_a, path_b, rtol=1e-5, atol=1e-6):
+    """None when the runs printed the same outputs, else what differs."""
+    a, b = parse(path_a), parse(path_b)
+    if not a:
+        return "no outputs in %s" % path_a
+    if len(a) != len(b):
+        return "%d outputs against %d" % (len(a), len(b))
+    bad = []
+    for k, (x, y) in enumerate(zip(a, b)):
+        if len(x) != len(y):
+            return "output %d: %d values against %d" % (k, len(x), len(y))
+        bad += [(k, i, u, v) for i, (u, v) in enumerate(zip(x, y))
+                if not close(u, v, rtol, atol)]
+    if bad:
+        return "\n".join(["output %d element %d: %r != %r" % d
+                          for d in bad[:10]] +
+                         ["%d values differ" % len(bad)])
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a")
@@ -38,25 +58,11 @@ def main():
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--atol", type=float, default=1e-6)
     args = parser.parse_args()
-    a, b = parse(args.a), parse(args.b)
-    if not a:
-        print("no outputs in %s" % args.a)
+    problem = differences(args.a, args.b, args.rtol, args.atol)
+    if problem:
+        print(problem)
         return 1
-    if len(a) != len(b):
-        print("%d outputs against %d" % (len(a), len(b)))
-        return 1
-    bad = []
-    for k, (x, y) in enumerate(zip(a, b)):
-        if len(x) != len(y):
-            print("output %d: %d values against %d" % (k, len(x), len(y)))
-            return 1
-        bad += [(k, i, u, v) for i, (u, v) in enumerate(zip(x, y))
-                if not close(u, v, args.rtol, args.atol)]
-    if bad:
-        for k, i, u, v in bad[:10]:
-            print("output %d element %d: %r != %r" % (k, i, u, v))
-        print("%d values differ" % len(bad))
-        return 1
+    a = parse(args.a)
     print("same outputs: %d outputs, %d values" % (len(a), sum(map(len, a))))
     return 0
 
