@@ -43,7 +43,52 @@ FuzzContext::FuzzContext() {
       });
 }
 
+// The pass managers, declared after the context, go before it.
 FuzzContext::~FuzzContext() = default;
+
+PassManager &FuzzContext::schedulePipeline(uint8_t selector) {
+  std::unique_ptr<PassManager> &pm = schedule[selector % kScheduleVariants];
+  if (pm)
+    return *pm;
+  FusionScheduleOptions options;
+  options.pickLoopOrder = !(selector & 1);
+  options.mergeLoops = selector & 2;
+  options.comboKernels = selector & 4;
+  options.explain = selector & 8;
+  if (selector & 16)
+    options.peakMemory = PeakMemoryPolicy::Inductor;
+  pm = std::make_unique<PassManager>(context.get());
+  buildFusionSchedulePipeline(*pm, options);
+  return *pm;
+}
+
+PassManager &FuzzContext::loopsPipeline() {
+  if (!loops) {
+    loops = std::make_unique<PassManager>(context.get());
+    loops->addPass(createConvertFusionToLoopsPass());
+  }
+  return *loops;
+}
+
+PassManager &FuzzContext::loopsToLLVMPipeline() {
+  if (!loopsToLLVM) {
+    loopsToLLVM = std::make_unique<PassManager>(context.get());
+    buildFusionLoopsToLLVMPipeline(*loopsToLLVM);
+  }
+  return *loopsToLLVM;
+}
+
+PassManager &FuzzContext::ptxPipeline() {
+  if (!ptx) {
+    ptx = std::make_unique<PassManager>(context.get());
+    FusionToPTXOptions options;
+    options.schedule = false;
+    options.libdevice = "none";
+    options.optLevel = 0;
+    buildFusionToPTXPipeline(*ptx, options);
+  }
+  return *ptx;
+}
 
 FuzzContext &FuzzContext::next() {
   static std::unique_ptr<FuzzContext> current;
@@ -131,21 +176,14 @@ OwningOpRef<ModuleOp> fuzz::runChecked(FuzzContext &ctx, PassManager &pm,
 }
 
 OwningOpRef<ModuleOp> fuzz::scheduleChecked(FuzzContext &ctx, ModuleOp module,
-                                            uint8_t selector) {
-  FusionScheduleOptions options;
-  options.pickLoopOrder = !(selector & 1);
-  options.mergeLoops = selector & 2;
-  options.comboKernels = selector & 4;
-  options.explain = selector & 8;
-  if (selector & 16)
-    options.peakMemory = "inductor";
-  auto run = [&] {
-    PassManager pm(&ctx.get());
-    buildFusionSchedulePipeline(pm, options);
-    return runChecked(ctx, pm, module, "--fusion-schedule");
-  };
-  OwningOpRef<ModuleOp> first = run();
-  OwningOpRef<ModuleOp> second = run();
+                                            uint8_t selector, bool twice) {
+  PassManager &pm = ctx.schedulePipeline(selector);
+  OwningOpRef<ModuleOp> first =
+      runChecked(ctx, pm, module, "--fusion-schedule");
+  if (!twice)
+    return first;
+  OwningOpRef<ModuleOp> second =
+      runChecked(ctx, pm, module, "--fusion-schedule");
   check(!first == !second, "--fusion-schedule succeeded only once");
   if (first)
     check(print(*first) == print(*second),
@@ -153,21 +191,14 @@ OwningOpRef<ModuleOp> fuzz::scheduleChecked(FuzzContext &ctx, ModuleOp module,
   return first;
 }
 
-void fuzz::lowerChecked(FuzzContext &ctx, ModuleOp module, bool gpu) {
-  {
-    PassManager pm(&ctx.get());
-    FusionToCPUOptions options;
-    options.schedule = false;
-    buildFusionToCPUPipeline(pm, options);
-    (void)runChecked(ctx, pm, module, "--fusion-to-cpu");
-  }
-  if (!gpu)
-    return;
-  PassManager pm(&ctx.get());
-  FusionToPTXOptions options;
-  options.schedule = false;
-  options.libdevice = "none";
-  options.optLevel = 0;
-  buildFusionToPTXPipeline(pm, options);
-  (void)runChecked(ctx, pm, module, "--fusion-to-ptx");
+void fuzz::lowerChecked(FuzzContext &ctx, ModuleOp module, bool toLLVM,
+                        bool gpu) {
+  // --fusion-to-cpu, as its two halves, each checked.
+  OwningOpRef<ModuleOp> loops = runChecked(ctx, ctx.loopsPipeline(), module,
+                                           "--convert-fusion-to-loops");
+  if (loops && toLLVM)
+    (void)runChecked(ctx, ctx.loopsToLLVMPipeline(), *loops,
+                     "--fusion-loops-to-llvm");
+  if (gpu)
+    (void)runChecked(ctx, ctx.ptxPipeline(), module, "--fusion-to-ptx");
 }

@@ -40,15 +40,32 @@ public:
   /// context (uniqued types and attributes, loaded dialects) changes no
   /// pass's result, and the periodic fresh context bounds its memory.
   static FuzzContext &next();
-  static constexpr unsigned kInputsPerContext = 256;
+  static constexpr unsigned kInputsPerContext = 1024;
+  /// The --fusion-schedule variants the selector's low five bits pick.
+  static constexpr unsigned kScheduleVariants = 32;
   MLIRContext &get() { return *context; }
   unsigned errors() const { return numErrors; }
   void resetErrors() { numErrors = 0; }
+
+  /// The --fusion-schedule pipeline with the options `selector` picks
+  /// (scheduleChecked), the lowering to loops, from loops to the LLVM
+  /// dialect, and to PTX, each built once per context and reused: building a pipeline
+  /// and initializing its passes (the conversions' and the canonicalizer's
+  /// pattern sets) cost more than running it on a fuzzer's small graphs.
+  /// A pass keeps nothing from one run to the next, so a reused pipeline
+  /// gives what a fresh one gives; the determinism check runs the same
+  /// pipeline twice and would see a pass that does keep something.
+  PassManager &schedulePipeline(uint8_t selector);
+  PassManager &loopsPipeline();
+  PassManager &loopsToLLVMPipeline();
+  PassManager &ptxPipeline();
 
 private:
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<ScopedDiagnosticHandler> handler;
   unsigned numErrors = 0;
+  std::unique_ptr<PassManager> schedule[kScheduleVariants];
+  std::unique_ptr<PassManager> loops, loopsToLLVM, ptx;
 };
 
 /// Parses `text` as a module and verifies it; null when either fails (after
@@ -73,15 +90,17 @@ OwningOpRef<ModuleOp> runChecked(FuzzContext &ctx, PassManager &pm,
 std::string print(Operation *op);
 
 /// Runs --fusion-schedule (options picked from `selector`) on `module`
-/// twice and checks that it verifies and is deterministic; returns the
-/// scheduled module or null when scheduling failed with an error.
+/// and checks that the result verifies; with `twice`, runs it again and
+/// checks that it prints the same. Returns the scheduled module, or null
+/// when scheduling failed with an error.
 OwningOpRef<ModuleOp> scheduleChecked(FuzzContext &ctx, ModuleOp module,
-                                      uint8_t selector);
+                                      uint8_t selector, bool twice = true);
 
-/// Lowers `module` to loops and on to the LLVM dialect (the CPU path), and
-/// when `gpu` is set through convert-fusion-to-gpu and the NVVM lowering to
-/// PTX text (no ptxas), checking each result as runChecked does.
-void lowerChecked(FuzzContext &ctx, ModuleOp module, bool gpu);
+/// Lowers `module` to loops and, with `toLLVM`, on to the LLVM dialect (the
+/// CPU path, --fusion-to-cpu in two checked halves), and with `gpu`
+/// through convert-fusion-to-gpu and the NVVM lowering to PTX text (no
+/// ptxas), checking each result as runChecked does.
+void lowerChecked(FuzzContext &ctx, ModuleOp module, bool toLLVM, bool gpu);
 
 } // namespace mlir::fusion::fuzz
 

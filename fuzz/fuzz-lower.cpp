@@ -21,6 +21,6 @@ FUSION_FUZZ_TARGET(lower, "fuzz-lower") {
   OwningOpRef<ModuleOp> scheduled = scheduleChecked(ctx, *module, data[0]);
   if (!scheduled)
     return 0;
-  lowerChecked(ctx, *scheduled, data[0] & 0x80);
+  lowerChecked(ctx, *scheduled, /*toLLVM=*/true, /*gpu=*/data[0] & 0x80);
   return 0;
 }
