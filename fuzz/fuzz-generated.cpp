@@ -51,6 +51,19 @@ FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
   uint8_t selector = bytes.ConsumeIntegral<uint8_t>();
   unsigned mutations = bytes.ConsumeIntegralInRange<unsigned>(0, 3);
 
+  // FUSION_FUZZ_DUMP=1: the graph as fusion-graph-gen makes it (to
+  // reproduce a generator failure), then the mutated graph.
+  bool dump = std::getenv("FUSION_FUZZ_DUMP");
+  if (dump)
+    llvm::errs() << "// fusion-graph-gen --nodes=" << options.numNodes
+                 << " --seed=" << options.seed
+                 << " --max-dim=" << options.maxDim
+                 << (options.shuffle ? " --shuffle" : "")
+                 << " --reduction-percent=" << options.reductionPercent
+                 << " --extern-percent=" << options.externPercent
+                 << " --nop-percent=" << options.nopPercent
+                 << " --mutation-percent=" << options.mutationPercent
+                 << " --max-distance=" << options.maxDistance << "\n";
   FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = generateGraphModule(&ctx.get(), options);
   check(succeeded(verify(*module)), "a generated graph does not verify");
@@ -61,7 +74,7 @@ FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
     check(ctx.errors() > 0, "verification failed without an error");
     return 0;
   }
-  if (std::getenv("FUSION_FUZZ_DUMP"))
+  if (dump)
     module->print(llvm::errs());
   OwningOpRef<ModuleOp> scheduled =
       scheduleChecked(ctx, *module, selector,

@@ -397,9 +397,16 @@ Value Generator::activate(NodeBuilder &nb, Value x) {
 void Generator::emitPointwise() {
   // Scalars (rank 0) are mostly read as broadcast operands, not iterated.
   bool allowScalar = rng.percent(5);
-  unsigned primary = *pickRecent([&](const BufferInfo &b) {
+  std::optional<unsigned> picked = pickRecent([&](const BufferInfo &b) {
     return readable(b) && (allowScalar || b.type.getRank() >= 1);
   });
+  // With --max-distance=1 the one buffer in reach may be a scalar, and
+  // every input may have been updated in place (no longer current): then
+  // a scalar, else a new input.
+  if (!picked && !allowScalar)
+    picked = pickRecent([&](const BufferInfo &b) { return readable(b); });
+  unsigned primary =
+      picked ? *picked : addInput(contiguous(randomShape(), f32));
   BufferInfo input = buffers[primary];
   ArrayRef<int64_t> shape = input.type.getShape();
   unsigned rank = shape.size();
