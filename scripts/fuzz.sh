@@ -66,12 +66,13 @@ export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-s
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 # seed TARGET DIR: writes every candidate seed input of TARGET into DIR
-# (`seeds` keeps those that add coverage in fuzz/corpus/TARGET).
+# (`seeds` keeps those that add coverage in fuzz/corpus/TARGET). Inputs
+# over 32 kB are left out: the committed seeds stay small.
 seed() {
   local target="$1" dir="$2"
   case "$target" in
   fuzz-import-inductor)
-    find "$root/corpus/inductor" -name ir_pre_fusion.txt -size -200k |
+    find "$root/corpus/inductor" -name ir_pre_fusion.txt -size -33k |
       sort | while read -r f; do
         cp "$f" "$dir/$(echo "$f" | sed "s|$root/corpus/inductor/||; s|/|_|g")"
       done
@@ -87,6 +88,8 @@ path, out, prefix = sys.argv[1], sys.argv[2], sys.argv[3]
 text = open(path).read()
 name = os.path.relpath(path).replace("/", "_")
 for i, case in enumerate(text.split("// -----")):
+    if len(case) > 32768:
+        continue
     with open(os.path.join(out, "%s.%d" % (name, i)), "wb") as f:
         f.write((b"\0" if prefix else b"") + case.encode())
 PY
