@@ -17,18 +17,13 @@ the command-line tools, and writes
     python3 bench/compare_inductor.py --from-json run.json --output -  # render only
 
 Reasons for differences come from the fusion pass's remarks when its
-`explain` option is on (fusion-corpus-bench --explain-options). The parser
-treats every remark containing "not fusing" as a refusal and expects
-
-    not fusing <node1> with <node2>: <reason>
-
-(case-insensitive; "and" may replace "with"; names may be quoted with ' " `
-or prefixed with @; a location and "remark:" may precede it; the reason is
-optional and may also follow a dash or a space). A node name is a leaf
-(`op3`) or a group named by its members joined with "_" (`op0_op1_op3`),
-as Inductor names fused nodes. Refusals that do not parse, or that name
-unknown nodes, are counted in the report; other remarks (the pass's summary)
-are shown as they are.
+`explain` option is on (fusion-corpus-bench --explain-options), which
+fusion-corpus-bench hands over as data: per refused pair the two groups'
+names (`first`, `second`), the reason's key and message
+(FusionRemarks.h), and the pass's summary. A group's name is a leaf (`op3`)
+or its members joined with "_" (`op0_op1_op3`), as Inductor names fused
+nodes. Refusals that name unknown nodes are counted in the report; the
+summary and other remarks are shown as they are.
 """
 
 import argparse
@@ -53,9 +48,6 @@ TARGET_FUSED_SHARE = 0.90
 # the timed runs, above which the run is flagged as sharing the machine.
 BUSY_RUNNABLE = 0.5
 
-REMARK = re.compile(
-    r"not\s+fusing\s+(?P<a>[^\s:,;]+)\s+(?:with|and)\s+(?P<b>[^\s:,;]+)"
-    r"(?P<rest>.*)$", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------------------
@@ -212,16 +204,13 @@ def scheduler_init_times(corpus, graph_ids):
 # Comparing groupings
 # ---------------------------------------------------------------------------
 
-def parse_remark(text):
-    """(node1, node2, reason) from one remark, or None."""
-    first_line = text.splitlines()[0] if text else ""
-    match = REMARK.search(first_line)
-    if not match:
-        return None
-    strip = "'\"`@%"
-    reason = match.group("rest").strip().lstrip(":-\u2014 ").strip()
-    return (match.group("a").strip(strip), match.group("b").strip(strip),
-            reason or "no reason given")
+def refusal_reason(refusal):
+    """A refusal's reason as the report gives it: the message, then the
+    reason's key in brackets."""
+    reason = refusal.get("message") or "no reason given"
+    if refusal.get("reason"):
+        reason += " [%s]" % refusal["reason"]
+    return reason
 
 
 def remark_message(text):
@@ -282,26 +271,20 @@ class Comparison:
         self.explain_error = explain.get("error")
         leaves = {m for k in self.ind + self.ours for m in k["members"]}
         self.refusals = []
-        self.summaries = []
-        self.unparsed_remarks = 0
+        # Remarks other than refusals (other passes', then the fusion
+        # pass's summary), as they are.
+        self.summaries = [m for m in map(remark_message,
+                                         explain.get("remarks") or []) if m]
+        if explain.get("summary"):
+            self.summaries.append(explain["summary"]["text"])
         self.unresolved_remarks = 0
-        for text in explain.get("remarks") or []:
-            message = remark_message(text)
-            if not re.search(r"not\s+fusing", message, re.IGNORECASE):
-                # Not a refusal, e.g. the pass's own summary.
-                if message:
-                    self.summaries.append(message)
-                continue
-            parsed = parse_remark(text)
-            if parsed is None:
-                self.unparsed_remarks += 1
-                continue
-            a, b, reason = parsed
-            la, lb = resolve_node(a, leaves), resolve_node(b, leaves)
+        for refusal in explain.get("refusals") or []:
+            la = resolve_node(refusal["first"], leaves)
+            lb = resolve_node(refusal["second"], leaves)
             if not la or not lb:
                 self.unresolved_remarks += 1
                 continue
-            self.refusals.append((la, lb, reason))
+            self.refusals.append((la, lb, refusal_reason(refusal)))
         self.differences = self._differences()
 
     def _refusal_reasons(self, side_a, side_b):
@@ -740,9 +723,6 @@ def render(data, rows):
             w("### `%s`" % r["graph"])
             w("")
         notes = []
-        if c.unparsed_remarks:
-            notes.append("%s on `not fusing` that did not parse" %
-                         plural(c.unparsed_remarks, "remark"))
         if c.unresolved_remarks:
             notes.append("%s naming unknown nodes" %
                          plural(c.unresolved_remarks, "remark"))

@@ -9,24 +9,20 @@ scheduler-opt runs --fusion-schedule with -mlir-timing and without the
 verifier between passes; the script reads the timing report and prints the
 parse time, each pass (the two topological sorts and the dependence
 analyses they compute counted together), the pipeline total and its growth
-ratio. An untimed run with `explain` gives the kernel count and peak
-memory. Each size runs --repeat times and the fastest run is kept (the
-machine is shared).
+ratio. fusion-corpus-bench's explaining run (the fusion pass's summary,
+as data) gives the kernel count and peak memory. Each size runs --repeat
+times and the fastest run is kept (the machine is shared).
 
     python3 bench/fusion_scaling.py [--build build] [--sizes 1000,10000,100000]
                                     [--shuffle] [--max-distance N]
 """
 
+import json
 import os
-import re
 import subprocess
 import tempfile
 
 from mlir_timing import scaling_arguments, timing_report, tools
-
-SUMMARY = re.compile(r"fused (\d+) nodes into (\d+) in (\d+) rounds .*?"
-                     r"peak memory (\d+) -> (\d+) bytes")
-
 
 def measure(opt, graph, repeat):
     best = None
@@ -46,14 +42,12 @@ def measure(opt, graph, repeat):
     return best
 
 
-def summary(opt, graph):
+def summary(bench, graph):
+    """The fusion pass's summary of `graph` (--fusion-schedule=explain)."""
     result = subprocess.run(
-        [opt, graph, "--fusion-schedule=explain", "-verify-each=0", "-o",
-         os.devnull], capture_output=True, text=True, check=True)
-    nodes, kernels, rounds, before, after = map(
-        int, SUMMARY.search(result.stderr).groups())
-    return {"nodes": nodes, "kernels": kernels, "rounds": rounds,
-            "peak_before": before, "peak_after": after}
+        [bench, "--compare=false", "--repetitions=1", graph],
+        capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)["graphs"][0]["explain"]["summary"]
 
 
 def main():
@@ -62,6 +56,7 @@ def main():
     parser.add_argument("--max-distance", type=int, default=256)
     args = parser.parse_args()
     gen, opt = tools(args.build)
+    bench = os.path.join(args.build, "bin", "fusion-corpus-bench")
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,7 +68,7 @@ def main():
                 gen_args.append("--shuffle")
             subprocess.run(gen_args, check=True)
             rows.append((size, measure(opt, graph, args.repeat),
-                         summary(opt, graph)))
+                         summary(bench, graph)))
 
     print("| nodes | parse | sorts | DNE | reorder-loops | fuse-nodes | "
           "pipeline | ratio | kernels | peak memory |")
@@ -85,7 +80,7 @@ def main():
               "| %s | %d | %d -> %d |" % (
                   s["nodes"], r["parse"], r["sort"], r["dne"], r["reorder"],
                   r["fuse"], r["total"], ratio, s["kernels"],
-                  s["peak_before"], s["peak_after"]))
+                  s["peak_bytes_before"], s["peak_bytes_after"]))
         previous = r["total"]
 
 

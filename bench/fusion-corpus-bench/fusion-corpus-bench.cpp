@@ -11,16 +11,24 @@
 //     same way;
 //  4. optionally runs the pipeline once more, untimed, with options that
 //     make the fusion pass explain refused pairs (--explain-options), or a
-//     textual pipeline (--explain-pipeline), and collects its remarks;
+//     textual pipeline (--explain-pipeline), and collects its remarks: the
+//     fusion pass's refusals and summary as the data they carry
+//     (FusionRemarks.h), other remarks as text;
 // and prints everything as JSON. bench/compare_inductor.py turns that into
-// docs/Fidelity.md.
+// docs/Fidelity.md; bench/fusion_scaling.py reads the summary.
+//
+// A graph may also be a `.mlir` file holding a fusion.graph (e.g. one of
+// fusion-graph-gen): it is parsed instead of imported, and has no Inductor
+// kernels to compare with (--compare=false).
 //
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/KernelGrouping.h"
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "fusion/Support/AttributeJSON.h"
 #include "fusion/Pipelines/Pipelines.h"
 #include "fusion/Target/Inductor/ImportInductor.h"
 
@@ -30,6 +38,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -59,7 +68,8 @@ void registerTestRefusalRemarksPasses();
 
 static cl::list<std::string>
     graphDirs(cl::Positional, cl::OneOrMore,
-              cl::desc("<graph folder (holding ir_pre_fusion.txt)>..."));
+              cl::desc("<graph folder (holding ir_pre_fusion.txt), or "
+                       ".mlir file>..."));
 
 static cl::opt<std::string>
     corpusRoot("corpus-root",
@@ -110,10 +120,14 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
                                        cl::value_desc("file"), cl::init("-"));
 
 namespace {
-/// Diagnostics of one graph, formatted `file:line:col: severity: message`.
+/// Diagnostics of one graph, formatted `file:line:col: severity: message`;
+/// the fusion pass's remarks as their data, with the message as `text` and
+/// its `location` added.
 struct Diagnostics {
   std::vector<std::string> errors;
   std::vector<std::string> remarks;
+  std::vector<llvm::json::Value> refusals;
+  std::optional<llvm::json::Value> summary;
 };
 
 /// Collects the diagnostics of a context into `Diagnostics` and echoes
@@ -126,7 +140,20 @@ public:
       std::string text = format(diag);
       for (Diagnostic &note : diag.getNotes())
         text += "\n" + format(note);
-      if (diag.getSeverity() == DiagnosticSeverity::Remark) {
+      DictionaryAttr data = diag.getSeverity() == DiagnosticSeverity::Remark
+                                ? getFusionRemarkData(diag)
+                                : DictionaryAttr();
+      if (data) {
+        llvm::json::Value json = attributeToJSON(data);
+        llvm::json::Object &fields = *json.getAsObject();
+        fields.erase("kind");
+        fields["text"] = diag.str();
+        fields["location"] = location(diag);
+        if (data.getAs<StringAttr>("kind").getValue() == "summary")
+          sink.summary = std::move(json);
+        else
+          sink.refusals.push_back(std::move(json));
+      } else if (diag.getSeverity() == DiagnosticSeverity::Remark) {
         sink.remarks.push_back(std::move(text));
       } else {
         llvm::errs() << text << "\n";
@@ -152,16 +179,22 @@ private:
     return "error";
   }
 
-  static std::string format(Diagnostic &diag) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
+  /// `file:line:col`, or the name of a named location; may be empty.
+  static std::string location(Diagnostic &diag) {
     if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>())
-      os << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
-         << loc.getColumn() << ": ";
-    else if (auto name = diag.getLocation()->findInstanceOf<NameLoc>())
-      os << name.getName().getValue() << ": ";
-    os << severityName(diag.getSeverity()) << ": " << diag.str();
-    return text;
+      return (loc.getFilename().getValue() + ":" + Twine(loc.getLine()) +
+              ":" + Twine(loc.getColumn()))
+          .str();
+    if (auto name = diag.getLocation()->findInstanceOf<NameLoc>())
+      return name.getName().str();
+    return "";
+  }
+
+  static std::string format(Diagnostic &diag) {
+    std::string text = location(diag);
+    if (!text.empty())
+      text += ": ";
+    return text + severityName(diag.getSeverity()).str() + ": " + diag.str();
   }
 };
 
@@ -272,7 +305,9 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
 
   double cpuStart = cpuSeconds();
   Clock::time_point start = Clock::now();
-  result.module = importInductorDump(sourceMgr, ctx);
+  result.module = contents.getBufferIdentifier().ends_with(".mlir")
+                      ? parseSourceFile<ModuleOp>(sourceMgr, ctx)
+                      : importInductorDump(sourceMgr, ctx);
   Clock::time_point imported = Clock::now();
   double cpuImported = cpuSeconds();
   // Scheduler nodes, also those the importer put in foreach kernels.
@@ -399,10 +434,20 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
   if (llvm::sys::path::filename(dir) == "ir_pre_fusion.txt")
     llvm::sys::path::remove_filename(dir);
   SmallString<256> prePath(dir), postPath(dir);
-  llvm::sys::path::append(prePath, "ir_pre_fusion.txt");
-  llvm::sys::path::append(postPath, "ir_post_fusion.txt");
+  bool isMlir = dir.ends_with(".mlir");
+  if (!isMlir) {
+    llvm::sys::path::append(prePath, "ir_pre_fusion.txt");
+    llvm::sys::path::append(postPath, "ir_post_fusion.txt");
+  }
 
   Diagnostics diagnostics;
+  if (isMlir && compare) {
+    std::string text = (dir + ": error: a .mlir graph has no Inductor "
+                               "schedule to compare with; use --compare=false")
+                           .str();
+    llvm::errs() << text << "\n";
+    diagnostics.errors.push_back(std::move(text));
+  }
   SmallVector<Sample> samples;
   Scheduled ours, inductor;
   Diagnostics explainDiagnostics;
@@ -427,7 +472,7 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
     }
   }
   if (std::unique_ptr<llvm::MemoryBuffer> post =
-          compare ? readDump(postPath, diagnostics) : nullptr) {
+          compare && !isMlir ? readDump(postPath, diagnostics) : nullptr) {
     Sample ignored;
     inductor =
         importAndSchedule(*post, /*pipeline=*/nullptr, diagnostics, ignored);
@@ -436,7 +481,10 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
   json.object([&] {
     json.attribute("graph", graphId(dir));
     json.attribute("pre_fusion", prePath.str());
-    json.attribute("post_fusion", postPath.str());
+    if (isMlir)
+      json.attribute("post_fusion", nullptr);
+    else
+      json.attribute("post_fusion", postPath.str());
     // Top-level scheduler nodes of the imported pre-fusion graph.
     if (samples.empty())
       json.attribute("nodes", nullptr);
@@ -482,6 +530,14 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
       json.attribute("available", explained);
       if (!explainError.empty())
         json.attribute("error", explainError);
+      json.attributeArray("refusals", [&] {
+        for (const llvm::json::Value &refusal : explainDiagnostics.refusals)
+          json.value(refusal);
+      });
+      if (explainDiagnostics.summary)
+        json.attribute("summary", *explainDiagnostics.summary);
+      else
+        json.attribute("summary", nullptr);
       json.attributeArray("remarks", [&] {
         for (const std::string &remark : explainDiagnostics.remarks)
           json.value(remark);

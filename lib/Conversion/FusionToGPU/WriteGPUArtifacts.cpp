@@ -1,6 +1,7 @@
 //===- WriteGPUArtifacts.cpp - PTX and launch manifests to files ----------===//
 
 #include "fusion/Conversion/Passes.h"
+#include "fusion/Support/AttributeJSON.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -33,31 +34,6 @@ SmallVector<std::string> mlir::fusion::getCudaToolkitRoots() {
 }
 
 namespace {
-/// The JSON form of a manifest attribute.
-llvm::json::Value toJSON(Attribute attr) {
-  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object object;
-    for (NamedAttribute entry : dict)
-      object[entry.getName().getValue()] = toJSON(entry.getValue());
-    return object;
-  }
-  if (auto array = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array result;
-    for (Attribute element : array)
-      result.push_back(toJSON(element));
-    return result;
-  }
-  if (auto str = dyn_cast<StringAttr>(attr))
-    return str.getValue();
-  if (auto boolean = dyn_cast<BoolAttr>(attr))
-    return boolean.getValue();
-  if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getInt();
-  if (auto real = dyn_cast<FloatAttr>(attr))
-    return real.getValueAsDouble();
-  return nullptr; // UnitAttr: JSON's null
-}
-
 StringRef getExtension(gpu::CompilationTarget format) {
   switch (format) {
   case gpu::CompilationTarget::Assembly:
@@ -122,7 +98,7 @@ struct FusionWriteGPUArtifactsPass final
     for (NamedAttribute entry : manifests) {
       StringRef graph = entry.getName().getValue();
       auto manifest = cast<DictionaryAttr>(entry.getValue());
-      llvm::json::Value json = toJSON(manifest);
+      llvm::json::Value json = attributeToJSON(manifest);
       llvm::json::Object &fields = *json.getAsObject();
       auto moduleName = manifest.getAs<StringAttr>("module");
       bool hasKernels = llvm::any_of(

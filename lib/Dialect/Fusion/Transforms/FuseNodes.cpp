@@ -12,10 +12,10 @@
 
 #include "fusion/Analysis/DependenceGraph.h"
 #include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_FUSENODESPASS
@@ -215,23 +215,10 @@ struct FuseNodesPass final
   /// A remark per pair left unfused, on the later node, and one summary.
   void emitExplanations(const FusionPlan &plan) {
     for (const Refusal &refusal : plan.refusals)
-      mlir::emitRemark(refusal.anchor->getLoc(), "not fusing ")
-          << refusal.first << " with " << refusal.second << ": "
-          << getRefusalMessage(refusal.reason) << " ["
-          << getRefusalKey(refusal.reason) << "]";
-    SmallVector<std::string> counts;
-    for (unsigned r = 0; r < kNumRefusalReasons; ++r)
-      if (plan.refusalCounts[r])
-        counts.push_back((getRefusalKey(static_cast<RefusalReason>(r)) + "=" +
-                          Twine(plan.refusalCounts[r]))
-                             .str());
-    mlir::emitRemark(getOperation().getLoc(), "fused ")
-        << plan.groups.size() + plan.fusions << " nodes into "
-        << plan.groups.size() << " in " << plan.rounds << " rounds ("
-        << plan.fusions << " fusions, " << plan.candidatesScored
-        << " candidate pairs scored); peak memory " << plan.peakBytesBefore
-        << " -> " << plan.peakBytesAfter << " bytes; refusals: "
-        << (counts.empty() ? std::string("none") : llvm::join(counts, ", "));
+      emitRefusalRemark(refusal.anchor->getLoc(), refusal.first,
+                        refusal.second, getRefusalKey(refusal.reason),
+                        getRefusalMessage(refusal.reason));
+    emitFusionSummaryRemark(getOperation().getLoc(), plan);
   }
 };
 } // namespace

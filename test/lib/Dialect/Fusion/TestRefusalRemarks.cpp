@@ -2,7 +2,8 @@
 //
 // `test-fusion-refusal-remarks{reason=...}` emits, for every two consecutive
 // top-level `fusion.node`s A and B of a graph, the remark the fusion pass
-// emits for a refused pair when its `explain` option is on:
+// emits for a refused pair when its `explain` option is on (text and data,
+// FusionRemarks.h), with no reason key:
 //
 //   <loc of B>: remark: not fusing A with B: <reason>
 //
@@ -12,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
 
 #include "mlir/Pass/Pass.h"
 
@@ -41,8 +43,8 @@ struct TestRefusalRemarksPass
     NodeOp previous;
     for (auto node : getOperation().getBodyBlock().getOps<NodeOp>()) {
       if (previous)
-        node.emitRemark() << "not fusing " << previous.getName() << " with "
-                          << node.getName() << ": " << reason;
+        emitRefusalRemark(node.getLoc(), previous.getName(), node.getName(),
+                          /*reason=*/"", reason);
       previous = node;
     }
     markAllAnalysesPreserved();
