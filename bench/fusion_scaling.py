@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Times the whole --fusion-schedule pipeline on generated graphs of growing
-size (issue 4's scaling target: 100k nodes in under 5 s, sub-quadratic).
+size (the target: 100k nodes in under 5 s, growing sub-quadratically).
 
 For each size, fusion-graph-gen writes a graph in program order (the order
 a model's graph comes in; --shuffle writes it in random order, which the

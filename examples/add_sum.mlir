@@ -1,5 +1,5 @@
 // sum(arg0_1 + arg1_1, dim=1) on 64x4096 f32: one reduction node.
-// Hand-written from ../shared/corpus/inductor/add_sum (ir_pre_fusion.txt).
+// Hand-written from corpus/inductor/add_sum (ir_pre_fusion.txt).
 fusion.graph @add_sum(%arg0_1: !fusion.buffer<64x4096xf32>, %arg1_1: !fusion.buffer<64x4096xf32>) -> (!fusion.buffer<64xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [64] reduce [4096] writes(%out : !fusion.buffer<64xf32>) {
     %0 = fusion.load %arg0_1[%p0 * 4096 + %p1] : !fusion.buffer<64x4096xf32>

@@ -1,6 +1,6 @@
 // gelu(layer_norm(x)) on 4096x1024 f32, forward graph with the outputs that
 // autograd saves (mean, rstd). Hand-written from
-// ../shared/corpus/inductor/layernorm_gelu (ir_pre_fusion.txt): op0 and op1
+// corpus/inductor/layernorm_gelu (ir_pre_fusion.txt): op0 and op1
 // are Welford reductions keeping the mean and m2, op3 computes rstd, op4
 // normalizes and applies the affine weights, op5 is the exact GELU.
 fusion.graph @layernorm_gelu(%primals_1: !fusion.buffer<1024xf32>, %primals_2: !fusion.buffer<1024xf32>, %primals_3: !fusion.buffer<4096x1024xf32>) -> (!fusion.buffer<4096x1024xf32>, !fusion.buffer<1024xf32>, !fusion.buffer<1024xf32>, !fusion.buffer<4096x1024xf32>, !fusion.buffer<4096x1xf32>, !fusion.buffer<4096x1xf32>) attributes {device = "cuda:0"} {

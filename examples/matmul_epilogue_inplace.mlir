@@ -1,8 +1,8 @@
 // An extern matmul, its pointwise epilogue and an in-place update.
-// op0/op1 are the first two nodes of ../shared/corpus/inductor/mlp
+// op0/op1 are the first two nodes of corpus/inductor/mlp
 // (addmm followed by the exact GELU). op3 then accumulates the activation
 // into the graph input %acc in place, as the optimizer nodes of
-// ../shared/corpus/inductor/adam_step do with their state: its result %buf3
+// corpus/inductor/adam_step do with their state: its result %buf3
 // is the new version of %acc, so op2, which reads the old version, must run
 // first (a WeakDep), and the mutation of a graph input keeps op3 alive.
 fusion.graph @matmul_epilogue_inplace(%primals_1: !fusion.buffer<4096x1024xf32>, %primals_2: !fusion.buffer<4096xf32>, %primals_3: !fusion.buffer<2048x1024xf32>, %acc: !fusion.buffer<2048x4096xf32>) -> (!fusion.buffer<2048x4096xf32>, !fusion.buffer<2048xf32>) attributes {device = "cuda:0"} {

@@ -122,7 +122,7 @@ def test_tuple_call_and_elements():
 
 
 class RandomSeeds(ExternKernelOut):
-    """Inductor's seeds: an ExternKernelOut subclass keeping its codegen
+    """Inductor's random seeds: an ExternKernelOut subclass keeping its codegen
     (aten.randint.low_out(min, max, [count], out=buf))."""
 
     def __init__(self):
