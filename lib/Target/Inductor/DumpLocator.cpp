@@ -10,26 +10,81 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
-Location DumpLocator::get(const char *ptr) const {
-  SMLoc loc = SMLoc::getFromPointer(ptr);
-  unsigned id = sourceMgr.FindBufferContainingLoc(loc);
-  // A pointer outside every buffer (none is made by the parser) is placed
-  // at the start of the main file.
-  if (id == 0) {
-    id = sourceMgr.getMainFileID();
-    loc = SMLoc::getFromPointer(
-        sourceMgr.getMemoryBuffer(id)->getBufferStart());
+/// Newlines in `[from, to)`.
+static unsigned countNewlines(const char *from, const char *to) {
+  unsigned n = 0;
+  while (from < to) {
+    const char *nl =
+        static_cast<const char *>(std::memchr(from, '\n', to - from));
+    if (!nl)
+      break;
+    ++n;
+    from = nl + 1;
   }
-  StringAttr &file = files[id];
-  if (!file)
-    file = StringAttr::get(
-        context, sourceMgr.getMemoryBuffer(id)->getBufferIdentifier());
-  auto [line, column] = sourceMgr.getLineAndColumn(loc, id);
-  return FileLineColLoc::get(file, line, column);
+  return n;
+}
+
+std::pair<unsigned, unsigned>
+DumpLocator::lineAndColumn(const char *ptr) const {
+  // A pointer far behind the cursor (a diagnostic about an earlier node, a
+  // companion file's buffer met again) asks SourceMgr, which searches its
+  // table of line offsets; nearby ones are counted from the cursor.
+  constexpr ptrdiff_t kScanLimit = 1 << 16;
+  if (ptr < cursor && cursor - ptr > kScanLimit)
+    return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(ptr), id);
+  if (ptr >= cursor) {
+    cursorLine += countNewlines(cursor, ptr);
+  } else {
+    cursorLine -= countNewlines(ptr, cursor);
+  }
+  // The start of ptr's line.
+  const char *lineStart = ptr;
+  while (lineStart > start && lineStart[-1] != '\n')
+    --lineStart;
+  cursor = lineStart;
+  // SourceMgr counts the column from the last '\n' or '\r' before ptr.
+  const char *columnStart = lineStart;
+  for (const char *c = lineStart; c < ptr; ++c)
+    if (*c == '\r')
+      columnStart = c + 1;
+  return {cursorLine, static_cast<unsigned>(ptr - columnStart) + 1};
+}
+
+Location DumpLocator::get(const char *ptr) const {
+  if (ptr == lastPtr && lastLoc)
+    return lastLoc;
+  if (!start || ptr < start || ptr > end) {
+    unsigned found =
+        sourceMgr.FindBufferContainingLoc(SMLoc::getFromPointer(ptr));
+    // A pointer outside every buffer (none is made by the parser) is placed
+    // at the start of the main file.
+    if (found == 0) {
+      found = sourceMgr.getMainFileID();
+      ptr = sourceMgr.getMemoryBuffer(found)->getBufferStart();
+    }
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(found);
+    if (found != id || !start) {
+      id = found;
+      start = buffer->getBufferStart();
+      end = buffer->getBufferEnd();
+      cursor = start;
+      cursorLine = 1;
+      StringAttr &name = files[id];
+      if (!name)
+        name = StringAttr::get(context, buffer->getBufferIdentifier());
+      file = name;
+    }
+  }
+  auto [line, column] = lineAndColumn(ptr);
+  lastPtr = ptr;
+  lastLoc = FileLineColLoc::get(file, line, column);
+  return lastLoc;
 }
 
 std::string mlir::fusion::inductor::quoteSource(StringRef text, size_t limit) {

@@ -266,10 +266,27 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
 
 private:
+  /// Line and column of `ptr` in the buffer `[start, end)`, as
+  /// SourceMgr::getLineAndColumn gives them.
+  std::pair<unsigned, unsigned> lineAndColumn(const char *ptr) const;
+
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
   /// The file name of each buffer, by SourceMgr buffer id.
   mutable llvm::DenseMap<unsigned, StringAttr> files;
+  /// The buffer of the last location: its extent, id and file name.
+  mutable const char *start = nullptr, *end = nullptr;
+  mutable unsigned id = 0;
+  mutable StringAttr file;
+  /// A line start in that buffer and its line number, moved to each located
+  /// pointer: the importer asks for locations mostly in dump order, so
+  /// counting the newlines from the previous one is cheaper than
+  /// SourceMgr's search of all line offsets (which it would first build).
+  mutable const char *cursor = nullptr;
+  mutable unsigned cursorLine = 1;
+  /// The last location made, for repeated requests at the same pointer.
+  mutable const char *lastPtr = nullptr;
+  mutable LocationAttr lastLoc;
 };
 
 /// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits
