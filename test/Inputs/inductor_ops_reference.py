@@ -13,6 +13,8 @@ printMemrefF64 would, in the order of the test graph.
     inductor_ops_reference.py bucketize  # test/Target/Inductor/bucketize.test
     inductor_ops_reference.py store_modes  # test/Target/Inductor/store-modes.test
     inductor_ops_reference.py gamma  # ...FusionToLoops/inductor-gamma-jit.mlir
+    inductor_ops_reference.py sorts  # test/Target/Inductor/sort-values.test
+    inductor_ops_reference.py sort_nan  # ...FusionToLoops/sort-jit.mlir
 """
 import bisect
 import decimal
@@ -484,8 +486,71 @@ def gamma():
     print_memref(mm)
 
 
+def torch_sort(values, descending):
+    """torch.sort's order, stably: NaN above every number; the positions
+    of the sorted values."""
+    def key(i):
+        v = values[i]
+        nan = v != v
+        if descending:
+            return (0 if nan else 1, 0 if nan else -v)
+        return (1 if nan else 0, 0 if nan else v)
+    return sorted(range(len(values)), key=key)
+
+
+def sorts():
+    """test/Target/Inductor/sort-values.test: the 2.11 dump of
+    torch.sort(x, 1, descending=True, stable=True), torch.argsort(x, 1)
+    and torch.sort(x, 0) on x of 8x64 (row-major)."""
+    rows, cols = 8, 64
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    desc_values, desc_indices, asc_indices = [], [], []
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        order = torch_sort(row, True)
+        desc_values += [row[i] for i in order]
+        desc_indices += order
+        asc_indices += torch_sort(row, False)
+    col_values = [0.0] * (rows * cols)
+    col_indices = [0] * (rows * cols)
+    for c in range(cols):
+        column = [x[r * cols + c] for r in range(rows)]
+        for k, i in enumerate(torch_sort(column, False)):
+            col_values[k * cols + c] = column[i]
+            col_indices[k * cols + c] = i
+    for out in (desc_values, desc_indices, asc_indices, col_values,
+                col_indices):
+        print_memref(out)
+
+
+def sort_nan():
+    """test/Conversion/FusionToLoops/sort-jit.mlir: rows of 16 of
+    v = x where x < 1 else NaN (x the first input, 4 rows), sorted
+    ascending and descending with their positions; the i32 values
+    floor(4 x) sorted descending with positions (ties stable); the
+    booleans x > 0 sorted ascending."""
+    rows, cols = 4, 16
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    v = [a if a < 1.0 else math.nan for a in x]
+    outs = [[] for _ in range(7)]
+    for r in range(rows):
+        row = v[r * cols:(r + 1) * cols]
+        for slot, descending in ((0, False), (2, True)):
+            order = torch_sort(row, descending)
+            outs[slot] += [row[i] for i in order]
+            outs[slot + 1] += order
+        ints = [math.floor(f32(4.0 * a)) for a in x[r * cols:(r + 1) * cols]]
+        order = torch_sort(ints, True)
+        outs[4] += [ints[i] for i in order]
+        outs[5] += order
+        bools = [1 if a > 0 else 0 for a in x[r * cols:(r + 1) * cols]]
+        outs[6] += sorted(bools)
+    for out in outs:
+        print_memref(out)
+
+
 if __name__ == "__main__":
     {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
      "store_modes": store_modes,
      "polynomials": polynomials,
-     "gamma": gamma}[sys.argv[1]]()
+     "gamma": gamma, "sorts": sorts, "sort_nan": sort_nan}[sys.argv[1]]()

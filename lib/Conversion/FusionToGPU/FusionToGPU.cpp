@@ -217,7 +217,9 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     // accesses contiguous in the flat index.
     int64_t width = options.pointwiseVectorWidth;
     int64_t rows = numel;
-    if (width > 1 && plan.hasStaticNumel() && plan.numel % width == 0 &&
+    // (Not with a sort or scan: its rows are the plan's own.)
+    if (width > 1 && plan.rowOps.empty() && plan.hasStaticNumel() &&
+        plan.numel % width == 0 &&
         plan.numel >= width * kWarpSize) {
       m.split = std::make_shared<KernelPlan>(splitPointwiseRows(plan, width));
       m.vectorWidth = m.elementsPerLane = width;
@@ -237,6 +239,19 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     return m;
   }
   m.kind = KernelMapping::Kind::Reduction;
+  if (!plan.rowOps.empty()) {
+    // Sorts and scans: one thread per row, looping over it (RowOps.h).
+    m.numLanes = 1;
+    m.rowsPerBlock = blockSize.value_or(
+        std::max<int64_t>(kWarpSize, std::min<int64_t>(
+                                         kRowBlockSize,
+                                         llvm::PowerOf2Ceil(numel))));
+    m.blockSize = m.rowsPerBlock;
+    m.gridSize = gridOf(m.rowsPerBlock);
+    m.persistent = false;
+    m.elementsPerLane = 1;
+    return m;
+  }
   if (!blockSize && options.reductionTiles && options.reductionLanes == 0 &&
       options.reductionRowsPerBlock == 0 && reducesOuterDimension(plan)) {
     // Rows along a warp (128 contiguous bytes of f32 per load), about

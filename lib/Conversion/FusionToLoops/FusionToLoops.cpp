@@ -75,6 +75,8 @@ public:
     };
     KernelEmitter emitter(plan, getMemref, kb.getIndexType(),
                           entry->getArguments().drop_front(args.size()));
+    // Stack arrays of sorts and scans, once per call, not once per row.
+    emitter.allocateRowScratch(kb);
     Value zero = createIntConstant(kb, loc, kb.getIndexType(), 0);
     RowLayout layout;
     layout.lane = zero;

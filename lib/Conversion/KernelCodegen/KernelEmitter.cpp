@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
 #include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
+#include "fusion/Conversion/KernelCodegen/RowOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -84,7 +86,7 @@ Value KernelEmitter::lookup(Scope *scope, Value value) const {
 
 SmallVector<Value> KernelEmitter::dependencies(Value value) const {
   Operation *op = value.getDefiningOp();
-  if (!op || isa<ReduceOp>(op))
+  if (!op || isa<ReduceOp>(op) || isRowOp(op))
     return {};
   if (auto load = dyn_cast<LoadOp>(op)) {
     auto it = plan.producers.find(load.getBuffer());
@@ -194,6 +196,19 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
   if (isa<ReduceOp>(op))
     return op->emitOpError("internal error: result used before its "
                            "reduction finished");
+  if (isRowOp(op)) {
+    // Each element reads its own position of the sorted or scanned row.
+    Operation *rep = plan.rowRepresentative.lookup(op);
+    if (!scope.r || !finishedRowOps.contains(rep))
+      return op->emitOpError("internal error: result used outside a pass "
+                             "over the row after it was computed");
+    Value position = castIntegerLike(b, loc, scope.r, b.getIndexType());
+    for (auto [result, array] :
+         llvm::zip(op->getResults(), rowScratch.lookup(rep)))
+      scope.values[result] =
+          memref::LoadOp::create(b, loc, array, ValueRange{position});
+    return success();
+  }
 
   if (auto load = dyn_cast<LoadOp>(op)) {
     auto it = plan.producers.find(load.getBuffer());
@@ -526,6 +541,52 @@ FailureOr<SmallVector<Value>> KernelEmitter::emitTwoPass(
   return SmallVector<Value>{mean, m2, count};
 }
 
+void KernelEmitter::allocateRowScratch(OpBuilder &b) {
+  for (Operation *op : plan.rowOps) {
+    if (plan.rowRepresentative.lookup(op) != op || rowScratch.count(op))
+      continue;
+    SmallVector<Value> &arrays = rowScratch[op];
+    for (Type type : op->getResultTypes())
+      arrays.push_back(memref::AllocaOp::create(
+          b, loc, MemRefType::get({plan.rnumel}, type)));
+  }
+}
+
+LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
+                                              ArrayRef<Operation *> rowOps) {
+  for (Operation *op : rowOps) {
+    SmallVector<Value> inputs;
+    for (Value input : op->getOperands()) {
+      FailureOr<Value> v = materialize(b, element, input);
+      if (failed(v))
+        return failure();
+      inputs.push_back(*v);
+    }
+    OpBuilder::InsertionGuard guard(b);
+    if (element.valid) {
+      auto ifOp = scf::IfOp::create(b, loc, element.valid,
+                                    /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    Value position = castIntegerLike(b, loc, element.r, b.getIndexType());
+    for (auto [v, array] : llvm::zip(inputs, rowScratch.lookup(op)))
+      memref::StoreOp::create(b, loc, v, array, ValueRange{position});
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Operation *op) {
+  SmallVector<Value> scratch = rowScratch.lookup(op);
+  auto opaque = cast<OpaqueOp>(op);
+  if (opaque.getOpName() == "sort") {
+    auto descending = op->getAttrOfType<BoolAttr>("descending");
+    emitRowSort(b, op->getLoc(), scratch, plan.rnumel,
+                descending && descending.getValue());
+    return success();
+  }
+  return checkRowOp(op);
+}
+
 LogicalResult
 KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
                          const RowLayout &layout,
@@ -540,11 +601,18 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
                                     reduce.getInputs().getTypes())}));
       accumulators.push_back(owned.back().get());
     }
+  SmallVector<Operation *> rowOps;
+  for (Operation *op : plan.rowOps)
+    if (plan.rowRepresentative.lookup(op) == op && plan.getLevel(op) == level)
+      rowOps.push_back(op);
+  if (!rowOps.empty() && layout.numLanes != 1)
+    return rowOps.front()->emitOpError(
+        "internal error: a sort or scan needs one lane per row");
   SmallVector<StoreOp> stores;
   for (StoreOp store : plan.memoryStores)
     if (plan.isElementStore(store) && plan.getEmitDepth(store) == level)
       stores.push_back(store);
-  if (accumulators.empty() && stores.empty())
+  if (accumulators.empty() && stores.empty() && rowOps.empty())
     return success();
 
   SmallVector<SmallVector<Value>> values;
@@ -609,7 +677,8 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   auto accumulateGroup = [&](OpBuilder &gb, ElementGroup &group,
                              MutableArrayRef<SmallVector<Value>> current) {
     for (auto &element : group.elements)
-      if (failed(accumulate(gb, *element, accumulators, current)))
+      if (failed(accumulate(gb, *element, accumulators, current)) ||
+          failed(storeRowOpInputs(gb, *element, rowOps)))
         return failure();
     return success();
   };
@@ -643,7 +712,8 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
       }
     for (auto &group : groups)
       for (auto &element : group->elements)
-        if (failed(accumulate(b, *element, onePass, onePassValues)))
+        if (failed(accumulate(b, *element, onePass, onePassValues)) ||
+            failed(storeRowOpInputs(b, *element, rowOps)))
           return failure();
     unsigned next = 0;
     for (auto [i, acc] : llvm::enumerate(accumulators)) {
@@ -730,6 +800,12 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     }
   }
 
+  for (Operation *op : rowOps) {
+    if (failed(emitRowOp(b, op)))
+      return failure();
+    finishedRowOps.insert(op);
+  }
+
   for (auto [i, acc] : llvm::enumerate(accumulators)) {
     if (finals[i])
       continue;
@@ -755,6 +831,8 @@ LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
                                      const RowLayout &layout) {
   Scope row;
   row.x = x;
+  finishedRowOps.clear();
+  allocateRowScratch(b);
   // Computed once per row, where it dominates every use.
   rnumelValue =
       plan.hasStaticRNumel() ? Value() : emitSize(b, plan.rnumelExpr);

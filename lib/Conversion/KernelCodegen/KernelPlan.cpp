@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/KernelCodegen/KernelPlan.h"
 #include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
+#include "fusion/Conversion/KernelCodegen/RowOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "fusion/Analysis/SizeVars.h"
 
@@ -38,17 +39,15 @@ int64_t KernelPlan::getRNumelHint(int64_t fallback) const {
   return hasStaticRNumel() ? rnumel : hintOf(rnumelExpr, sizeHints, fallback);
 }
 
-unsigned KernelPlan::getLevel(ReduceOp reduce) const {
+unsigned KernelPlan::getLevel(Operation *reduceOrRowOp) const {
   unsigned level = 0;
-  for (Value input : reduce.getInputs())
+  for (Value input : reduceOrRowOp->getOperands())
     level = std::max(level, getDepth(input));
   return level;
 }
 
 bool KernelPlan::isElementStore(StoreOp store) const {
-  const MemberPlan &member = getMember(store);
-  NodeOp node = member.node;
-  return member.perElement && !node.isReduction();
+  return getMember(store).storesPerElement;
 }
 
 unsigned KernelPlan::getStoreDepth(StoreOp store) const {
@@ -160,6 +159,9 @@ static LogicalResult checkBodyOps(NodeOp node) {
                WalkResult::interrupt();
       return WalkResult::advance();
     }
+    if (isRowOp(op))
+      return failed(checkRowOp(op)) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
     if (isa<OpaqueOp>(op))
       return failed(checkInductorScalarOp(op)) ? WalkResult::interrupt()
                                                : WalkResult::advance();
@@ -460,7 +462,7 @@ static void computeDepths(KernelPlan &plan) {
           for (Value result : inner->getResults())
             d = std::max(d, plan.getDepth(result));
         });
-      if (isa<ReduceOp>(op))
+      if (isa<ReduceOp>(op) || isRowOp(op))
         ++d;
       for (Value result : op->getResults())
         plan.depth[result] = d;
@@ -537,6 +539,9 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
     member.node = node;
     if (failed(mapMember(node, plan, member)))
       return failure();
+    bool reduces = !node.getBody().getOps<ReduceOp>().empty();
+    member.storesPerElement =
+        member.perElement && (!node.isReduction() || !reduces);
   }
 
   int64_t kernelSizes[2] = {plan.numel, plan.rnumel};
@@ -550,8 +555,14 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
                          member.loopVars, kernelSizes, plan.numSizeSymbols);
       else if (auto reduce = dyn_cast<ReduceOp>(op))
         plan.reduces.push_back(reduce);
+      else if (isRowOp(op))
+        plan.rowOps.push_back(op);
     });
   }
+  if (!plan.rowOps.empty() && !plan.hasStaticRNumel())
+    return plan.rowOps.front()->emitOpError(
+        "along rows of symbolic length has no lowering (its scratch arrays "
+        "have the row's length)");
 
   if (failed(planForwarding(plan)))
     return failure();
@@ -586,9 +597,33 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
     }
   }
 
+  // Sorts and scans of the same values (Inductor's sort writes the values
+  // and the indices from two nodes) run once.
+  for (auto [i, op] : llvm::enumerate(plan.rowOps)) {
+    plan.rowRepresentative[op] = op;
+    for (Operation *earlier : ArrayRef(plan.rowOps).take_front(i)) {
+      if (plan.rowRepresentative[earlier] != earlier ||
+          earlier->getName() != op->getName() ||
+          earlier->getAttrDictionary() != op->getAttrDictionary() ||
+          earlier->getNumRegions() != 0 ||
+          earlier->getNumOperands() != op->getNumOperands())
+        continue;
+      if (llvm::all_of(llvm::zip(earlier->getOperands(), op->getOperands()),
+                       [&](auto pair) {
+                         return equivalence.equivalent(std::get<0>(pair),
+                                                       std::get<1>(pair));
+                       })) {
+        plan.rowRepresentative[op] = earlier;
+        break;
+      }
+    }
+  }
+
   unsigned levels = 0;
   for (ReduceOp reduce : plan.reduces)
     levels = std::max(levels, plan.getLevel(reduce) + 1);
+  for (Operation *op : plan.rowOps)
+    levels = std::max(levels, plan.getLevel(op) + 1);
   for (StoreOp store : plan.memoryStores) {
     unsigned d = plan.getStoreDepth(store);
     levels = std::max(levels, plan.isElementStore(store) ? d + 1 : d);
@@ -737,6 +772,7 @@ KernelPlan codegen::splitPointwiseRows(const KernelPlan &plan,
   };
   for (MemberPlan &member : split.members) {
     member.perElement = true;
+    member.storesPerElement = true;
     for (AffineExpr &var : member.loopVars)
       var = rewrite(var);
   }

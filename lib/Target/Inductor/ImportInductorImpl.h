@@ -424,6 +424,11 @@ struct LoopBodyForm {
 };
 ArrayRef<LoopBodyForm> getLoopBodyForms();
 
+/// x xor 2^(N-1): maps the unsigned order of N-bit integers onto the
+/// signed order (and back), so that the dialect's signed max, min, argmax,
+/// argmin and sort order unsigned values.
+Value flipSignBit(OpBuilder &b, Location l, Value x);
+
 /// The operation table, sorted by name.
 ArrayRef<OpDef> getOpTable();
 

@@ -172,11 +172,21 @@ LogicalResult BodyImporter::translateSort(const OpCall &c, const OpDef &def) {
   FailureOr<bool> descending = boolArg(c.call.elements[3]);
   if (failed(descending))
     return failure();
+  // The lowering orders integers as signed: unsigned keys are sorted with
+  // their sign bit flipped, and flipped back.
+  Value key = values->front();
+  bool flip = isUnsigned(key) && !key.getType().isInteger(1);
+  if (flip)
+    (*values)[0] = flipSignBit(builder, l, key);
   OpaqueOp op = createOpaque(
       c, *values, *types,
       {builder.getNamedAttr("stable", builder.getBoolAttr(*stable)),
        builder.getNamedAttr("descending", builder.getBoolAttr(*descending))});
-  setResults(c.result, op.getResults(), /*tuple=*/true);
+  SmallVector<Value> results(op.getResults());
+  if (flip)
+    results[0] = setTorchType(flipSignBit(builder, l, results[0]),
+                              types->front());
+  setResults(c.result, results, /*tuple=*/true);
   return success();
 }
 

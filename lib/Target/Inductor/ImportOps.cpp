@@ -136,10 +136,7 @@ static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
   return arith::TruncIOp::create(b, l, type, p);
 }
 
-/// x xor 2^(N-1): maps the unsigned order of N-bit integers onto the
-/// signed order (and back), so that the dialect's signed max, min, argmax
-/// and argmin reduce unsigned values.
-static Value flipSignBit(OpBuilder &b, Location l, Value x) {
+Value mlir::fusion::inductor::flipSignBit(OpBuilder &b, Location l, Value x) {
   auto type = cast<IntegerType>(x.getType());
   Value bit = arith::ConstantOp::create(
       b, l,

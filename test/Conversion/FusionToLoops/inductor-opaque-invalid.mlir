@@ -6,9 +6,10 @@ fusion.graph @no_lowering() -> (!fusion.buffer<4xf32>) attributes {device = "cud
   %out = fusion.node "op0" (%p0) in [4] writes(%o : !fusion.buffer<4xf32>) {
     %i = fusion.index_expr [%p0] : i64
     %x = fusion.cast %i : i64 to f32
-    // expected-error @+1 {{'fusion.opaque' op 'sort' (Inductor's ops.sort) has no lowering}}
-    %z = fusion.opaque "sort"(%x) {stable = true, descending = false} : (f32) -> f32
-    fusion.store %z, %o[%p0] : !fusion.buffer<4xf32>
+    // expected-error @+1 {{'fusion.opaque' op 'sort' needs values and results of the same types}}
+    %z = fusion.opaque "sort"(%x) {stable = true, descending = false} : (f32) -> i32
+    %f = fusion.cast %z : i32 to f32
+    fusion.store %f, %o[%p0] : !fusion.buffer<4xf32>
   }
   fusion.output %out : !fusion.buffer<4xf32>
 }

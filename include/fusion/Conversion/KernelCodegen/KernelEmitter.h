@@ -19,6 +19,7 @@
 #include "fusion/Conversion/KernelCodegen/ReductionCombiner.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 #include <memory>
@@ -58,6 +59,8 @@ struct RowLayout {
                                    const ReductionCombiner &, ValueRange)>
       combineAcrossLanes;
 };
+// Kernels with sorts or scans (RowOps.h) need one lane per row: each
+// thread sorts or scans its own row in scratch arrays.
 
 class KernelEmitter {
 public:
@@ -79,6 +82,12 @@ public:
   /// point. Fails with a diagnostic on the kernel when a storage is read
   /// after the kernel overwrote it in place.
   LogicalResult emitRow(OpBuilder &b, Value x, const RowLayout &layout);
+
+  /// Allocates the per-thread scratch arrays of the kernel's sorts and
+  /// scans (RowOps.h) at `b`'s insertion point, which must dominate every
+  /// row. Targets that emit rows inside a loop call it before the loop;
+  /// emitRow allocates those not allocated yet where it starts.
+  void allocateRowScratch(OpBuilder &b);
 
 private:
   struct Scope;
@@ -124,6 +133,13 @@ private:
   emitTwoPass(OpBuilder &b, Accumulator &acc,
               ArrayRef<std::unique_ptr<ElementGroup>> groups,
               const RowLayout &layout);
+  /// Writes the inputs of the sorts and scans of a level for one element
+  /// into their scratch arrays.
+  LogicalResult storeRowOpInputs(OpBuilder &b, Scope &element,
+                                 ArrayRef<Operation *> rowOps);
+  /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
+  /// them.
+  LogicalResult emitRowOp(OpBuilder &b, Operation *op);
   LogicalResult emitLevel(OpBuilder &b, Scope &row, unsigned level,
                           const RowLayout &layout,
                           SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups);
@@ -139,6 +155,10 @@ private:
   /// detect loads of a storage after the kernel overwrote it.
   unsigned phase = 0;
   DenseMap<Value, unsigned> firstStorePhase;
+  /// Scratch arrays of the sorts and scans, and those already computed
+  /// (sorted or scanned) in the row being emitted.
+  DenseMap<Operation *, SmallVector<Value>> rowScratch;
+  DenseSet<Operation *> finishedRowOps;
 };
 
 } // namespace mlir::fusion::codegen

@@ -53,6 +53,10 @@ struct MemberPlan {
   bool perElement = false;
   /// Each loop variable of the node as an expression of d0 = x and d1 = r.
   SmallVector<AffineExpr> loopVars;
+  /// True when the member's stores run per element: pointwise members run
+  /// per element, and reduction members without a fusion.reduce (a sort or
+  /// a scan stores every element of the row).
+  bool storesPerElement = false;
 };
 
 /// A kernel mapped onto its iteration space.
@@ -85,6 +89,10 @@ struct KernelPlan {
   /// that computes the same thing (itself when none does).
   SmallVector<ReduceOp> reduces;
   DenseMap<Operation *, ReduceOp> representative;
+  /// Sorts and scans (RowOps.h) in member and program order, and for each
+  /// the first one that computes the same thing.
+  SmallVector<Operation *> rowOps;
+  DenseMap<Operation *, Operation *> rowRepresentative;
   /// Number of reductions each value of a member body waits for.
   DenseMap<Value, unsigned> depth;
   /// Reduction levels of a row (see the file comment).
@@ -103,10 +111,10 @@ struct KernelPlan {
 
   const MemberPlan &getMember(Operation *opInBody) const;
   unsigned getDepth(Value value) const { return depth.lookup(value); }
-  /// The level a reduction runs at: the depth of its inputs.
-  unsigned getLevel(ReduceOp reduce) const;
+  /// The level a reduction, sort or scan runs at: the depth of its inputs.
+  unsigned getLevel(Operation *reduceOrRowOp) const;
   /// True for stores that run per element (x, r) of a row; false for those
-  /// that run once per row (all stores of reduction nodes, which store
+  /// that run once per row (the stores of reduction nodes, which store
   /// reduced values, and the stores of per-row members).
   bool isElementStore(StoreOp store) const;
   /// The depth of a stored value and of its indirect indices.

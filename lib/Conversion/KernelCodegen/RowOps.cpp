@@ -1,0 +1,143 @@
+//===- RowOps.cpp - Operations along a whole row of a kernel --------------===//
+
+#include "fusion/Conversion/KernelCodegen/RowOps.h"
+#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::codegen;
+
+bool codegen::isRowOp(Operation *op) {
+  auto opaque = dyn_cast<OpaqueOp>(op);
+  return opaque &&
+         (opaque.getOpName() == "sort" || opaque.getOpName() == "scan");
+}
+
+LogicalResult codegen::checkRowOp(Operation *op) {
+  auto opaque = cast<OpaqueOp>(op);
+  if (opaque.getOpName() == "scan")
+    return op->emitOpError("'scan' (Inductor's ops.scan) has no lowering");
+  if (op->getNumOperands() == 0 ||
+      op->getOperandTypes() != op->getResultTypes())
+    return op->emitOpError("'sort' needs values and results of the same "
+                           "types");
+  for (Type type : op->getOperandTypes())
+    if (!type.isIntOrFloat())
+      return op->emitOpError("'sort' of a ") << type << " has no lowering";
+  return success();
+}
+
+/// True when `a` comes strictly before `b` in torch.sort's order: NaN
+/// above every number; booleans unsigned, other integers signed.
+static Value emitBefore(OpBuilder &b, Location loc, Value a, Value c,
+                        bool descending) {
+  Type type = a.getType();
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    bool isBool = intType.getWidth() == 1;
+    arith::CmpIPredicate pred =
+        descending ? (isBool ? arith::CmpIPredicate::ugt
+                             : arith::CmpIPredicate::sgt)
+                   : (isBool ? arith::CmpIPredicate::ult
+                             : arith::CmpIPredicate::slt);
+    return arith::CmpIOp::create(b, loc, pred, a, c);
+  }
+  auto isNaN = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  };
+  auto notNaN = [&](Value v) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD, v, v);
+  };
+  // Ascending: a < b, or b is NaN and a is not. Descending: a > b, or a is
+  // NaN and b is not.
+  Value ordered = arith::CmpFOp::create(
+      b, loc, descending ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
+      a, c);
+  Value nanFirst = descending
+                       ? arith::AndIOp::create(b, loc, isNaN(a), notNaN(c))
+                       : arith::AndIOp::create(b, loc, isNaN(c), notNaN(a));
+  return arith::OrIOp::create(b, loc, ordered, nanFirst);
+}
+
+void codegen::emitRowSort(OpBuilder &b, Location loc, ValueRange scratch,
+                          int64_t n, bool descending) {
+  // Insertion sort: stable, in place, no second array. Element i moves
+  // down past every element it comes strictly before.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  scf::ForOp::create(
+      b, loc, one, size, one, ValueRange{},
+      [&](OpBuilder &fb, Location, Value i, ValueRange) {
+        SmallVector<Value> moving;
+        for (Value array : scratch)
+          moving.push_back(memref::LoadOp::create(fb, loc, array, i));
+        auto loop = scf::WhileOp::create(
+            fb, loc, TypeRange{fb.getIndexType()}, ValueRange{i},
+            [&](OpBuilder &wb, Location, ValueRange args) {
+              Value j = args[0];
+              Value positive = arith::CmpIOp::create(
+                  wb, loc, arith::CmpIPredicate::ugt, j, zero);
+              auto ifOp = scf::IfOp::create(
+                  wb, loc, positive,
+                  [&](OpBuilder &tb, Location) {
+                    Value prev = arith::SubIOp::create(tb, loc, j, one);
+                    Value key =
+                        memref::LoadOp::create(tb, loc, scratch.front(), prev);
+                    scf::YieldOp::create(
+                        tb, loc,
+                        emitBefore(tb, loc, moving.front(), key, descending));
+                  },
+                  [&](OpBuilder &eb, Location) {
+                    scf::YieldOp::create(
+                        eb, loc,
+                        ValueRange{arith::ConstantIntOp::create(eb, loc, 0, 1)});
+                  });
+              scf::ConditionOp::create(wb, loc, ifOp.getResult(0), j);
+            },
+            [&](OpBuilder &db, Location, ValueRange args) {
+              Value j = args[0];
+              Value prev = arith::SubIOp::create(db, loc, j, one);
+              for (Value array : scratch)
+                memref::StoreOp::create(
+                    db, loc, memref::LoadOp::create(db, loc, array, prev),
+                    array, j);
+              scf::YieldOp::create(db, loc, prev);
+            });
+        for (auto [array, v] : llvm::zip(scratch, moving))
+          memref::StoreOp::create(fb, loc, v, array, loop.getResult(0));
+        scf::YieldOp::create(fb, loc);
+      });
+}
+
+LogicalResult codegen::emitRowScan(OpBuilder &b, Location loc,
+                                   ValueRange scratch, int64_t n,
+                                   ScanCombineFn combine) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  SmallVector<Value> first;
+  for (Value array : scratch)
+    first.push_back(memref::LoadOp::create(b, loc, array, zero));
+  LogicalResult result = success();
+  scf::ForOp::create(
+      b, loc, one, size, one, first,
+      [&](OpBuilder &fb, Location, Value i, ValueRange partial) {
+        SmallVector<Value> current;
+        for (Value array : scratch)
+          current.push_back(memref::LoadOp::create(fb, loc, array, i));
+        FailureOr<SmallVector<Value>> next = combine(fb, partial, current);
+        if (failed(next)) {
+          result = failure();
+          scf::YieldOp::create(fb, loc, partial);
+          return;
+        }
+        for (auto [array, v] : llvm::zip(scratch, *next))
+          memref::StoreOp::create(fb, loc, v, array, i);
+        scf::YieldOp::create(fb, loc, *next);
+      });
+  return result;
+}
