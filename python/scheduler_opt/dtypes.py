@@ -4,8 +4,10 @@ name, and the short name the launch manifest and the signature use
 (the MLIR element type: `f32`, `i1`).
 
 Every Python table of dtypes (dump.py, runtime.py, fx_graph.py, the bench
-scripts) derives from `DTYPES`. On the C++ side the importer reads FX codes
-(lib/Target/Inductor/FxGraph.cpp) and torch names (Dtypes.cpp).
+scripts) derives from `DTYPES`. The C++ side's table,
+include/fusion/Support/Dtypes.def (read by the importer and the kernel code
+generator), has the same rows in the same order: tests/test_dtypes.py
+checks that.
 """
 
 # (FX annotation code, torch dtype name, manifest name)

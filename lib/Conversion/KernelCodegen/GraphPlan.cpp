@@ -12,25 +12,12 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::codegen;
 
 std::string codegen::getDTypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  // The float8 types as torch names them (torch.float8_e4m3fn: f8e4m3fn).
-  if (isa<Float8E4M3FNType>(type))
-    return "f8e4m3fn";
-  if (isa<Float8E5M2Type>(type))
-    return "f8e5m2";
-  if (isa<Float8E4M3FNUZType>(type))
-    return "f8e4m3fnuz";
-  if (isa<Float8E5M2FNUZType>(type))
-    return "f8e5m2fnuz";
-  if (isa<Float8E8M0FNUType>(type))
-    return "f8e8m0fnu";
+  MLIRContext *ctx = type.getContext();
+#define FUSION_DTYPE(FX, TORCH, NAME, TYPE)                                   \
+  if (type == TYPE)                                                            \
+    return #NAME;
+#include "fusion/Support/Dtypes.def"
+  // Integer types no dtype has (signed ones, other widths).
   return (type.isUnsignedInteger() ? "u" : "i") +
          std::to_string(type.getIntOrFloatBitWidth());
 }

@@ -9,7 +9,6 @@
 #include "IndexExpr.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -107,24 +106,9 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
 }
 
 StringRef mlir::fusion::inductor::fxDtypeName(StringRef code) {
-  return llvm::StringSwitch<StringRef>(code)
-      .Case("f32", "torch.float32")
-      .Case("f16", "torch.float16")
-      .Case("bf16", "torch.bfloat16")
-      .Case("f64", "torch.float64")
-      .Case("b8", "torch.bool")
-      .Case("i8", "torch.int8")
-      .Case("i16", "torch.int16")
-      .Case("i32", "torch.int32")
-      .Case("i64", "torch.int64")
-      .Case("u8", "torch.uint8")
-      .Case("u16", "torch.uint16")
-      .Case("u32", "torch.uint32")
-      .Case("u64", "torch.uint64")
-      .Case("f8e4m3fn", "torch.float8_e4m3fn")
-      .Case("f8e5m2", "torch.float8_e5m2")
-      .Case("f8e4m3fnuz", "torch.float8_e4m3fnuz")
-      .Case("f8e5m2fnuz", "torch.float8_e5m2fnuz")
-      .Case("f8e8m0fnu", "torch.float8_e8m0fnu")
-      .Default(code);
+#define FUSION_DTYPE(FX, TORCH, NAME, TYPE)                                   \
+  if (code == #FX)                                                             \
+    return "torch." #TORCH;
+#include "fusion/Support/Dtypes.def"
+  return code;
 }

@@ -125,7 +125,8 @@ std::string printManifestSize(AffineExpr expr, ArrayRef<std::string> names);
 SmallVector<std::string> getSizeSymbolNames(GraphOp graph);
 
 /// A short name for an element type as the manifest and harness use it:
-/// f16, bf16, f32, f64, i1, i8, i16, i32, i64.
+/// the manifest name of its dtype (fusion/Support/Dtypes.def: f32, i1, u8,
+/// f8e4m3fn, ...).
 std::string getDTypeName(Type elementType);
 
 } // namespace mlir::fusion::codegen
