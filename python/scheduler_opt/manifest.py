@@ -1,11 +1,12 @@
 """The launch manifest written by `--fusion-to-ptx="output-dir=DIR"`.
 
-The format is defined by its writer, `lib/Conversion/FusionToGPU`
-(`buildManifest` and `GPUHostTarget::noteExtern` in FusionToGPU.cpp,
-written out by WriteGPUArtifacts.cpp), and by this reader, the one reader of
-it in the project; docs/Runtime.md describes it. Sizes (storage elements,
-tensor shapes, strides and offsets, kernel grids) are integers or, for
-graphs with symbolic sizes, expressions in size symbols (`sizes.py`).
+Its keys and their types are defined once, in manifest_schema.json, which
+the writer (`lib/Conversion/FusionToGPU`) checks every manifest against
+before writing it and this reader (the one reader of it in the project)
+before reading it; docs/Runtime.md describes the fields. Sizes (storage
+elements, tensor shapes, strides and offsets, kernel grids) are integers
+or, for graphs with symbolic sizes, expressions in size symbols
+(`sizes.py`).
 
 Pure Python (no GPU, no PyTorch) so that it can be checked anywhere.
 """
@@ -18,9 +19,15 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from . import dtypes, sizes
 from .sizes import Size
 
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "manifest_schema.json")) as _f:
+    SCHEMA = json.load(_f)
+VERSION = SCHEMA["version"]
+
 DTYPES = tuple(name for _, _, name in dtypes.DTYPES)
 ROLES = ("input", "output", "temp")
-STEP_KINDS = ("kernel", "extern", "copy")
+STEP_KINDS = tuple(name.split(":")[1] for name in SCHEMA["records"]
+                   if name.startswith("step:"))
 
 
 class ManifestError(ValueError):
@@ -157,6 +164,54 @@ def _require(cond: bool, message: str):
         raise ManifestError(message)
 
 
+def _check(value, type_: str, path: str):
+    """Checks `value` against a type of the schema (see its comment)."""
+    def fail(expected):
+        raise ManifestError("%s: expected %s, found %s" %
+                            (path, expected, json.dumps(value)[:60]))
+    if type_ == "string":
+        if not isinstance(value, str):
+            fail("a string")
+    elif type_ == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            fail("an integer")
+    elif type_ == "size":
+        if not isinstance(value, (int, str)) or isinstance(value, bool):
+            fail("a size (an integer or an expression)")
+    elif type_ == "object":
+        if not isinstance(value, dict):
+            fail("an object")
+    elif type_.startswith("["):
+        if not isinstance(value, list):
+            fail("an array")
+        for i, element in enumerate(value):
+            _check(element, type_[1:-1], "%s[%d]" % (path, i))
+    elif type_.startswith("{"):
+        if not isinstance(value, dict):
+            fail("an object")
+        for key, element in value.items():
+            _check(element, type_[1:-1], "%s.%s" % (path, key))
+    else:
+        if not isinstance(value, dict):
+            fail("an object")
+        record = SCHEMA["records"].get(type_)
+        if record is None:
+            record = SCHEMA["records"].get("%s:%s" % (type_, value.get("kind")))
+            if record is None:
+                raise ManifestError("%s: unknown %s kind %r"
+                                    % (path, type_, value.get("kind")))
+        for key in value:
+            if key not in record:
+                raise ManifestError("%s: unknown key %r" % (path, key))
+        for key, field_type in record.items():
+            optional = field_type.endswith("?")
+            if key in value:
+                _check(value[key], field_type.rstrip("?"),
+                       "%s.%s" % (path, key))
+            elif not optional:
+                raise ManifestError("%s: missing key %r" % (path, key))
+
+
 def _size(value, what: str) -> Size:
     try:
         return sizes.parse(value)
@@ -210,7 +265,7 @@ def _extern(entry: dict, step: Step, storages: Dict[str, Storage]) -> Step:
 
 
 def _step(entry: dict, storages: Dict[str, Storage]) -> Step:
-    kind = entry.get("kind")
+    kind = entry["kind"]
     _require(kind in STEP_KINDS, "unknown step kind %r" % kind)
     if kind == "copy":
         step = Step(kind=kind, src=entry["src"], dst=entry["dst"],
@@ -252,6 +307,10 @@ def _step(entry: dict, storages: Dict[str, Storage]) -> Step:
 
 def parse(data: dict, directory: str = "") -> Manifest:
     """Checks and returns a manifest from its JSON object."""
+    _check(data, "manifest", "manifest")
+    _require(data["version"] == VERSION,
+             "manifest of version %d; this reader reads version %d"
+             % (data["version"], VERSION))
     storages = {}
     for entry in data["storages"]:
         s = Storage(name=entry["name"], role=entry["role"],

@@ -1,5 +1,6 @@
 """Checks of the launch-manifest reader (no GPU needed)."""
 import copy
+import dataclasses
 import json
 import os
 import tempfile
@@ -10,7 +11,7 @@ from scheduler_opt import manifest, sizes
 # The manifest convert-fusion-to-gpu writes for a softmax-like graph whose
 # output 1 is its input returned as is.
 BASE = {
-    "graph": "g", "module": "g_kernels", "binary": "g.ptx", "format": "ptx",
+    "version": manifest.VERSION, "graph": "g", "module": "g_kernels", "binary": "g.ptx", "format": "ptx",
     "target": "#nvvm.target<chip = \"sm_90\">",
     "storages": [
         {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
@@ -113,6 +114,50 @@ class ManifestTest(unittest.TestCase):
             with self.subTest(message):
                 with self.assertRaisesRegex(manifest.ManifestError, message):
                     manifest.parse(broken(mutate))
+
+    def test_schema_errors(self):
+        """Keys and types that do not follow manifest_schema.json."""
+        cases = {
+            r"manifest.steps\[0\]: unknown key 'smem_bytes'":
+                lambda d: d["steps"][0].update(smem_bytes=0),
+            r"manifest.storages\[1\]: missing key 'elements'":
+                lambda d: d["storages"][1].pop("elements"),
+            r"manifest.steps\[1\].block\[0\]: expected an integer":
+                lambda d: d["steps"][1].update(block=["256", 1, 1]),
+            r"manifest.inputs\[0\].shape\[1\]: expected a size":
+                lambda d: d["inputs"][0].update(shape=[4, None]),
+            r"manifest: missing key 'version'": lambda d: d.pop("version"),
+            r"manifest of version 99; this reader reads version":
+                lambda d: d.update(version=99),
+        }
+        for message, mutate in cases.items():
+            with self.subTest(message):
+                with self.assertRaisesRegex(manifest.ManifestError, message):
+                    manifest.parse(broken(mutate))
+
+    def test_reader_follows_schema(self):
+        """Each record of the schema is a class of the reader with a field
+        per key, so that a key added to one and not the other fails here."""
+        records = manifest.SCHEMA["records"]
+
+        def fields(cls, *leave_out):
+            return {f.name for f in dataclasses.fields(cls)} - set(leave_out)
+
+        self.assertEqual(fields(manifest.Storage), set(records["storage"]))
+        self.assertEqual(fields(manifest.Tensor), set(records["tensor"]))
+        self.assertEqual(fields(manifest.ExternOutput),
+                         set(records["extern_output"]))
+        steps = {k: set(v) for k, v in records.items()
+                 if k.startswith("step:")}
+        self.assertEqual(fields(manifest.Step), set().union(*steps.values()))
+        self.assertEqual(set(manifest.STEP_KINDS),
+                         {k.split(":")[1] for k in steps})
+        # The manifest's `directory` is where it was read from; `version` is
+        # checked; `cubin` and `target` are for people (the backend finds
+        # the cubin by its file name).
+        self.assertEqual(fields(manifest.Manifest, "directory") |
+                         {"version", "cubin", "target"},
+                         set(records["manifest"]))
 
     def test_extern_step(self):
         data = copy.deepcopy(BASE)

@@ -14,7 +14,7 @@ def _graph(extern_name="extern_kernels.mm"):
     (released after its last use) and writes a 16-element output. Run
     as listed (op8 first), buf8 and act are live together."""
     data = {
-        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [
             {"name": "x", "role": "input", "dtype": "f32", "elements": 16},
             {"name": "act", "role": "input", "dtype": "f32", "elements": 64},

@@ -10,7 +10,7 @@ from scheduler_opt import deps, manifest, plan, sizes
 # and writes buf3 (temp) read by op2 into buf4 (output); the graph also
 # returns x (copied into output2) and a view of buf2.
 DATA = {
-    "graph": "g", "module": "g_kernels", "binary": "g.ptx", "format": "ptx",
+    "version": manifest.VERSION, "graph": "g", "module": "g_kernels", "binary": "g.ptx", "format": "ptx",
     "storages": [
         {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
         {"name": "buf2", "role": "output", "dtype": "f32", "elements": 32},
@@ -263,7 +263,7 @@ def _softmax_kernel(write_index="c0", extra_reader=False):
     its wrapper writes `buf11 = reinterpret_tensor(buf8, ...); del buf8
     # reuse`)."""
     data = {
-        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [
             {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
             {"name": "buf8", "role": "temp", "dtype": "f32", "elements": 32},
@@ -348,7 +348,7 @@ def _handover_graph(second="kernel", middle=4):
     `middle` elements), releasing t0; then `second` (a kernel, or an
     extern with or without out=) writes out (32 elements) from t1."""
     data = {
-        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [
             {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
             {"name": "t0", "role": "temp", "dtype": "f32", "elements": 32},
@@ -411,7 +411,7 @@ def test_handover_never_raises_the_peak():
     released after k1 as before."""
     m, sig = _handover_graph()
     data = {
-        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [dataclasses.asdict(x) for x in m.storages] + [
             {"name": "t2", "role": "temp", "dtype": "f32", "elements": 64}],
         "inputs": [dict(dataclasses.asdict(t), shape=list(t.shape),

@@ -123,7 +123,7 @@ def _extern_graph():
     buf2; the graph also returns x."""
     view = {"size": [4, 8], "stride": [8, 1], "offset": 0}
     data = {
-        "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
+        "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [
             {"name": "x", "role": "input", "dtype": "f32", "elements": 36},
             {"name": "buf0", "role": "temp", "dtype": "f32", "elements": 32},

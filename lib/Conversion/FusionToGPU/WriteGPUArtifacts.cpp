@@ -1,6 +1,7 @@
 //===- WriteGPUArtifacts.cpp - PTX and launch manifests to files ----------===//
 
 #include "fusion/Conversion/Passes.h"
+#include "fusion/Conversion/FusionToGPU/LaunchManifest.h"
 #include "fusion/Support/AttributeJSON.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -145,6 +146,13 @@ struct FusionWriteGPUArtifactsPass final
         std::string target;
         llvm::raw_string_ostream(target) << object.getTarget();
         fields["target"] = target;
+      }
+      fields["version"] = getLaunchManifestVersion();
+      std::string schemaError;
+      if (failed(checkLaunchManifest(json, schemaError))) {
+        module.emitError("the launch manifest of graph '")
+            << graph << "' does not follow its schema: " << schemaError;
+        return signalPassFailure();
       }
       SmallString<128> manifestPath(outputDir);
       llvm::sys::path::append(manifestPath, graph + ".json");
