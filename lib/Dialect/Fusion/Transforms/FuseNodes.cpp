@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusion/Analysis/DependenceGraph.h"
+#include "fusion/Analysis/ScheduleOrder.h"
 #include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
 #include "fusion/Dialect/Fusion/Transforms/Passes.h"
@@ -133,6 +134,54 @@ static SmallVector<SmallVector<Operation *>> openForeachOps(GraphOp graph) {
   return lists;
 }
 
+/// True when the kernels of `plan`, built in its order, respect every
+/// dependence of `deps` (the units' graph the plan was made from): each
+/// edge goes forward between kernels, between the parts of a foreach and
+/// between the members of a fused kernel. Units that are containers are not
+/// looked into, so a plan over any of them is not known to be ordered.
+static bool isInDependenceOrder(const FusionPlan &plan,
+                                const DependenceGraph &deps) {
+  // Each unit's place: kernel, part of the kernel, member of the part.
+  struct Place {
+    unsigned kernel = 0, part = 0, member = 0;
+    bool operator<(const Place &o) const {
+      return std::tie(kernel, part, member) <
+             std::tie(o.kernel, o.part, o.member);
+    }
+  };
+  unsigned numUnits = deps.getNumNodes();
+  SmallVector<Place> places(numUnits);
+  SmallVector<bool> placed(numUnits, false);
+  for (auto [kernel, entry] :
+       llvm::enumerate(llvm::zip(plan.groups, plan.foreachParts))) {
+    auto [group, partSizes] = entry;
+    unsigned part = 0, member = 0, partEnd = partSizes.empty()
+                                                 ? group.size()
+                                                 : partSizes.front();
+    for (auto [i, unit] : llvm::enumerate(group)) {
+      if (i == partEnd) {
+        if (++part >= partSizes.size())
+          return false;
+        member = 0;
+        partEnd += partSizes[part];
+      }
+      if (unit >= numUnits || placed[unit])
+        return false;
+      placed[unit] = true;
+      places[unit] = {static_cast<unsigned>(kernel), part, member++};
+    }
+  }
+  for (unsigned unit = 0; unit < numUnits; ++unit) {
+    if (!placed[unit] ||
+        isa<FusedOp, ForeachOp, GroupOp>(deps.getNode(unit).getOperation()))
+      return false;
+    for (unsigned pred : deps.getPredecessors(unit))
+      if (!(places[pred] < places[unit]))
+        return false;
+  }
+  return true;
+}
+
 namespace {
 struct FuseNodesPass final
     : public mlir::fusion::impl::FuseNodesPassBase<FuseNodesPass> {
@@ -196,6 +245,7 @@ struct FuseNodesPass final
         members.push_back(units[unit]);
       return buildFusedOp(members, terminator).getOperation();
     };
+    bool ordered = isInDependenceOrder(*plan, deps);
     for (auto [group, partSizes] :
          llvm::zip(plan->groups, plan->foreachParts)) {
       if (partSizes.empty()) {
@@ -209,6 +259,11 @@ struct FuseNodesPass final
         rest = rest.drop_front(size);
       }
       buildForeachOp(parts, terminator);
+    }
+    // The topological sort after fusion then has nothing to do.
+    if (ordered) {
+      (void)getAnalysis<ScheduleInDependenceOrder>();
+      markAnalysesPreserved<ScheduleInDependenceOrder>();
     }
   }
 
