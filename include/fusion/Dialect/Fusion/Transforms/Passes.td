@@ -12,8 +12,17 @@
 
 include "mlir/Pass/PassBase.td"
 
+// A pass on `fusion.graph`. The dialect is a dependent dialect of every such
+// pass, so that a pass manager loads it before it resolves its anchor: a
+// pass manager that resolved `fusion.graph` while the dialect was not loaded
+// kept an unregistered name, which loading the dialect frees, and a later
+// run then matched no graph (unittests/Transforms/PipelineReuseTest.cpp).
+class GraphPass<string passArg> : Pass<passArg, "::mlir::fusion::GraphOp"> {
+  let dependentDialects = ["::mlir::fusion::FusionDialect"];
+}
+
 def TopologicalSortPass
-    : Pass<"fusion-topological-sort", "::mlir::fusion::GraphOp"> {
+    : GraphPass<"fusion-topological-sort"> {
   let summary = "Orders scheduler nodes so that every dependence comes first "
                 "(Inductor's topological_sort_schedule)";
   let description = [{
@@ -63,7 +72,7 @@ def TopologicalSortPass
 }
 
 def DeadNodeEliminationPass
-    : Pass<"fusion-dead-node-elimination", "::mlir::fusion::GraphOp"> {
+    : GraphPass<"fusion-dead-node-elimination"> {
   let summary = "Removes scheduler nodes none of whose buffers is used "
                 "(Inductor's dead_node_elimination)";
   let description = [{
@@ -103,7 +112,7 @@ def DeadNodeEliminationPass
 }
 
 def ReorderLoopsPass
-    : Pass<"fusion-reorder-loops", "::mlir::fusion::GraphOp"> {
+    : GraphPass<"fusion-reorder-loops"> {
   let summary = "Picks each node's loop order from its memory strides and "
                 "merges contiguous loops (Inductor's pick_loop_order and "
                 "merge_loops)";
@@ -167,7 +176,7 @@ def ReorderLoopsPass
   ];
 }
 
-def FuseNodesPass : Pass<"fusion-fuse-nodes", "::mlir::fusion::GraphOp"> {
+def FuseNodesPass : GraphPass<"fusion-fuse-nodes"> {
   let summary = "Fuses scheduler nodes into kernels with Inductor's "
                 "algorithm and rules (Scheduler.fuse_nodes)";
   let description = [{
