@@ -7,7 +7,8 @@ inference graph; our `inner_compile` runs Inductor's own `compile_fx_inner`
 (post-grad passes, lowering to Inductor's IR, the scheduler's dependence
 analysis) up to the point where Inductor logs its pre-fusion scheduler
 nodes. There we take the nodes: the dump Inductor would write
-(`ir_pre_fusion.txt`) and what it lacks (`dump.py`'s sidecars) go through
+(`ir_pre_fusion.txt`, with the combine functions of scans that Inductor
+does not print, `combine_fns.py`) and what it lacks (`dump.py`'s sidecars) go through
 scheduler-translate and `scheduler-opt --fusion-to-ptx` (compile cache
 first), and Inductor's compile stops (its fusion and Triton codegen do
 not run). The result is a `runtime.CompiledGraph`.
@@ -36,7 +37,7 @@ import torch
 
 from . import cache as cache_lib
 from . import deps as deps_lib
-from . import dump, manifest as manifest_lib, plan as plan_lib, tools
+from . import combine_fns, dump, manifest as manifest_lib, plan as plan_lib, tools
 from .cudagraphs import CudaGraphed
 from .runtime import CompiledGraph, RuntimeError_
 
@@ -136,8 +137,13 @@ def _record(nodes) -> Dict[str, Any]:
     from torch._inductor.scheduler import ExternKernelSchedulerNode
     from torch._inductor.virtualized import V
 
-    # What DebugFormatter._write_ir writes into ir_pre_fusion.txt.
-    text = "".join(node.debug_str() + "\n\n\n" for node in nodes)
+    # What DebugFormatter._write_ir writes into ir_pre_fusion.txt, with the
+    # combine functions of scans, which it does not print (combine_fns.py).
+    text = "".join(
+        combine_fns.with_combine_fns(node.debug_str(), node.get_name(),
+                                     getattr(node, "_body", None),
+                                     V.set_ops_handler) + "\n\n\n"
+        for node in nodes)
     calls, owner = {}, {}
     for node in nodes:
         for buf in node.get_outputs():

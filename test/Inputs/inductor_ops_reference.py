@@ -15,6 +15,8 @@ printMemrefF64 would, in the order of the test graph.
     inductor_ops_reference.py gamma  # ...FusionToLoops/inductor-gamma-jit.mlir
     inductor_ops_reference.py sorts  # test/Target/Inductor/sort-values.test
     inductor_ops_reference.py sort_nan  # ...FusionToLoops/sort-jit.mlir
+    inductor_ops_reference.py scans|cumext|intscan  # test/Target/Inductor/scan-values.test
+    inductor_ops_reference.py scan_jit  # ...FusionToLoops/scan-jit.mlir
 """
 import bisect
 import decimal
@@ -549,8 +551,98 @@ def sort_nan():
         print_memref(out)
 
 
+def scans():
+    """test/Target/Inductor/scan-values.test: the 2.11 dump of
+    torch.cumsum(x, 1), torch.cumprod(x, 1) and torch.logcumsumexp(x, 1)
+    on x of 8x64, with the combine functions the backend traces; in
+    f64 (the lowering scans in f32: compared with a tolerance)."""
+    rows, cols = 8, 64
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    sums, prods, lses = [], [], []
+    for r in range(rows):
+        s, p, m, t = 0.0, 1.0, -math.inf, 0.0
+        for v in x[r * cols:(r + 1) * cols]:
+            s += v
+            p *= v
+            # log(sum exp) with the running maximum factored out.
+            if v > m:
+                t = t * math.exp(m - v) + 1.0
+                m = v
+            else:
+                t += math.exp(v - m)
+            sums.append(s)
+            prods.append(p)
+            lses.append(m + math.log(t))
+    for out in (sums, prods, lses):
+        print_memref(out)
+
+
+def cumext():
+    """test/Target/Inductor/scan-values.test: torch.cummax(x, 1) and
+    torch.cummin(x, 1) on x of 8x64: running extremum and the position of
+    its last occurrence (torch's CPU kernel takes x >= max)."""
+    rows, cols = 8, 64
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    outs = [[], [], [], []]
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        hi = lo = None
+        for k, v in enumerate(row):
+            if hi is None or v >= row[hi]:
+                hi = k
+            if lo is None or v <= row[lo]:
+                lo = k
+            outs[0].append(row[hi])
+            outs[1].append(hi)
+            outs[2].append(row[lo])
+            outs[3].append(lo)
+    for out in outs:
+        print_memref(out)
+
+
+def intscan():
+    """test/Target/Inductor/scan-values.test: torch.cumsum of an int32 x
+    (test-fusion-jit-main's integers: hash mod 4) and of x > 0, on 8x64."""
+    rows, cols = 8, 64
+    x = [hash31(i, 0) % 4 for i in range(rows * cols)]
+    sums, counts = [], []
+    for r in range(rows):
+        s = c = 0
+        for v in x[r * cols:(r + 1) * cols]:
+            s += v
+            c += v > 0
+            sums.append(s)
+            counts.append(c)
+    print_memref(sums)
+    print_memref(counts)
+
+
+def scan_jit():
+    """test/Conversion/FusionToLoops/scan-jit.mlir: rows of 16 of x (the
+    first input, 4 rows): running sums, running maxima with the position
+    of their last occurrence, and s = 0.5 s + x."""
+    rows, cols = 4, 16
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    outs = [[], [], [], []]
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        s, best, ema = 0.0, None, None
+        for k, v in enumerate(row):
+            s += v
+            if best is None or v >= row[best]:
+                best = k
+            ema = v if ema is None else f32(f32(0.5 * ema) + v)
+            outs[0].append(s)
+            outs[1].append(row[best])
+            outs[2].append(best)
+            outs[3].append(ema)
+    for out in outs:
+        print_memref(out)
+
+
 if __name__ == "__main__":
     {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
      "store_modes": store_modes,
      "polynomials": polynomials,
-     "gamma": gamma, "sorts": sorts, "sort_nan": sort_nan}[sys.argv[1]]()
+     "gamma": gamma, "sorts": sorts, "sort_nan": sort_nan, "scans": scans,
+     "cumext": cumext, "intscan": intscan, "scan_jit": scan_jit}[sys.argv[1]]()

@@ -4,6 +4,7 @@
 #include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
 #include "fusion/Conversion/KernelCodegen/RowOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -575,8 +576,36 @@ LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
   return success();
 }
 
-LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Operation *op) {
+LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
+                                       Operation *op) {
   SmallVector<Value> scratch = rowScratch.lookup(op);
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    // The combine function's ops are emitted like the body's, in a scope
+    // of their own per step, with its arguments bound to the partial and
+    // current tuples; values it captures from the body come from the row.
+    Block &combine = scan.getCombine().front();
+    auto yield = cast<ScanYieldOp>(combine.getTerminator());
+    return emitRowScan(
+        b, scan.getLoc(), scratch, plan.rnumel,
+        [&](OpBuilder &cb, ValueRange lhs,
+            ValueRange rhs) -> FailureOr<SmallVector<Value>> {
+          Scope step;
+          step.parent = &row;
+          step.x = row.x;
+          for (auto [arg, v] :
+               llvm::zip(combine.getArguments(),
+                         llvm::concat<const Value>(lhs, rhs)))
+            step.values[arg] = v;
+          SmallVector<Value> results;
+          for (Value v : yield.getValues()) {
+            FailureOr<Value> emitted = materialize(cb, step, v);
+            if (failed(emitted))
+              return failure();
+            results.push_back(*emitted);
+          }
+          return results;
+        });
+  }
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "sort") {
     auto descending = op->getAttrOfType<BoolAttr>("descending");
@@ -801,7 +830,7 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   }
 
   for (Operation *op : rowOps) {
-    if (failed(emitRowOp(b, op)))
+    if (failed(emitRowOp(b, row, op)))
       return failure();
     finishedRowOps.insert(op);
   }

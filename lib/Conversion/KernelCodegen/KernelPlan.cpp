@@ -5,6 +5,7 @@
 #include "fusion/Conversion/KernelCodegen/RowOps.h"
 #include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "fusion/Analysis/SizeVars.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -149,8 +150,8 @@ static LogicalResult mapMember(NodeOp node, KernelPlan &plan,
 /// Checks that every op of a member body has a lowering.
 static LogicalResult checkBodyOps(NodeOp node) {
   WalkResult result = node.getBody().walk([&](Operation *op) -> WalkResult {
-    if (isa<LoadOp, StoreOp, ReduceOp, IndexExprOp, MaskedOp, CastOp, YieldOp>(
-            op))
+    if (isa<LoadOp, StoreOp, ReduceOp, IndexExprOp, MaskedOp, CastOp, YieldOp,
+            ScanYieldOp>(op))
       return WalkResult::advance();
     if (auto rand = dyn_cast<RandOp>(op)) {
       if (!rand.getOffset().getType().isInteger(32))

@@ -2,6 +2,7 @@
 
 #include "fusion/Conversion/KernelCodegen/RowOps.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -12,12 +13,25 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::codegen;
 
 bool codegen::isRowOp(Operation *op) {
+  if (isa<ScanOp>(op))
+    return true;
   auto opaque = dyn_cast<OpaqueOp>(op);
   return opaque &&
          (opaque.getOpName() == "sort" || opaque.getOpName() == "scan");
 }
 
 LogicalResult codegen::checkRowOp(Operation *op) {
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    if (!scan.hasCombineFunction())
+      return scan.emitOpError("'")
+             << scan.getName()
+             << "' has no combine function: Inductor's dump does not print "
+                "it (the torch.compile backend traces it, docs/Importer.md)";
+    for (Type type : scan.getInputs().getTypes())
+      if (!type.isIntOrFloat())
+        return scan.emitOpError("of a ") << type << " has no lowering";
+    return success();
+  }
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "scan")
     return op->emitOpError("'scan' (Inductor's ops.scan) has no lowering");

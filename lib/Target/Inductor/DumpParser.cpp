@@ -571,14 +571,27 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
              << "': expected 'def <block>(self, ops):' indented by 4 spaces, "
                 "found "
              << quoteSource(def.full);
-    StringRef blockName = def.text.drop_front(4);
-    if (!blockName.consume_back("(self, ops):") || !isIdentifier(blockName))
+    // `def <block>(self, ops):`, or with parameters after `ops` (a scan's
+    // combine function).
+    StringRef signature = def.text.drop_front(4);
+    size_t open = signature.find('(');
+    StringRef blockName = signature.take_front(open);
+    StringRef paramText = open == StringRef::npos
+                              ? StringRef()
+                              : signature.drop_front(open + 1);
+    SmallVector<StringRef, 6> params;
+    if (paramText.consume_back("):"))
+      paramText.split(params, ", ");
+    if (!isIdentifier(blockName) || params.size() < 2 ||
+        params[0] != "self" || params[1] != "ops" ||
+        !llvm::all_of(params, isIdentifier))
       return error(def.textBegin())
              << "expected 'def <block>(self, ops):', found "
              << quoteSource(def.text);
     DumpBlock &block = body.blocks.emplace_back();
     block.name = blockName;
     block.loc = def.textBegin();
+    block.params.append(params.begin() + 2, params.end());
     advance();
     while (!atEnd() && line().indent == 8 && !line().text.empty()) {
       const Line &l = line();

@@ -282,7 +282,10 @@ private:
   // ImportLoopBody.cpp
   LogicalResult parseIndices();
   /// Translates `block`; sets `result` to the returned value.
-  LogicalResult translateBlock(const DumpBlock &block, BodyValue &result);
+  /// Translates `block` at the insertion point; `params` are the values
+  /// of its parameters after `self, ops` (a scan's combine function).
+  LogicalResult translateBlock(const DumpBlock &block, BodyValue &result,
+                               ValueRange params = {});
   LogicalResult translateStmt(const DumpStmt &stmt, BodyEnv &env,
                               BodyValue &result);
   LogicalResult translateCall(const DumpStmt &stmt, const PyValue &call,
@@ -375,6 +378,8 @@ private:
   /// The blocks being translated; nesting is bounded so that a hostile
   /// dump cannot exhaust the stack.
   llvm::StringSet<> activeBlocks;
+  /// The scans (`scan1`) whose combine function was translated.
+  llvm::StringSet<> usedCombineFns;
   static constexpr unsigned kMaxBlockNesting = 64;
   /// Indirect indices are symbols below this position while the indices
   /// are parsed; size symbol `i` is at `kSizeSymbolBase + i`.

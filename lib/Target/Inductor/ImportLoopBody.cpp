@@ -105,17 +105,42 @@ LogicalResult BodyImporter::run() {
   Block &entry = op.getBodyBlock();
   builder.setInsertionPoint(entry.getTerminator());
   BodyValue result;
-  return translateBlock(body.blocks.front(), result);
+  if (failed(translateBlock(body.blocks.front(), result)))
+    return failure();
+  // A combine function (a block with parameters) belongs to a scan.
+  for (const DumpBlock &block : body.blocks) {
+    StringRef scan = StringRef(block.name);
+    if (!block.params.empty() &&
+        (!scan.consume_back("_combine_fn") || !usedCombineFns.contains(scan)))
+      return error(block.loc) << "combine function '" << block.name
+                              << "' belongs to no 'self.<scan>(...)' call "
+                                 "of the loop body";
+  }
+  return success();
 }
 
 LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
-                                           BodyValue &result) {
+                                           BodyValue &result,
+                                           ValueRange params) {
   if (!activeBlocks.insert(block.name).second)
     return error(block.loc) << "block '" << block.name << "' invokes itself";
   if (activeBlocks.size() > kMaxBlockNesting)
     return error(block.loc)
            << "masked blocks nested more than " << kMaxBlockNesting << " deep";
+  if (params.size() != block.params.size())
+    return error(block.loc)
+           << "block '" << block.name << "' takes " << block.params.size()
+           << " parameters after 'self, ops'; it is called with "
+           << params.size();
   llvm::StringMap<BodyValue> env;
+  for (auto [name, v] : llvm::zip(block.params, params)) {
+    BodyValue &bound = env[name];
+    if (bound.kind != BodyValue::Nothing)
+      return error(block.loc) << "parameter '" << name << "' of block '"
+                              << block.name << "' is named twice";
+    bound.kind = BodyValue::Scalar;
+    bound.value = v;
+  }
   for (const DumpStmt &stmt : block.stmts)
     if (failed(translateStmt(stmt, env, result)))
       return failure();
@@ -136,6 +161,20 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
     // `return None` end the main body.
     if (value.isNone()) {
       result = BodyValue();
+      return success();
+    }
+    if (value.kind == PyValue::Kind::Tuple) {
+      // `return (a, b)`: a scan's combine function returns a tuple.
+      result = BodyValue();
+      result.kind = BodyValue::Tuple;
+      for (const PyValue *e : value.elements) {
+        auto it = e->kind == PyValue::Kind::Name ? env.find(e->str) : env.end();
+        if (it == env.end() || it->second.kind != BodyValue::Scalar)
+          return error(e->loc()) << "'return' needs values defined in the "
+                                    "block, found "
+                                 << e->text;
+        result.tuple.push_back(it->second.value);
+      }
       return success();
     }
     if (value.kind != PyValue::Kind::Name || !env.count(value.str))

@@ -9,6 +9,7 @@
 #include "ImportInductorImpl.h"
 
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -143,14 +144,40 @@ LogicalResult BodyImporter::translateScan(const DumpStmt &stmt,
       valueTuple(call.elements[1], env, *types, l);
   if (failed(values))
     return failure();
-  // The combine function is Python code the dump does not print: only the
-  // submodule's name identifies it.
-  auto op = OpaqueOp::create(
-      builder, l, llvm::map_to_vector(*types, BufferType::getValueTypeOf),
-      builder.getStringAttr("scan"), *values);
+  // The combine function is Python code Inductor's dump does not print;
+  // the torch.compile backend adds it as `def <module>_combine_fn(self,
+  // ops, <partial tuple>, <current tuple>):`. Without it the region stays
+  // empty and only the submodule's name identifies the scan.
+  SmallVector<Type> valueTypes =
+      llvm::map_to_vector(*types, BufferType::getValueTypeOf);
+  auto op = ScanOp::create(builder, l, valueTypes,
+                           builder.getStringAttr(module), *values);
+  if (const DumpBlock *combine =
+          blocks.lookup((module + "_combine_fn").str())) {
+    Block *block = new Block();
+    op.getCombine().push_back(block);
+    SmallVector<Value> params;
+    for (unsigned side = 0; side < 2; ++side)
+      for (auto [type, torchType] : llvm::zip(valueTypes, *types))
+        params.push_back(setTorchType(block->addArgument(type, l), torchType));
+    usedCombineFns.insert(module);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(block);
+    BodyValue returned;
+    if (failed(translateBlock(*combine, returned, params)))
+      return failure();
+    if (returned.kind != BodyValue::Tuple ||
+        returned.tuple.size() != valueTypes.size())
+      return error(combine->loc)
+             << "combine function '" << combine->name << "' must return a "
+             << "tuple of " << valueTypes.size() << " values";
+    SmallVector<Value> yielded;
+    for (auto [v, torchType] : llvm::zip(returned.tuple, *types))
+      yielded.push_back(convert(v, torchType, l));
+    ScanYieldOp::create(builder, l, yielded);
+  }
   for (auto [result, type] : llvm::zip(op.getResults(), *types))
     setTorchType(result, type);
-  op->setAttr("combine", builder.getStringAttr(module));
   setResults(result, op.getResults(), /*tuple=*/true);
   return success();
 }

@@ -162,10 +162,14 @@ struct DumpStmt {
   StringRef valueText;
 };
 
-/// `def body(self, ops):` or `def masked_subblock1(self, ops):`.
+/// `def body(self, ops):` or `def masked_subblock1(self, ops):`, or the
+/// combine function of a scan that the torch.compile backend adds (Inductor
+/// does not print it): `def scan1_combine_fn(self, ops, arg0_0, arg1_0):`,
+/// whose parameters follow `self, ops`.
 struct DumpBlock {
   StringRef name;
   const char *loc;
+  SmallVector<StringRef, 4> params;
   SmallVector<DumpStmt, 8> stmts;
 };
 

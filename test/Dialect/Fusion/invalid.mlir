@@ -1426,3 +1426,47 @@ fusion.graph @generic_loop_size_divides_by_zero symbols(s0 = 4) () attributes {d
   }) : () -> !fusion.buffer<4xf32>
   fusion.output
 }
+
+// -----
+
+fusion.graph @scan_types(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0, %p1) in [1] reduce [8] writes(%o : !fusion.buffer<8xf32>) {
+    %a = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    // expected-error @+1 {{'fusion.scan' op results must have the types of the inputs}}
+    %s = fusion.scan "scan1"(%a) : (f32) -> i32
+    %f = fusion.cast %s : i32 to f32
+    fusion.store %f, %o[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %out : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @scan_arguments(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0, %p1) in [1] reduce [8] writes(%o : !fusion.buffer<8xf32>) {
+    %a = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    // expected-error @+1 {{'fusion.scan' op combine function must take the partial tuple and the current tuple (2 arguments of the inputs' types)}}
+    %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
+    ^bb0(%b: f32):
+      fusion.scan_yield %b : f32
+    }
+    fusion.store %s, %o[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %out : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @scan_yield(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %out = fusion.node "op0" (%p0, %p1) in [1] reduce [8] writes(%o : !fusion.buffer<8xf32>) {
+    %a = fusion.load %x[%p0] : !fusion.buffer<8xf32>
+    %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
+    ^bb0(%b: f32, %c: f32):
+      %i = arith.fptosi %b : f32 to i32
+      // expected-error @+1 {{'fusion.scan_yield' op must return a tuple of the scan's types}}
+      fusion.scan_yield %i : i32
+    }
+    fusion.store %s, %o[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %out : !fusion.buffer<8xf32>
+}

@@ -323,3 +323,34 @@ fusion.graph @largest_sizes(%x: !fusion.buffer<1152921504606846976xf32>) -> (!fu
   }
   fusion.output %buf0, %buf1 : !fusion.buffer<4x4xf32>, !fusion.buffer<4x4xf32>
 }
+
+// -----
+
+// A scan (Inductor's ops.scan): its combine function as a region, or an
+// empty region when the dump did not give it.
+// CHECK-LABEL: fusion.graph @scan
+// CHECK: %[[S:.*]]:2 = fusion.scan "scan1"(%{{.*}}, %{{.*}}) : (f32, i64) -> (f32, i64) combine {
+// CHECK-NEXT: ^bb0(%[[A0:.*]]: f32, %[[A1:.*]]: i64, %[[B0:.*]]: f32, %[[B1:.*]]: i64):
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[A0]], %[[B0]] : f32
+// CHECK-NEXT: %[[V:.*]] = arith.select %[[GT]], %[[A0]], %[[B0]] : f32
+// CHECK-NEXT: %[[I:.*]] = arith.select %[[GT]], %[[A1]], %[[B1]] : i64
+// CHECK-NEXT: fusion.scan_yield %[[V]], %[[I]] : f32, i64
+// CHECK: fusion.scan "scan2"(%{{.*}}) : (f32) -> f32{{$}}
+fusion.graph @scan(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4x8xf32>, !fusion.buffer<4x8xi64>, !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %v, %i, %u = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%o0 : !fusion.buffer<4x8xf32>, %o1 : !fusion.buffer<4x8xi64>, %o2 : !fusion.buffer<4x8xf32>) {
+    %a = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %k = fusion.index_expr [%p1] : i64
+    %s:2 = fusion.scan "scan1"(%a, %k) : (f32, i64) -> (f32, i64) combine {
+    ^bb0(%a0: f32, %a1: i64, %b0: f32, %b1: i64):
+      %gt = arith.cmpf ogt, %a0, %b0 : f32
+      %mv = arith.select %gt, %a0, %b0 : f32
+      %mi = arith.select %gt, %a1, %b1 : i64
+      fusion.scan_yield %mv, %mi : f32, i64
+    }
+    %t = fusion.scan "scan2"(%a) : (f32) -> f32
+    fusion.store %s#0, %o0[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    fusion.store %s#1, %o1[%p0 * 8 + %p1] : !fusion.buffer<4x8xi64>
+    fusion.store %t, %o2[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+  }
+  fusion.output %v, %i, %u : !fusion.buffer<4x8xf32>, !fusion.buffer<4x8xi64>, !fusion.buffer<4x8xf32>
+}

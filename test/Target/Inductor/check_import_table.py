@@ -32,7 +32,10 @@ def read_list(path):
 
 
 def read_doc(path):
+    """The doc's tables: {kind: {name: status}}, and for the tables with
+    lowering columns {kind: [(cpu, gpu)]}."""
     tables = collections.defaultdict(dict)
+    lowering = collections.defaultdict(list)
     kind = None
     with open(path) as f:
         for line in f:
@@ -48,7 +51,10 @@ def read_doc(path):
                 if row.group(1) in tables[kind]:
                     raise SystemExit(f"{kind} {row.group(1)}: two rows")
                 tables[kind][row.group(1)] = row.group(2)
-    return tables
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if len(cells) == 5:
+                    lowering[kind].append((cells[3], cells[4]))
+    return tables, lowering
 
 
 def main():
@@ -59,7 +65,7 @@ def main():
             if line.strip():
                 k, name = line.split(None, 1)
                 importer[k].add(name.strip())
-    doc = read_doc(doc_path)
+    doc, lowering = read_doc(doc_path)
     errors = []
     for kind, (list_file, importer_kind) in KINDS.items():
         source = read_list(f"{list_dir}/{list_file}")
@@ -81,6 +87,12 @@ def main():
         counts = collections.Counter(rows.values())
         print(f"{kind}: {len(source)} in PyTorch's list, "
               f"{counts['imported']} imported, {counts['not imported']} not imported")
+    # How many operations each lowering status has (docs/Importer.md's
+    # legend), so that a change of status changes the test's counts.
+    for target, column in (("CPU", 0), ("GPU", 1)):
+        counts = collections.Counter(row[column] for row in lowering["op"])
+        print(f"op {target}: " + ", ".join(
+            f"{status} {n}" for status, n in sorted(counts.items())))
     for e in errors:
         print("error:", e)
     return 1 if errors else 0

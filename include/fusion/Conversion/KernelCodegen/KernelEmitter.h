@@ -139,7 +139,7 @@ private:
                                  ArrayRef<Operation *> rowOps);
   /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
   /// them.
-  LogicalResult emitRowOp(OpBuilder &b, Operation *op);
+  LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op);
   LogicalResult emitLevel(OpBuilder &b, Scope &row, unsigned level,
                           const RowLayout &layout,
                           SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups);

@@ -20,11 +20,12 @@
 namespace mlir::fusion::codegen {
 
 /// True for the ops whose results depend on the whole row: a
-/// `fusion.opaque "sort"` or `fusion.opaque "scan"`.
+/// `fusion.opaque "sort"`, a `fusion.scan`, or a `fusion.opaque "scan"`
+/// (an older import, without its combine function).
 bool isRowOp(Operation *op);
 
 /// Checks, located at `op` (a row op), that it can be lowered: a scan
-/// needs its combine function.
+/// needs its combine function, and both take numbers.
 LogicalResult checkRowOp(Operation *op);
 
 /// Sorts the `n` elements of the 1-D memrefs `scratch` (one per value of

@@ -2,6 +2,7 @@
 
 #include "fusion/Dialect/Fusion/IR/FusionDialect.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Interfaces/FoldInterfaces.h"
 
@@ -29,6 +30,10 @@ void FusionDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "fusion/Dialect/Fusion/IR/FusionOps.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.cpp.inc"
       >();
   addInterfaces<FusionFoldInterface>();
 }

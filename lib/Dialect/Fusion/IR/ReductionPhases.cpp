@@ -9,6 +9,7 @@
 
 #include "FusionOpsInternal.h"
 #include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -32,8 +33,11 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
   // loops and stores every element it produces.
   bool scans = false;
-  body.walk([&](OpaqueOp op) {
-    scans |= op.getOpName() == "scan" || op.getOpName() == "sort";
+  body.walk([&](Operation *op) {
+    auto opaque = dyn_cast<OpaqueOp>(op);
+    scans |= isa<ScanOp>(op) ||
+             (opaque && (opaque.getOpName() == "scan" ||
+                         opaque.getOpName() == "sort"));
   });
   unsigned numPointwise = node.getNumPointwiseLoops();
   DenseMap<Value, Phase> phases;
