@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The semantics bundle of sorts, scans and float8 for the GPU machine
+# (bench/check_rowops_device.py runs it): each case's PTX and launch
+# manifest, and the CPU JIT's outputs on test-fusion-jit-main's inputs
+# (expected.json), as bench/build_gpu_bundle.sh builds its semantics
+# cases. Cases: the lit tests' sort and scan graphs, also on longer rows
+# (37 rows of 1000, 40 rows of 5000), the real 2.11 sort dump, the scan
+# dumps with their traced combine functions, and the float8 dump.
+#   bash bench/build_rowops_bundle.sh OUT_DIR   (needs build/bin and LLVM)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${BIN:-$root/build/bin}"
+out="$1/semantics"
+rm -rf "$out" && mkdir -p "$out"
+runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
+libs="$(dirname "$runner")/../lib"
+libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
+inputs="$root/test/Target/Inductor/Inputs"
+jit="$root/test/Conversion/FusionToLoops"
+# case NAME < scheduled graph
+case_graph() {
+  local dir="$out/$1"
+  mkdir -p "$dir"
+  cat > "$dir/graph.mlir"
+  "$bin/scheduler-opt" "$dir/graph.mlir" -o /dev/null \
+      --fusion-to-ptx="chip=sm_90 output-dir=$dir schedule=0"
+  "$bin/scheduler-opt" "$dir/graph.mlir" --convert-fusion-to-loops \
+      --test-fusion-jit-main --fusion-loops-to-llvm \
+    | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
+    | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
+  rm "$dir/graph.mlir"
+}
+case_graph sort_jit < "$jit/sort-jit.mlir"
+python3 "$root/test/Inputs/resize_graph.py" "$jit/sort-jit.mlir" 16=1000 4=37 \
+  | case_graph sort_jit_37x1000
+case_graph scan_jit < "$jit/scan-jit.mlir"
+python3 "$root/test/Inputs/resize_graph.py" "$jit/scan-jit.mlir" 16=5000 4=40 \
+  | case_graph scan_jit_40x5000
+for d in sorts:scan-sort-2.11/sorts/ir_pre_fusion.txt \
+         scans:scan-combine/scans.txt cumext:scan-combine/cumext.txt \
+         intscan:scan-combine/intscan.txt; do
+  "$bin/scheduler-translate" --import-inductor "$inputs/${d#*:}" \
+      --inductor-no-fx-lookup \
+    | "$bin/scheduler-opt" --fusion-schedule | case_graph "${d%%:*}"
+done
+"$bin/scheduler-translate" --import-inductor "$inputs/float8.txt" \
+  | "$bin/scheduler-opt" --fusion-schedule=fuse=0 | case_graph float8
