@@ -75,7 +75,7 @@ fusion.graph @row_sum symbols(s0 = 8, s1 = 4096) (%x: !fusion.buffer<s0 x s1 x f
 // number of rows (the grid, and the guard of the last block) is symbolic.
 // s0 has no hint: no choice here needs one (the block size depends on the
 // row length).
-// CHECK: rows = {{{.*}}steps = [{args = ["x", "buf0"], block = [64, 1, 1], grid = ["s0", 1, 1]
+// CHECK: rows = {{{.*}}steps = [{args = ["x", "buf0"], block = [128, 1, 1], grid = ["(s0 + 1) // 2", 1, 1]
 // CHECK-LABEL: gpu.module @rows_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}, %[[S0:.*]]: index) workgroup({{.*}}) kernel
 // CHECK-NOT: scf.for
