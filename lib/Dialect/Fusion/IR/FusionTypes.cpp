@@ -8,6 +8,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -150,6 +151,21 @@ BufferType::getNumElements(ArrayRef<int64_t> symbolValues) const {
 }
 
 AffineExpr BufferType::getStorageSizeExpr() const {
+  // A static layout gives the constant the expression below folds to,
+  // computed without building and uniquing the constants of every
+  // dimension (the fusion planner asks for it for every candidate pair).
+  if (hasStaticLayout()) {
+    int64_t last = getOffset();
+    bool overflow = false;
+    for (auto [size, stride] : llvm::zip(getShape(), getStrides())) {
+      int64_t extent;
+      overflow |= llvm::MulOverflow(size - 1, stride, extent) ||
+                  llvm::AddOverflow(last, extent, last);
+    }
+    overflow |= llvm::AddOverflow(last, int64_t(1), last);
+    if (!overflow)
+      return getAffineConstantExpr(last, getContext());
+  }
   AffineExpr last = getOffsetExpr();
   for (auto [size, stride] : llvm::zip(getSizeExprs(), getStrideExprs()))
     last = last + (size - 1) * stride;
