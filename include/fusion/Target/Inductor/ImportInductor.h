@@ -60,7 +60,9 @@ struct InductorImportOptions {
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
-/// module holding one verified `fusion.graph`. Returns null after emitting
+/// module holding one verified `fusion.graph` (the graph and each scheduler
+/// node with their verifiers; the loop-body ops, built valid by the
+/// importer, are not checked op by op again). Returns null after emitting
 /// located diagnostics through the context's diagnostic engine. Needs the
 /// fusion, arith and math dialects; loads them into `context`.
 OwningOpRef<ModuleOp>
