@@ -31,59 +31,58 @@ static unsigned countNewlines(const char *from, const char *to) {
 }
 
 std::pair<unsigned, unsigned>
-DumpLocator::lineAndColumn(const char *ptr) const {
-  // A pointer far behind the cursor (a diagnostic about an earlier node, a
-  // companion file's buffer met again) asks SourceMgr, which searches its
-  // table of line offsets; nearby ones are counted from the cursor.
+DumpLocator::lineAndColumn(BufferCursor &cursor, const char *ptr) const {
+  // A pointer far behind the cursor (a diagnostic about an earlier node,
+  // a foreach member placed after the other nodes) asks SourceMgr, which
+  // searches its table of line offsets; nearby ones and those ahead are
+  // counted from the cursor.
   constexpr ptrdiff_t kScanLimit = 1 << 16;
-  if (ptr < cursor && cursor - ptr > kScanLimit)
-    return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(ptr), id);
-  if (ptr >= cursor) {
-    cursorLine += countNewlines(cursor, ptr);
-  } else {
-    cursorLine -= countNewlines(ptr, cursor);
-  }
+  if (ptr < cursor.lineStart && cursor.lineStart - ptr > kScanLimit)
+    return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(ptr), cursor.id);
+  if (ptr >= cursor.lineStart)
+    cursor.line += countNewlines(cursor.lineStart, ptr);
+  else
+    cursor.line -= countNewlines(ptr, cursor.lineStart);
   // The start of ptr's line.
   const char *lineStart = ptr;
-  while (lineStart > start && lineStart[-1] != '\n')
+  while (lineStart > cursor.start && lineStart[-1] != '\n')
     --lineStart;
-  cursor = lineStart;
+  cursor.lineStart = lineStart;
   // SourceMgr counts the column from the last '\n' or '\r' before ptr.
   const char *columnStart = lineStart;
   for (const char *c = lineStart; c < ptr; ++c)
     if (*c == '\r')
       columnStart = c + 1;
-  return {cursorLine, static_cast<unsigned>(ptr - columnStart) + 1};
+  return {cursor.line, static_cast<unsigned>(ptr - columnStart) + 1};
 }
 
 Location DumpLocator::get(const char *ptr) const {
   if (ptr == lastPtr && lastLoc)
     return lastLoc;
-  if (!start || ptr < start || ptr > end) {
-    unsigned found =
+  BufferCursor *cursor = lastId ? &buffers[lastId] : nullptr;
+  if (!cursor || ptr < cursor->start || ptr > cursor->end) {
+    unsigned id =
         sourceMgr.FindBufferContainingLoc(SMLoc::getFromPointer(ptr));
     // A pointer outside every buffer (none is made by the parser) is placed
     // at the start of the main file.
-    if (found == 0) {
-      found = sourceMgr.getMainFileID();
-      ptr = sourceMgr.getMemoryBuffer(found)->getBufferStart();
+    if (id == 0) {
+      id = sourceMgr.getMainFileID();
+      ptr = sourceMgr.getMemoryBuffer(id)->getBufferStart();
     }
-    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(found);
-    if (found != id || !start) {
-      id = found;
-      start = buffer->getBufferStart();
-      end = buffer->getBufferEnd();
-      cursor = start;
-      cursorLine = 1;
-      StringAttr &name = files[id];
-      if (!name)
-        name = StringAttr::get(context, buffer->getBufferIdentifier());
-      file = name;
+    cursor = &buffers[id];
+    if (!cursor->start) {
+      const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+      cursor->start = cursor->lineStart = buffer->getBufferStart();
+      cursor->end = buffer->getBufferEnd();
+      cursor->id = id;
+      cursor->file =
+          StringAttr::get(context, buffer->getBufferIdentifier());
     }
+    lastId = id;
   }
-  auto [line, column] = lineAndColumn(ptr);
+  auto [line, column] = lineAndColumn(*cursor, ptr);
   lastPtr = ptr;
-  lastLoc = FileLineColLoc::get(file, line, column);
+  lastLoc = FileLineColLoc::get(cursor->file, line, column);
   return lastLoc;
 }
 

@@ -270,24 +270,31 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
 
 private:
-  /// Line and column of `ptr` in the buffer `[start, end)`, as
+  /// What the locator keeps of each buffer it has located a pointer in:
+  /// its extent, id and file name, and a line start with its line number,
+  /// moved to each located pointer. The importer asks for locations mostly
+  /// in dump order, so counting the newlines from the previous one is
+  /// cheaper than SourceMgr's search of all line offsets (which it would
+  /// first build); each buffer keeps its own place, so that going to
+  /// another file and back does not count from the start again.
+  struct BufferCursor {
+    const char *start = nullptr, *end = nullptr;
+    unsigned id = 0;
+    StringAttr file;
+    const char *lineStart = nullptr;
+    unsigned line = 1;
+  };
+
+  /// Line and column of `ptr` in the buffer of `cursor`, as
   /// SourceMgr::getLineAndColumn gives them.
-  std::pair<unsigned, unsigned> lineAndColumn(const char *ptr) const;
+  std::pair<unsigned, unsigned> lineAndColumn(BufferCursor &cursor,
+                                              const char *ptr) const;
 
   llvm::SourceMgr &sourceMgr;
   MLIRContext *context;
-  /// The file name of each buffer, by SourceMgr buffer id.
-  mutable llvm::DenseMap<unsigned, StringAttr> files;
-  /// The buffer of the last location: its extent, id and file name.
-  mutable const char *start = nullptr, *end = nullptr;
-  mutable unsigned id = 0;
-  mutable StringAttr file;
-  /// A line start in that buffer and its line number, moved to each located
-  /// pointer: the importer asks for locations mostly in dump order, so
-  /// counting the newlines from the previous one is cheaper than
-  /// SourceMgr's search of all line offsets (which it would first build).
-  mutable const char *cursor = nullptr;
-  mutable unsigned cursorLine = 1;
+  /// Every buffer located in, by SourceMgr buffer id, and the last one.
+  mutable llvm::DenseMap<unsigned, BufferCursor> buffers;
+  mutable unsigned lastId = 0;
   /// The last location made, for repeated requests at the same pointer.
   mutable const char *lastPtr = nullptr;
   mutable LocationAttr lastLoc;
