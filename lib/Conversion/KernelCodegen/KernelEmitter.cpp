@@ -181,7 +181,11 @@ FailureOr<Value> KernelEmitter::emitScopeExpr(OpBuilder &b, Scope &scope,
 LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
                                             Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    // A loop variable of a member node.
+    // A loop variable of a member node (a scan's combine function binds its
+    // own arguments before it emits).
+    if (!isa<NodeOp>(arg.getOwner()->getParentOp()))
+      return plan.op->emitOpError("internal error: an argument of a region "
+                                  "inside a node body is used outside it");
     const MemberPlan &member = plan.getMember(arg.getOwner()->getParentOp());
     FailureOr<Value> v =
         emitScopeExpr(b, scope, member.loopVars[arg.getArgNumber()], {},

@@ -5,6 +5,7 @@
 #include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -30,7 +31,27 @@ LogicalResult codegen::checkRowOp(Operation *op) {
     for (Type type : scan.getInputs().getTypes())
       if (!type.isIntOrFloat())
         return scan.emitOpError("of a ") << type << " has no lowering";
-    return success();
+    // A combine function computes on its arguments: scalar ops only, no
+    // loads, stores, reductions, indices or nested sorts and scans.
+    WalkResult walk = scan.getCombine().walk([&](Operation *inner) {
+      Dialect *dialect = inner->getDialect();
+      bool scalar =
+          (dialect && isa<arith::ArithDialect, math::MathDialect>(dialect) &&
+           inner->getNumRegions() == 0) ||
+          isa<CastOp, ScanYieldOp>(inner) ||
+          (isa<OpaqueOp>(inner) && !isRowOp(inner) &&
+           llvm::none_of(inner->getOperandTypes(),
+                         llvm::IsaPred<BufferType>));
+      if (scalar)
+        return WalkResult::advance();
+      scan.emitOpError("'")
+          << scan.getName() << "' has a combine function holding '"
+          << inner->getName()
+          << "', which has no lowering there (a combine function computes "
+             "on its arguments)";
+      return WalkResult::interrupt();
+    });
+    return failure(walk.wasInterrupted());
   }
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "scan")
