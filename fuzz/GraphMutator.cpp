@@ -28,8 +28,10 @@ const char *const kNumbers[] = {
 
 /// Words that may stand for one another: element types, extern kinds,
 /// reduction kinds, index variables.
-const char *const kWords[][10] = {
-    {"f32", "f16", "bf16", "f64", "i64", "i32", "i8", "i1", nullptr},
+const char *const kWords[][20] = {
+    {"f32", "f16", "bf16", "f64", "i64", "i32", "i16", "i8", "i1", "ui8",
+     "ui16", "ui32", "ui64", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ",
+     "f8E8M0FNU", nullptr},
     {"extern_kernels.mm", "extern_kernels.addmm", "aten.var_mean.correction",
      "multi_output", "aten._assert_async.msg", "aten.add_",
      "extern_kernels.bmm", "aten.convolution.default", "", nullptr},
