@@ -719,10 +719,11 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     layout.lane = zero;
   } else if (mapping.columns) {
     // Row tid mod rowsPerBlock of the block, lane tid / rowsPerBlock.
-    x = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
-        arith::AndIOp::create(b, loc, tid, constant(mapping.rowsPerBlock - 1)));
+    Value first =
+        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock));
+    Value row =
+        arith::AndIOp::create(b, loc, tid, constant(mapping.rowsPerBlock - 1));
+    x = arith::AddIOp::create(b, loc, first, row);
     layout.lane = arith::ShRUIOp::create(
         b, loc, tid, constant(llvm::Log2_64(mapping.rowsPerBlock)));
   } else if (mapping.rowsPerBlock == 1) {
@@ -730,11 +731,11 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     layout.lane = tid;
   } else {
     // Row tid / numLanes of the block, lane tid mod numLanes (powers of two).
-    x = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock)),
-        arith::ShRUIOp::create(b, loc, tid,
-                               constant(llvm::Log2_64(mapping.numLanes))));
+    Value first =
+        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock));
+    Value row = arith::ShRUIOp::create(
+        b, loc, tid, constant(llvm::Log2_64(mapping.numLanes)));
+    x = arith::AddIOp::create(b, loc, first, row);
     layout.lane =
         arith::AndIOp::create(b, loc, tid, constant(mapping.numLanes - 1));
   }

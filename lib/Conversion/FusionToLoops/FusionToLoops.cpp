@@ -81,9 +81,10 @@ public:
     RowLayout layout;
     layout.lane = zero;
     LogicalResult result = success();
+    Value numel = emitter.emitSize(kb, plan.numelExpr);
+    Value one = createIntConstant(kb, loc, kb.getIndexType(), 1);
     scf::ForOp::create(
-        kb, loc, zero, emitter.emitSize(kb, plan.numelExpr),
-        createIntConstant(kb, loc, kb.getIndexType(), 1), ValueRange{},
+        kb, loc, zero, numel, one, ValueRange{},
         [&](OpBuilder &lb, Location, Value x, ValueRange) {
           result = emitter.emitRow(lb, x, layout);
           scf::YieldOp::create(lb, loc);

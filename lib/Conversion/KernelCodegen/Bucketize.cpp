@@ -120,9 +120,9 @@ FailureOr<SmallVector<Value>> codegen::emitBucketize(ScalarOpContext &ctx) {
           above = arith::CmpIOp::create(
               lb, l, right ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sgt,
               values, bound);
-        Value newLow = arith::SelectOp::create(
-            lb, l, arith::AndIOp::create(lb, l, above, mask),
-            arith::AddIOp::create(lb, l, mid, c1), low);
+        Value goRight = arith::AndIOp::create(lb, l, above, mask);
+        Value pastMid = arith::AddIOp::create(lb, l, mid, c1);
+        Value newLow = arith::SelectOp::create(lb, l, goRight, pastMid, low);
         Value newHigh = arith::SelectOp::create(lb, l, above, high, mid);
         Value newRange = arith::DivUIOp::create(
             lb, l, arith::AddIOp::create(lb, l, range, c1), c2);

@@ -130,13 +130,18 @@ static FailureOr<SmallVector<Value>> emitIPowI(ScalarOpContext &ctx) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, cst(1));
   Value isMinusOne =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, base, cst(-1));
-  Value oddExp = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::AndIOp::create(b, loc, exp, cst(1)), cst(0));
-  Value minusOnePow = arith::SelectOp::create(b, loc, oddExp, cst(-1), cst(1));
-  Value negative = arith::SelectOp::create(
-      b, loc, isOne, cst(1),
-      arith::SelectOp::create(b, loc, isMinusOne, minusOnePow, cst(0)));
+  // One op per statement: the order of a call's arguments is unspecified,
+  // and the printed IR must not depend on the compiler that built the tool.
+  Value lowBit = arith::AndIOp::create(b, loc, exp, cst(1));
+  Value oddExp =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, lowBit, cst(0));
+  Value minusOne = cst(-1);
+  Value minusOnePow = arith::SelectOp::create(b, loc, oddExp, minusOne, cst(1));
+  Value zero = cst(0);
+  Value ofMinusOne =
+      arith::SelectOp::create(b, loc, isMinusOne, minusOnePow, zero);
+  Value one = cst(1);
+  Value negative = arith::SelectOp::create(b, loc, isOne, one, ofMinusOne);
   Value expNegative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, exp, cst(0));
   return SmallVector<Value>{

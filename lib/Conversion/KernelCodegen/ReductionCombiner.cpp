@@ -145,10 +145,10 @@ static SmallVector<Value> combineWithIndex(OpBuilder &b, Location loc,
         b, loc, aNaN, createIntConstant(b, loc, b.getI1Type(), 1));
     better = arith::OrIOp::create(
         b, loc, better, arith::AndIOp::create(b, loc, bNaN, notANaN));
-    equal = arith::OrIOp::create(
-        b, loc,
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, vb, va),
-        arith::AndIOp::create(b, loc, aNaN, bNaN));
+    Value same =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, vb, va);
+    Value bothNaN = arith::AndIOp::create(b, loc, aNaN, bNaN);
+    equal = arith::OrIOp::create(b, loc, same, bothNaN);
   } else {
     better = arith::CmpIOp::create(
         b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
@@ -215,13 +215,11 @@ SmallVector<Value> ReductionCombiner::emitCombine(OpBuilder &b, Location loc,
         b, loc, wIsZero, zero, arith::DivFOp::create(b, loc, wB, w));
     Value mean = arith::AddFOp::create(
         b, loc, meanA, arith::MulFOp::create(b, loc, delta, ratio));
+    Value m2Sum = arith::AddFOp::create(b, loc, m2A, m2B);
+    Value deltaSquared = arith::MulFOp::create(b, loc, delta, delta);
+    Value weighted = arith::MulFOp::create(b, loc, deltaSquared, wA);
     Value m2 = arith::AddFOp::create(
-        b, loc, arith::AddFOp::create(b, loc, m2A, m2B),
-        arith::MulFOp::create(
-            b, loc,
-            arith::MulFOp::create(
-                b, loc, arith::MulFOp::create(b, loc, delta, delta), wA),
-            ratio));
+        b, loc, m2Sum, arith::MulFOp::create(b, loc, weighted, ratio));
     return {mean, m2, w};
   }
   case ReduceKind::OnlineSoftmaxReduce: {
@@ -238,9 +236,9 @@ SmallVector<Value> ReductionCombiner::emitCombine(OpBuilder &b, Location loc,
                                     arith::SubFOp::create(b, loc, max, m));
       return arith::SelectOp::create(b, loc, mIsNegInf, one, e);
     };
-    Value sum = arith::AddFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, sumA, scale(maxA)),
-        arith::MulFOp::create(b, loc, sumB, scale(maxB)));
+    Value scaledA = arith::MulFOp::create(b, loc, sumA, scale(maxA));
+    Value scaledB = arith::MulFOp::create(b, loc, sumB, scale(maxB));
+    Value sum = arith::AddFOp::create(b, loc, scaledA, scaledB);
     return {m, sum};
   }
   }

@@ -131,8 +131,9 @@ static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
   Type type = v[0].getType(), i64 = b.getI64Type();
   if (type.isInteger(64))
     return math::IPowIOp::create(b, l, v[0], v[1]);
-  Value p = math::IPowIOp::create(b, l, arith::ExtUIOp::create(b, l, i64, v[0]),
-                                  arith::ExtUIOp::create(b, l, i64, v[1]));
+  Value base = arith::ExtUIOp::create(b, l, i64, v[0]);
+  Value exponent = arith::ExtUIOp::create(b, l, i64, v[1]);
+  Value p = math::IPowIOp::create(b, l, base, exponent);
   return arith::TruncIOp::create(b, l, type, p);
 }
 

@@ -16,8 +16,8 @@
 // CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[BID:.*]] = arith.index_castui %{{.*}} : index to i32
-// CHECK: %[[COL:.*]] = arith.andi %[[TID]], %c31_i32
 // CHECK: %[[FIRST:.*]] = arith.muli %[[BID]], %c32_i32
+// CHECK: %[[COL:.*]] = arith.andi %[[TID]], %c31_i32
 // CHECK: %[[X:.*]] = arith.addi %[[FIRST]], %[[COL]]
 // CHECK: %[[LANE:.*]] = arith.shrui %[[TID]], %c5_i32
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %c0_i32
