@@ -7,6 +7,11 @@
 # (37 rows of 1000, 40 rows of 5000), the real 2.11 sort dump, the scan
 # dumps with their traced combine functions, and the float8 dump.
 #   bash bench/build_rowops_bundle.sh OUT_DIR   (needs build/bin and LLVM)
+# Given cases, it builds those instead: NAME=FILE, a graph (.mlir, run as
+# its JIT test runs it, unscheduled) or an Inductor dump (.txt, imported
+# and scheduled as its value test does), e.g. the CPU JIT value tests'
+# graphs (bench/results/ops-device-h100.json):
+#   bash bench/build_rowops_bundle.sh OUT_DIR math=test/.../inductor-math-jit.mlir
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${BIN:-$root/build/bin}"
@@ -30,6 +35,17 @@ case_graph() {
     | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
   rm "$dir/graph.mlir"
 }
+if [ $# -gt 1 ]; then
+  shift
+  for c in "$@"; do
+    case "${c#*=}" in
+      *.txt) "$bin/scheduler-translate" --import-inductor "${c#*=}" \
+               | "$bin/scheduler-opt" --fusion-schedule | case_graph "${c%%=*}" ;;
+      *) case_graph "${c%%=*}" < "${c#*=}" ;;
+    esac
+  done
+  exit 0
+fi
 case_graph sort_jit < "$jit/sort-jit.mlir"
 python3 "$root/test/Inputs/resize_graph.py" "$jit/sort-jit.mlir" 16=1000 4=37 \
   | case_graph sort_jit_37x1000

@@ -3,8 +3,8 @@ bench/build_rowops_bundle.sh built (semantics.check_all: the
 GPU's outputs against the CPU JIT's on the same inputs), and what
 the PyTorch there says of rand_eager (ops_handler, config, codegen).
 
-    python3 bench/check_rowops_device.py BUNDLE_DIR   (from the repository
-    root; writes $OUT/lowerops3-device.json)
+    python3 bench/check_rowops_device.py BUNDLE_DIR [REPORT]   (from the
+    repository root; writes $OUT/REPORT, lowerops3-device.json unless given)
 """
 import inspect
 import json
@@ -54,8 +54,8 @@ except Exception as e:
     probe["error"] = repr(e)
 report["rand_eager"] = probe
 report["seconds"] = time.time() - t0
-json.dump(report, open(os.path.join(out, "lowerops3-device.json"), "w"),
-          indent=1)
+name = sys.argv[2] if len(sys.argv) > 2 else "lowerops3-device.json"
+json.dump(report, open(os.path.join(out, name), "w"), indent=1)
 for k, v in report["semantics"].items():
     print(k, json.dumps(v))
 print({k: (v if not isinstance(v, str) or len(v) < 200 else v[:200])
