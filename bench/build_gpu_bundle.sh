@@ -90,10 +90,10 @@ for case in "${!semantics[@]}"; do
     | python3 "$root/bench/semantics/jit_outputs.py" > "$dir/expected.json"
   rm "$dir/graph.mlir"
 done
-# Generated graphs (fusion-graph-gen, no externs), shuffled, scheduled by
+# Generated graphs (scheduler-graph-gen, no externs), shuffled, scheduled by
 # the pipeline: outputs and in-place updated inputs against the CPU JIT
 # run of the same scheduled graph, on the JIT's input pattern.
-gen="${FUSION_GRAPH_GEN:-$root/build/bin/fusion-graph-gen}"
+gen="${SCHEDULER_GRAPH_GEN:-$root/build/bin/scheduler-graph-gen}"
 # The combo_ cases combine independent kernels into foreach (combo) kernels
 # (combo-kernels=1): parts of every kind share one launch.
 for seed in 1 2 3 4 5 6 combo_1 combo_2 combo_3; do

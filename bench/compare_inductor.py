@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares scheduler-opt's fusion with Inductor's on the corpus.
 
-Runs fusion-corpus-bench over every graph of corpus/inductor (each folder
+Runs scheduler-corpus-bench over every graph of corpus/inductor (each folder
 holding ir_pre_fusion.txt and ir_post_fusion.txt), adds reference timings of
 the command-line tools, and writes
 
@@ -17,8 +17,8 @@ the command-line tools, and writes
     python3 bench/compare_inductor.py --from-json run.json --output -  # render only
 
 Reasons for differences come from the fusion pass's remarks when its
-`explain` option is on (fusion-corpus-bench --explain-options), which
-fusion-corpus-bench hands over as data: per refused pair the two groups'
+`explain` option is on (scheduler-corpus-bench --explain-options), which
+scheduler-corpus-bench hands over as data: per refused pair the two groups'
 names (`first`, `second`), the reason's key and message
 (FusionRemarks.h), and the pass's summary. A group's name is a leaf (`op3`)
 or its members joined with "_" (`op0_op1_op3`), as Inductor names fused
@@ -72,7 +72,7 @@ def run_bench(tool, corpus, graphs, repetitions, explain_options,
             graphs
         result = subprocess.run(cmd, capture_output=True, text=True)
         if not os.path.exists(out):
-            sys.exit("fusion-corpus-bench failed:\n" + result.stderr)
+            sys.exit("scheduler-corpus-bench failed:\n" + result.stderr)
         with open(out) as f:
             data = json.load(f)
     if result.returncode != 0:
@@ -607,7 +607,7 @@ def render(data, rows):
       "members. It is **reproduced exactly** when one of our kernels has "
       "the same set of member nodes (order and container kind aside).")
     w("- **Bytes moved** (`computeKernelGrouping`, "
-      "`include/fusion/Analysis/KernelGrouping.h`): each kernel reads every "
+      "`include/scheduler-opt/Analysis/KernelGrouping.h`): each kernel reads every "
       "distinct buffer it does not produce once, and writes once every "
       "buffer it produces that another node reads, that is a graph output, "
       "or that overwrites a graph input in place; sizes are full storage "
@@ -659,7 +659,7 @@ def render(data, rows):
     w("## Compile time")
     w("")
     w("*Ours* is import of `ir_pre_fusion.txt` + `--fusion-schedule`, "
-      "timed in-process by `fusion-corpus-bench` (median of the "
+      "timed in-process by `scheduler-corpus-bench` (median of the "
       "repetitions; each in a fresh `MLIRContext`, whose creation, "
       "dialect loading and pass pipeline are timed with it; file reading, "
       "start-up and printing excluded, no verifier between "
@@ -780,7 +780,7 @@ def main():
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"),
-                        help="folder holding fusion-corpus-bench, "
+                        help="folder holding scheduler-corpus-bench, "
                              "scheduler-translate and scheduler-opt")
     parser.add_argument("--corpus",
                         default=os.path.join(ROOT, "corpus", "inductor"))
@@ -812,10 +812,10 @@ def main():
         with open(args.from_json) as f:
             data = json.load(f)
     else:
-        tool = os.path.join(args.bin, "fusion-corpus-bench")
+        tool = os.path.join(args.bin, "scheduler-corpus-bench")
         if not os.path.exists(tool):
             sys.exit("%s not found: build it first (ninja -C build "
-                     "fusion-corpus-bench)" % tool)
+                     "scheduler-corpus-bench)" % tool)
         corpus = os.path.abspath(args.corpus)
         graphs = find_graphs(corpus)
         if not graphs:

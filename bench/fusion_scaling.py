@@ -2,14 +2,14 @@
 """Times the whole --fusion-schedule pipeline on generated graphs of growing
 size (the target: 100k nodes in under 5 s, growing sub-quadratically).
 
-For each size, fusion-graph-gen writes a graph in program order (the order
+For each size, scheduler-graph-gen writes a graph in program order (the order
 a model's graph comes in; --shuffle writes it in random order, which the
 topological sort then turns into an order with long edges), then
 scheduler-opt runs --fusion-schedule with -mlir-timing and without the
 verifier between passes; the script reads the timing report and prints the
 parse time, each pass (the two topological sorts and the dependence
 analyses they compute counted together), the pipeline total and its growth
-ratio. fusion-corpus-bench's explaining run (the fusion pass's summary,
+ratio. scheduler-corpus-bench's explaining run (the fusion pass's summary,
 as data) gives the kernel count and peak memory. Each size runs --repeat
 times and the fastest run is kept (the machine is shared).
 
@@ -56,7 +56,7 @@ def main():
     parser.add_argument("--max-distance", type=int, default=256)
     args = parser.parse_args()
     gen, opt = tools(args.build)
-    bench = os.path.join(args.build, "bin", "fusion-corpus-bench")
+    bench = os.path.join(args.build, "bin", "scheduler-corpus-bench")
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

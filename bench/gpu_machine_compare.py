@@ -4,7 +4,7 @@ same machine, in one run.
 
 Meant for the GPU machine (PyTorch with CUDA installed); run it through
 bench/gpu_machine_compare.sh, which supplies the statically linked
-fusion-corpus-bench built here. For each graph of corpus/inductor:
+scheduler-corpus-bench built here. For each graph of corpus/inductor:
 
  1. The FX graph Inductor lowered (fx_graph_readable.py) is rebuilt as a
     torch.fx.GraphModule with random CUDA inputs of the annotated dtypes,
@@ -15,7 +15,7 @@ fusion-corpus-bench built here. For each graph of corpus/inductor:
     ir_pre_fusion.txt / ir_post_fusion.txt dumps (Scheduler.__init__ then
     includes writing them, as in the corpus run that produced
     result.json).
- 3. fusion-corpus-bench times import + --fusion-schedule on the corpus dump
+ 3. scheduler-corpus-bench times import + --fusion-schedule on the corpus dump
     and on the fresh dump, on the same machine.
 
 wide2000 has no fx_graph_readable.py in the corpus, so only our side is
@@ -26,9 +26,9 @@ are reported. Results go to <out>/gpu_compare.json (rewritten after every
 graph, so a run cut short keeps what it measured) and
 <out>/gpu_compare.md; the fresh dumps to <out>/dumps/.
 
-    python3 bench/gpu_machine_compare.py --bench .device-carry/bin/fusion-corpus-bench \\
+    python3 bench/gpu_machine_compare.py --bench .device-carry/bin/scheduler-corpus-bench \\
         --out /tmp/gpu-compare [--graphs gpt2,resnet18] [--skip wide2000]
-    python3 bench/gpu_machine_compare.py --bench build/bin/fusion-corpus-bench --dry-run
+    python3 bench/gpu_machine_compare.py --bench build/bin/scheduler-corpus-bench --dry-run
 
 --dry-run needs no PyTorch: it parses every FX signature and runs our tool
 on the corpus dumps only, to check the setup.
@@ -106,7 +106,7 @@ def find_graphs(corpus, only, skip):
 
 
 def run_ours(bench, dirs, repetitions):
-    """fusion-corpus-bench on the given graph folders: {dir: graph JSON}."""
+    """scheduler-corpus-bench on the given graph folders: {dir: graph JSON}."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "ours.json")
         subprocess.run([bench, "--repetitions=%d" % repetitions,
@@ -323,7 +323,7 @@ def main():
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bench", required=True,
-                        help="fusion-corpus-bench (a static build)")
+                        help="scheduler-corpus-bench (a static build)")
     parser.add_argument("--corpus",
                         default=os.path.join(ROOT, "corpus", "inductor"))
     parser.add_argument("--out", default=os.environ.get("OUT") or

@@ -3,7 +3,7 @@
 # machine, in one run (bench/gpu_machine_compare.py says how).
 #
 # Here, on the build machine: build the statically linked, stripped
-# fusion-corpus-bench into .device-carry/bin/ (git-ignored):
+# scheduler-corpus-bench into .device-carry/bin/ (git-ignored):
 #
 #   bash bench/gpu_machine_compare.sh --package
 #
@@ -21,15 +21,15 @@ carry="$root/.device-carry/bin"
 
 if [[ "${1:-}" == "--package" ]]; then
   build_dir="$(bash "$root/bench/configure_static.sh")"
-  ninja -C "$build_dir" -j2 fusion-corpus-bench
+  ninja -C "$build_dir" -j2 scheduler-corpus-bench
   mkdir -p "$carry"
-  strip -o "$carry/fusion-corpus-bench" "$build_dir/bin/fusion-corpus-bench"
-  file "$carry/fusion-corpus-bench"
-  ls -l "$carry/fusion-corpus-bench"
+  strip -o "$carry/scheduler-corpus-bench" "$build_dir/bin/scheduler-corpus-bench"
+  file "$carry/scheduler-corpus-bench"
+  ls -l "$carry/scheduler-corpus-bench"
   exit 0
 fi
 
-tool="${FUSION_CORPUS_BENCH:-$carry/fusion-corpus-bench}"
+tool="${SCHEDULER_CORPUS_BENCH:-$carry/scheduler-corpus-bench}"
 if [[ ! -x "$tool" ]]; then
   echo "gpu_machine_compare: $tool not found; run 'bash bench/gpu_machine_compare.sh --package' on the build machine and carry .device-carry" >&2
   exit 1

@@ -5,9 +5,9 @@
     python3 bench/inductor_scaling.py --sizes 1000000       # 1M (about 1.4 GB of dump)
     python3 bench/inductor_scaling.py --repetitions 3 --json run.json
 
-For each size, `fusion-graph-gen --format=inductor --nodes N --seed 1`
+For each size, `scheduler-graph-gen --format=inductor --nodes N --seed 1`
 writes a transformer-like model as Inductor's ir_pre_fusion.txt (once, into
---work, default build/inductor-scaling), and `fusion-corpus-bench
+--work, default build/inductor-scaling), and `scheduler-corpus-bench
 --compare=false` imports it and runs --fusion-schedule in one fresh process
 per size, with --repetitions runs each (median). Reported per size: the
 dump's size, import and schedule time (wall clock, and CPU time of the
@@ -48,11 +48,11 @@ def main():
         folder = os.path.join(work, f"n{n}-seed{args.seed}")
         dump = os.path.join(folder, "ir_pre_fusion.txt")
         if not os.path.exists(dump):
-            subprocess.run([os.path.join(bin_dir, "fusion-graph-gen"),
+            subprocess.run([os.path.join(bin_dir, "scheduler-graph-gen"),
                             "--format=inductor", f"--nodes={n}",
                             f"--seed={args.seed}", "-o", folder], check=True)
         out = subprocess.run(
-            [os.path.join(bin_dir, "fusion-corpus-bench"), "--compare=false",
+            [os.path.join(bin_dir, "scheduler-corpus-bench"), "--compare=false",
              "--explain-options=", f"--repetitions={args.repetitions}",
              f"--context-threads={args.context_threads}", folder],
             check=True, capture_output=True, text=True).stdout

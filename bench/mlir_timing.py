@@ -61,6 +61,6 @@ def scaling_arguments(doc):
 
 
 def tools(build):
-    """fusion-graph-gen and scheduler-opt of a build folder."""
-    return (os.path.join(build, "bin", "fusion-graph-gen"),
+    """scheduler-graph-gen and scheduler-opt of a build folder."""
+    return (os.path.join(build, "bin", "scheduler-graph-gen"),
             os.path.join(build, "bin", "scheduler-opt"))

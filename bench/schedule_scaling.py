@@ -2,7 +2,7 @@
 """Times dependence analysis + topological sort + dead-node elimination on
 generated graphs of growing size (the target: 100k nodes in under 1 s).
 
-For each size, fusion-graph-gen writes a shuffled graph (so the sort has
+For each size, scheduler-graph-gen writes a shuffled graph (so the sort has
 work to do), then scheduler-opt runs
 
     fusion.graph(fusion-topological-sort, fusion-dead-node-elimination,

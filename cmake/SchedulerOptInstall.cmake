@@ -32,14 +32,14 @@ foreach(target IN LISTS SCHEDULER_OPT_EXPORTS)
 endforeach()
 
 # Hand-written headers and ODS sources, then the generated .inc files.
-install(DIRECTORY include/fusion include/fusion-c
+install(DIRECTORY include/scheduler-opt include/scheduler-opt-c
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT scheduler-opt-headers
   FILES_MATCHING
   PATTERN "*.h"
   PATTERN "*.td"
   PATTERN "CMakeFiles" EXCLUDE)
-install(DIRECTORY ${PROJECT_BINARY_DIR}/include/fusion
+install(DIRECTORY ${PROJECT_BINARY_DIR}/include/scheduler-opt
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT scheduler-opt-headers
   FILES_MATCHING

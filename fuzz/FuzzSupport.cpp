@@ -2,11 +2,11 @@
 
 #include "FuzzSupport.h"
 
-#include "fusion/InitAllDialects.h"
-#include "fusion/InitAllPasses.h"
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Pipelines/LoweringPipelines.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/InitAllDialects.h"
+#include "scheduler-opt/InitAllPasses.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Pipelines/LoweringPipelines.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"

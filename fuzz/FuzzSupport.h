@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_FUZZ_FUZZSUPPORT_H
-#define FUSION_FUZZ_FUZZSUPPORT_H
+#ifndef SCHEDULER_OPT_FUZZ_FUZZSUPPORT_H
+#define SCHEDULER_OPT_FUZZ_FUZZSUPPORT_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -104,4 +104,4 @@ void lowerChecked(FuzzContext &ctx, ModuleOp module, bool toLLVM, bool gpu);
 
 } // namespace mlir::fusion::fuzz
 
-#endif // FUSION_FUZZ_FUZZSUPPORT_H
+#endif // SCHEDULER_OPT_FUZZ_FUZZSUPPORT_H

@@ -1,17 +1,17 @@
 //===- FuzzTarget.h - One libFuzzer target, alone or in fuzz-all -*- C++ -*-===//
 //
-// FUSION_FUZZ_TARGET(id, "fuzz-name") { body over data, size } defines a
+// SCHEDULER_OPT_FUZZ_TARGET(id, "fuzz-name") { body over data, size } defines a
 // target's entry. Built alone (fuzz-generated, ...) it is libFuzzer's
-// LLVMFuzzerTestOneInput; in fuzz-all (FUSION_FUZZ_ALL defined) it
+// LLVMFuzzerTestOneInput; in fuzz-all (SCHEDULER_OPT_FUZZ_ALL defined) it
 // registers under its name, and fuzz-all runs the target that the
-// environment variable FUSION_FUZZ_TARGET names. One binary holding every
+// environment variable SCHEDULER_OPT_FUZZ_TARGET names. One binary holding every
 // target is a fifth of the five to copy to another machine (each links
 // the same MLIR and LLVM libraries).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_FUZZ_FUZZTARGET_H
-#define FUSION_FUZZ_FUZZTARGET_H
+#ifndef SCHEDULER_OPT_FUZZ_FUZZTARGET_H
+#define SCHEDULER_OPT_FUZZ_FUZZTARGET_H
 
 #include <cstddef>
 #include <cstdint>
@@ -25,15 +25,15 @@ struct TargetRegistration {
 };
 } // namespace mlir::fusion::fuzz
 
-#ifdef FUSION_FUZZ_ALL
-#define FUSION_FUZZ_TARGET(id, name)                                           \
+#ifdef SCHEDULER_OPT_FUZZ_ALL
+#define SCHEDULER_OPT_FUZZ_TARGET(id, name)                                           \
   static int fuzzTarget_##id(const uint8_t *data, size_t size);                \
   static ::mlir::fusion::fuzz::TargetRegistration fuzzRegistration_##id(       \
       name, fuzzTarget_##id);                                                  \
   static int fuzzTarget_##id(const uint8_t *data, size_t size)
 #else
-#define FUSION_FUZZ_TARGET(id, name)                                           \
+#define SCHEDULER_OPT_FUZZ_TARGET(id, name)                                           \
   extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 
-#endif // FUSION_FUZZ_FUZZTARGET_H
+#endif // SCHEDULER_OPT_FUZZ_FUZZTARGET_H

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_FUZZ_GRAPHMUTATOR_H
-#define FUSION_FUZZ_GRAPHMUTATOR_H
+#ifndef SCHEDULER_OPT_FUZZ_GRAPHMUTATOR_H
+#define SCHEDULER_OPT_FUZZ_GRAPHMUTATOR_H
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -32,4 +32,4 @@ bool mutateGraph(ModuleOp module, FuzzedDataProvider &bytes);
 
 } // namespace mlir::fusion::fuzz
 
-#endif // FUSION_FUZZ_GRAPHMUTATOR_H
+#endif // SCHEDULER_OPT_FUZZ_GRAPHMUTATOR_H

@@ -1,6 +1,6 @@
 //===- fuzz-all.cpp - Every libFuzzer target in one binary ----------------===//
 //
-// FUSION_FUZZ_TARGET=fuzz-lower fuzz-all [libFuzzer options] CORPUS runs
+// SCHEDULER_OPT_FUZZ_TARGET=fuzz-lower fuzz-all [libFuzzer options] CORPUS runs
 // fuzz-lower, and so on for every target of this directory (FuzzTarget.h).
 // An unknown or missing name lists the targets and exits.
 //
@@ -25,13 +25,13 @@ TargetRegistration::TargetRegistration(const char *name, TargetFn fn) {
   targets().push_back({name, fn});
 }
 
-/// The target FUSION_FUZZ_TARGET names; exits listing them when none does.
+/// The target SCHEDULER_OPT_FUZZ_TARGET names; exits listing them when none does.
 static TargetFn selectTarget() {
-  const char *wanted = std::getenv("FUSION_FUZZ_TARGET");
+  const char *wanted = std::getenv("SCHEDULER_OPT_FUZZ_TARGET");
   for (auto &[name, fn] : targets())
     if (wanted && std::strcmp(wanted, name) == 0)
       return fn;
-  std::fprintf(stderr, "fuzz-all: set FUSION_FUZZ_TARGET to one of:");
+  std::fprintf(stderr, "fuzz-all: set SCHEDULER_OPT_FUZZ_TARGET to one of:");
   for (auto &[name, fn] : targets())
     std::fprintf(stderr, " %s", name);
   std::fprintf(stderr, "\n");

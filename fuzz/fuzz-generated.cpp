@@ -33,7 +33,7 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
+SCHEDULER_OPT_FUZZ_TARGET(generated, "fuzz-generated") {
   FuzzedDataProvider bytes(data, size);
   GraphGeneratorOptions options;
   // Up to 8 nodes of at most 16 per dimension: a few milliseconds an
@@ -51,11 +51,11 @@ FUSION_FUZZ_TARGET(generated, "fuzz-generated") {
   uint8_t selector = bytes.ConsumeIntegral<uint8_t>();
   unsigned mutations = bytes.ConsumeIntegralInRange<unsigned>(0, 3);
 
-  // FUSION_FUZZ_DUMP=1: the graph as fusion-graph-gen makes it (to
+  // SCHEDULER_OPT_FUZZ_DUMP=1: the graph as scheduler-graph-gen makes it (to
   // reproduce a generator failure), then the mutated graph.
-  bool dump = std::getenv("FUSION_FUZZ_DUMP");
+  bool dump = std::getenv("SCHEDULER_OPT_FUZZ_DUMP");
   if (dump)
-    llvm::errs() << "// fusion-graph-gen --nodes=" << options.numNodes
+    llvm::errs() << "// scheduler-graph-gen --nodes=" << options.numNodes
                  << " --seed=" << options.seed
                  << " --max-dim=" << options.maxDim
                  << (options.shuffle ? " --shuffle" : "")

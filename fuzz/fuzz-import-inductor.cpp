@@ -9,7 +9,7 @@
 #include "FuzzSupport.h"
 #include "FuzzTarget.h"
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "mlir/IR/Verifier.h"
 
@@ -20,7 +20,7 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::fuzz;
 
-FUSION_FUZZ_TARGET(import_inductor, "fuzz-import-inductor") {
+SCHEDULER_OPT_FUZZ_TARGET(import_inductor, "fuzz-import-inductor") {
   FuzzContext &ctx = FuzzContext::next();
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(

@@ -13,7 +13,7 @@
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-FUSION_FUZZ_TARGET(lower, "fuzz-lower") {
+SCHEDULER_OPT_FUZZ_TARGET(lower, "fuzz-lower") {
   FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)

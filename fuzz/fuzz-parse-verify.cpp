@@ -11,7 +11,7 @@
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-FUSION_FUZZ_TARGET(parse_verify, "fuzz-parse-verify") {
+SCHEDULER_OPT_FUZZ_TARGET(parse_verify, "fuzz-parse-verify") {
   FuzzContext &ctx = FuzzContext::next();
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseAndVerify(ctx, text);

@@ -12,7 +12,7 @@
 using namespace mlir;
 using namespace mlir::fusion::fuzz;
 
-FUSION_FUZZ_TARGET(schedule, "fuzz-schedule") {
+SCHEDULER_OPT_FUZZ_TARGET(schedule, "fuzz-schedule") {
   FuzzContext &ctx = FuzzContext::next();
   OwningOpRef<ModuleOp> module = parseAfterSelector(ctx, data, size);
   if (!module)

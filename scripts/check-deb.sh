@@ -44,7 +44,7 @@ rm -f "$empty_status"
 set -x
 "${sudo_cmd[@]}" apt-get install -y -q "${debs[0]}"
 dpkg -s scheduler-opt | grep -E '^(Status|Version|Depends):'
-command -v scheduler-opt scheduler-translate fusion-graph-gen
+command -v scheduler-opt scheduler-translate scheduler-graph-gen
 scheduler-opt --version
 dump="$root/corpus/inductor/layernorm_gelu/model__0_forward_1.0/ir_pre_fusion.txt"
 # Inductor's post-fusion dump of this graph: op0_op1_op3_op4_op5, one kernel.

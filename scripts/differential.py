@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential testing at scale: generates random graphs with
-fusion-graph-gen (pointwise and reduction nodes, views, in-place mutations,
+scheduler-graph-gen (pointwise and reduction nodes, views, in-place mutations,
 gathers through indirect indices, transposes, broadcasts, padding; odd
 sizes and size-1 dimensions in half of them) and checks for each that
 
@@ -62,7 +62,7 @@ def check_graph(seed, tools, workdir):
     gen_opts, schedule = graph_options(seed)
     gen = run([tools["gen"]] + gen_opts)
     if gen.returncode:
-        return "fusion-graph-gen failed: " + gen.stderr.decode()[-2000:]
+        return "scheduler-graph-gen failed: " + gen.stderr.decode()[-2000:]
     shuffled = run([tools["gen"], "--shuffle"] + gen_opts)
     first = run([tools["opt"], schedule], shuffled.stdout)
     if first.returncode:
@@ -101,7 +101,7 @@ def main():
     parser.add_argument("--graphs", type=int, default=100)
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--bindir", default=os.path.join(ROOT, "build", "bin"),
-                        help="where scheduler-opt and fusion-graph-gen are")
+                        help="where scheduler-opt and scheduler-graph-gen are")
     parser.add_argument("--workdir",
                         default=os.path.join(ROOT, "build", "differential"),
                         help="scratch files; failing graphs go to failures/")
@@ -116,7 +116,7 @@ def main():
     bindir = args.bindir
     libs = ",".join(os.path.join(LLVM, "lib", "lib%s.so" % n)
                     for n in ("mlir_c_runner_utils", "mlir_runner_utils"))
-    tools = {"gen": os.path.join(bindir, "fusion-graph-gen"),
+    tools = {"gen": os.path.join(bindir, "scheduler-graph-gen"),
              "opt": os.path.join(bindir, "scheduler-opt"),
              "runner": ([args.runner] if args.runner else
                         [os.path.join(LLVM, "bin", "mlir-runner"),
@@ -140,7 +140,7 @@ def main():
                 os.makedirs(keep, exist_ok=True)
                 gen_opts, schedule = graph_options(seed)
                 with open(os.path.join(keep, "seed%d.txt" % seed), "w") as f:
-                    f.write("fusion-graph-gen %s [--shuffle] | scheduler-opt %s\n%s\n"
+                    f.write("scheduler-graph-gen %s [--shuffle] | scheduler-opt %s\n%s\n"
                             % (" ".join(gen_opts), schedule, problem))
                 print("graph %d: %s" % (seed, problem.splitlines()[0]),
                       flush=True)

@@ -11,7 +11,7 @@
 # fuzz-lower, fuzz-generated or all. The targets are built in build-fuzz/
 # (BUILD_DIR), unless FUZZ_ALL names a fuzz-all binary already built (one
 # copied to a machine without LLVM, say), which then runs every target
-# (FUSION_FUZZ_TARGET). The corpus grows in $FUZZ_DIR/TARGET/corpus
+# (SCHEDULER_OPT_FUZZ_TARGET). The corpus grows in $FUZZ_DIR/TARGET/corpus
 # (default FUZZ_DIR: build-fuzz/fuzz-work) and is kept from run to run;
 # crashes, timeouts and out-of-memory inputs land in
 # $FUZZ_DIR/TARGET/crashes/, libFuzzer's log in $FUZZ_DIR/TARGET/last-run.log.
@@ -46,7 +46,7 @@ fi
 
 # fuzzer TARGET [ARGS...]: runs TARGET's fuzzer with ARGS.
 if [[ -n "${FUZZ_ALL:-}" ]]; then
-  fuzzer() { FUSION_FUZZ_TARGET="$1" "$FUZZ_ALL" "${@:2}"; }
+  fuzzer() { SCHEDULER_OPT_FUZZ_TARGET="$1" "$FUZZ_ALL" "${@:2}"; }
 else
   source "$root/scripts/clang-toolchain.sh"
   configure_clang_build "$build_dir" -DSCHEDULER_OPT_SANITIZE="address;undefined" \

@@ -28,8 +28,8 @@ export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-s
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LIT_OPTS="${LIT_OPTS:--sv}"
 start=$(date +%s)
-cmake --build "$build_dir" -j "$jobs" --target SchedulerOptUnitTests fusion-capi-test \
-  fusion-corpus-bench fusion-graph-gen scheduler-opt scheduler-translate
+cmake --build "$build_dir" -j "$jobs" --target SchedulerOptUnitTests scheduler-opt-capi-test \
+  scheduler-corpus-bench scheduler-graph-gen scheduler-opt scheduler-translate
 built=$(date +%s)
 cmake --build "$build_dir" -j "$jobs" --target check-scheduler-opt
 done_at=$(date +%s)

@@ -33,8 +33,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.scheduler_opt_tools_dir, append_path=True)
 
-tools = ["scheduler-opt", "scheduler-translate", "fusion-graph-gen",
-         "fusion-corpus-bench", "fusion-capi-test", "FileCheck", "not", "count", "mlir-runner"]
+tools = ["scheduler-opt", "scheduler-translate", "scheduler-graph-gen",
+         "scheduler-corpus-bench", "scheduler-opt-capi-test", "FileCheck", "not", "count", "mlir-runner"]
 llvm_config.add_tool_substitutions(tools, [config.scheduler_opt_tools_dir,
                                            config.llvm_tools_dir])
 

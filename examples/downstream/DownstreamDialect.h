@@ -3,8 +3,8 @@
 #ifndef DOWNSTREAM_DOWNSTREAMDIALECT_H
 #define DOWNSTREAM_DOWNSTREAMDIALECT_H
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Dialect.h"

@@ -8,7 +8,7 @@
 #ifndef DOWNSTREAM_OPS_TD
 #define DOWNSTREAM_OPS_TD
 
-include "fusion/Dialect/Fusion/IR/FusionTypes.td"
+include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 

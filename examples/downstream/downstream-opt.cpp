@@ -12,10 +12,10 @@
 
 #include "DownstreamDialect.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionInterfaces.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/InitAllDialects.h"
-#include "fusion/InitAllPasses.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionInterfaces.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/InitAllDialects.h"
+#include "scheduler-opt/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"

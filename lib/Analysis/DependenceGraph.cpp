@@ -1,8 +1,8 @@
 //===- DependenceGraph.cpp - Inductor's compute_dependencies --------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"

@@ -1,8 +1,8 @@
 //===- KernelGrouping.cpp - Kernels of a schedule and their traffic -------===//
 
-#include "fusion/Analysis/KernelGrouping.h"
+#include "scheduler-opt/Analysis/KernelGrouping.h"
 
-#include "fusion/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
 
 #include "llvm/ADT/DenseSet.h"
 

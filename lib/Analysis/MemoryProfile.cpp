@@ -1,8 +1,8 @@
 //===- MemoryProfile.cpp - Live buffer bytes over a schedule --------------===//
 
-#include "fusion/Analysis/MemoryProfile.h"
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Analysis/MemoryProfile.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
 using namespace mlir;
 using namespace mlir::fusion;

@@ -1,8 +1,8 @@
 //===- SizeVars.cpp - Inductor's V.graph.sizevars -------------------------===//
 
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
 
 #include <limits>
 

@@ -1,9 +1,9 @@
 //===- RegisterEverything.cpp - Register all of scheduler-opt from C ------===//
 
-#include "fusion-c/RegisterEverything.h"
+#include "scheduler-opt-c/RegisterEverything.h"
 
-#include "fusion/InitAllDialects.h"
-#include "fusion/InitAllPasses.h"
+#include "scheduler-opt/InitAllDialects.h"
+#include "scheduler-opt/InitAllPasses.h"
 
 #include "mlir/CAPI/IR.h"
 

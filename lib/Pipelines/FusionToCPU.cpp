@@ -1,8 +1,8 @@
 //===- FusionToCPU.cpp - fusion graphs to LLVM dialect for the CPU JIT ----===//
 
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Pipelines/LoweringPipelines.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Pipelines/LoweringPipelines.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Pipelines/LoweringPipelines.h"
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/Pipelines/LoweringPipelines.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

@@ -1,9 +1,9 @@
 //===- Pipelines.cpp - Registered pass pipelines of scheduler-opt ---------===//
 
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 

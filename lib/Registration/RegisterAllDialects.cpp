@@ -1,9 +1,9 @@
 //===- RegisterAllDialects.cpp - scheduler-opt's dialects -----------------===//
 
-#include "fusion/InitAllDialects.h"
+#include "scheduler-opt/InitAllDialects.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Pipelines/LoweringPipelines.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Pipelines/LoweringPipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

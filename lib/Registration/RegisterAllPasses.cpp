@@ -1,11 +1,11 @@
 //===- RegisterAllPasses.cpp - scheduler-opt's passes and pipelines -------===//
 
-#include "fusion/InitAllPasses.h"
+#include "scheduler-opt/InitAllPasses.h"
 
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
-#include "fusion/Pipelines/LoweringPipelines.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Pipelines/LoweringPipelines.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
 void mlir::fusion::registerAllPasses() {
   // The registries are global and a second registration of a pipeline name

@@ -1,8 +1,8 @@
 //===- RegisterAllTranslations.cpp - scheduler-opt's translations ---------===//
 
-#include "fusion/InitAllTranslations.h"
+#include "scheduler-opt/InitAllTranslations.h"
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 void mlir::fusion::registerAllTranslations() {
   // Registers through function-local statics: a second call does nothing.

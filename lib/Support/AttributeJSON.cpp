@@ -1,6 +1,6 @@
 //===- AttributeJSON.cpp - Attributes of plain data as JSON ---------------===//
 
-#include "fusion/Support/AttributeJSON.h"
+#include "scheduler-opt/Support/AttributeJSON.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 

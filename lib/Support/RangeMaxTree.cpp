@@ -1,6 +1,6 @@
 //===- RangeMaxTree.cpp - Range add, range maximum ------------------------===//
 
-#include "fusion/Support/RangeMaxTree.h"
+#include "scheduler-opt/Support/RangeMaxTree.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,6 +1,6 @@
 //===- ReachabilityIndex.cpp - Fast negative reachability on a DAG --------===//
 
-#include "fusion/Support/ReachabilityIndex.h"
+#include "scheduler-opt/Support/ReachabilityIndex.h"
 
 #include <algorithm>
 #include <random>

@@ -1,6 +1,6 @@
 //===- TopologicalOrder.cpp - Stable topological order, cycles -----------===//
 
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "llvm/ADT/STLExtras.h"
 

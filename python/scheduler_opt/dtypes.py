@@ -5,7 +5,7 @@ name, and the short name the launch manifest and the signature use
 
 Every Python table of dtypes (dump.py, runtime.py, fx_graph.py, the bench
 scripts) derives from `DTYPES`. The C++ side's table,
-include/fusion/Support/Dtypes.def (read by the importer and the kernel code
+include/scheduler-opt/Support/Dtypes.def (read by the importer and the kernel code
 generator), has the same rows in the same order: tests/test_dtypes.py
 checks that.
 """

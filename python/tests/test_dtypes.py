@@ -1,5 +1,5 @@
 """The dtype table of the Python side (scheduler_opt/dtypes.py) against the
-C++ side's (include/fusion/Support/Dtypes.def, which the importer and the
+C++ side's (include/scheduler-opt/Support/Dtypes.def, which the importer and the
 kernel code generator read): the same rows in the same order."""
 import os
 import re
@@ -7,7 +7,7 @@ import unittest
 
 from scheduler_opt import dtypes
 
-DEF = os.path.join(os.path.dirname(__file__), "..", "..", "include", "fusion",
+DEF = os.path.join(os.path.dirname(__file__), "..", "..", "include", "scheduler-opt",
                    "Support", "Dtypes.def")
 ROW = re.compile(r"^FUSION_DTYPE\((\w+), (\w+), (\w+), .*\)$")
 

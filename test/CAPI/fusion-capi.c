@@ -1,17 +1,17 @@
 //===- fusion-capi.c - The C API of scheduler-opt, used from C ------------===//
 //
-// A C program that uses only include/fusion-c/ and mlir-c/: registers the
+// A C program that uses only include/scheduler-opt-c/ and mlir-c/: registers the
 // dialect through its handle, imports Inductor dumps from a string and from
 // a file, runs passes created through the C API and a registered pipeline,
 // and gets the importer's errors through a diagnostic handler.
 //
-// RUN: fusion-capi-test %corpus 2>&1 | FileCheck %s
+// RUN: scheduler-opt-capi-test %corpus 2>&1 | FileCheck %s
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion-c/Dialect/Fusion.h"
-#include "fusion-c/RegisterEverything.h"
-#include "fusion-c/Target/Inductor.h"
+#include "scheduler-opt-c/Dialect/Fusion.h"
+#include "scheduler-opt-c/RegisterEverything.h"
+#include "scheduler-opt-c/Target/Inductor.h"
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -257,7 +257,7 @@ static int testErrors(void) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: fusion-capi-test <corpus/inductor directory>\n");
+    fprintf(stderr, "usage: scheduler-opt-capi-test <corpus/inductor directory>\n");
     return 2;
   }
   if (testDialectHandle() || testImportStringAndCreatedPasses(argv[1]) ||

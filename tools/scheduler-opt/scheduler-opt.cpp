@@ -1,13 +1,13 @@
 //===- scheduler-opt.cpp - The scheduler-opt driver -----------------------===//
 //
 // An mlir-opt style driver: it only registers, through the same InitAll
-// entry points other compilers call (include/fusion/InitAll*.h), plus
+// entry points other compilers call (include/scheduler-opt/InitAll*.h), plus
 // upstream's generic transforms and the test-only passes of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/InitAllDialects.h"
-#include "fusion/InitAllPasses.h"
+#include "scheduler-opt/InitAllDialects.h"
+#include "scheduler-opt/InitAllPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

@@ -2,11 +2,11 @@
 //
 // An mlir-translate style driver: it registers the translations between
 // the fusion dialect and other formats (Inductor's scheduler dumps) through
-// include/fusion/InitAllTranslations.h.
+// include/scheduler-opt/InitAllTranslations.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/InitAllTranslations.h"
+#include "scheduler-opt/InitAllTranslations.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 

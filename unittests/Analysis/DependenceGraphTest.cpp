@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Target/Inductor/InductorFormat.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Target/Inductor/InductorFormat.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"

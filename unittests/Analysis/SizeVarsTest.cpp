@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/SizeVars.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"

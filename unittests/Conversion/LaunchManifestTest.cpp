@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Conversion/FusionToGPU/LaunchManifest.h"
+#include "scheduler-opt/Conversion/FusionToGPU/LaunchManifest.h"
 
 #include "gtest/gtest.h"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
 
 #include "mlir/IR/MLIRContext.h"
 

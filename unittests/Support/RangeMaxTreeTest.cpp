@@ -1,6 +1,6 @@
 //===- RangeMaxTreeTest.cpp - RangeMaxTree against a plain array ----------===//
 
-#include "fusion/Support/RangeMaxTree.h"
+#include "scheduler-opt/Support/RangeMaxTree.h"
 
 #include "gtest/gtest.h"
 

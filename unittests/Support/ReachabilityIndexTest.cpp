@@ -1,6 +1,6 @@
 //===- ReachabilityIndexTest.cpp - Interval labels against brute force ----===//
 
-#include "fusion/Support/ReachabilityIndex.h"
+#include "scheduler-opt/Support/ReachabilityIndex.h"
 
 #include "gtest/gtest.h"
 

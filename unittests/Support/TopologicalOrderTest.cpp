@@ -1,6 +1,6 @@
 //===- TopologicalOrderTest.cpp - Stable order and cycles on random graphs ===//
 
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "gtest/gtest.h"
 

@@ -24,10 +24,10 @@
 
 #include "GraphGenerator.h"
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/MemoryProfile.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Analysis/MemoryProfile.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"

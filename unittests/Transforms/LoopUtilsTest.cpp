@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 
 #include "mlir/IR/MLIRContext.h"
 

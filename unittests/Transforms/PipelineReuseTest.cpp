@@ -15,9 +15,9 @@
 
 #include "GraphGenerator.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Pipelines/Pipelines.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion-c/RegisterEverything.h"
+#include "scheduler-opt-c/RegisterEverything.h"
 
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"

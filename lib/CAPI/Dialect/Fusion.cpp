@@ -1,9 +1,9 @@
 //===- Fusion.cpp - C API of the fusion dialect ---------------------------===//
 
-#include "fusion-c/Dialect/Fusion.h"
+#include "scheduler-opt-c/Dialect/Fusion.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/CAPI/Registration.h"
@@ -13,4 +13,4 @@ using namespace mlir::fusion;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Fusion, fusion, FusionDialect)
 
-#include "fusion/Dialect/Fusion/Transforms/Passes.capi.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.capi.cpp.inc"

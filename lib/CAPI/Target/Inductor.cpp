@@ -1,8 +1,8 @@
 //===- Inductor.cpp - C API of the Inductor dump importer -----------------===//
 
-#include "fusion-c/Target/Inductor.h"
+#include "scheduler-opt-c/Target/Inductor.h"
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"

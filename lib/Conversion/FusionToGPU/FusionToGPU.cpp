@@ -32,13 +32,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Conversion/KernelCodegen/HostLowering.h"
-#include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Dialect/Fusion/IR/ExternCall.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
+#include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ExternCall.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -58,7 +58,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_CONVERTFUSIONTOGPUPASS
-#include "fusion/Conversion/Passes.h.inc"
+#include "scheduler-opt/Conversion/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Conversion/FusionToGPU/LaunchManifest.h"
+#include "scheduler-opt/Conversion/FusionToGPU/LaunchManifest.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"

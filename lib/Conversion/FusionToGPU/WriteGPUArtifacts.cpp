@@ -1,8 +1,8 @@
 //===- WriteGPUArtifacts.cpp - PTX and launch manifests to files ----------===//
 
-#include "fusion/Conversion/Passes.h"
-#include "fusion/Conversion/FusionToGPU/LaunchManifest.h"
-#include "fusion/Support/AttributeJSON.h"
+#include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Conversion/FusionToGPU/LaunchManifest.h"
+#include "scheduler-opt/Support/AttributeJSON.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -19,7 +19,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_FUSIONWRITEGPUARTIFACTSPASS
-#include "fusion/Conversion/Passes.h.inc"
+#include "scheduler-opt/Conversion/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

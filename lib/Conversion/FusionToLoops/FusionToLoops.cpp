@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Conversion/KernelCodegen/HostLowering.h"
-#include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
-#include "fusion/Conversion/Passes.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
+#include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_CONVERTFUSIONTOLOOPSPASS
-#include "fusion/Conversion/Passes.h.inc"
+#include "scheduler-opt/Conversion/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScalarOpsImpl.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

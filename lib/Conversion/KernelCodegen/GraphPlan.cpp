@@ -1,8 +1,8 @@
 //===- GraphPlan.cpp - Run-time layout of a lowered fusion.graph ----------===//
 
-#include "fusion/Conversion/KernelCodegen/GraphPlan.h"
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/SizeVars.h"
+#include "scheduler-opt/Conversion/KernelCodegen/GraphPlan.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -16,7 +16,7 @@ std::string codegen::getDTypeName(Type type) {
 #define FUSION_DTYPE(FX, TORCH, NAME, TYPE)                                   \
   if (type == TYPE)                                                            \
     return #NAME;
-#include "fusion/Support/Dtypes.def"
+#include "scheduler-opt/Support/Dtypes.def"
   // Integer types no dtype has (signed ones, other widths).
   return (type.isUnsignedInteger() ? "u" : "i") +
          std::to_string(type.getIntOrFloatBitWidth());

@@ -1,7 +1,7 @@
 //===- HostLowering.cpp - The host function of a lowered graph ------------===//
 
-#include "fusion/Conversion/KernelCodegen/HostLowering.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/InductorScalarOps.h"
 #include "ScalarOpsImpl.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"

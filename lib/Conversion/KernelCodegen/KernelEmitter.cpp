@@ -1,10 +1,10 @@
 //===- KernelEmitter.cpp - Emitting the rows of a planned kernel ----------===//
 
-#include "fusion/Conversion/KernelCodegen/KernelEmitter.h"
-#include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
-#include "fusion/Conversion/KernelCodegen/RowOps.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
+#include "scheduler-opt/Conversion/KernelCodegen/InductorScalarOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,11 +1,11 @@
 //===- KernelPlan.cpp - Mapping a kernel onto its iteration space ---------===//
 
-#include "fusion/Conversion/KernelCodegen/KernelPlan.h"
-#include "fusion/Conversion/KernelCodegen/InductorScalarOps.h"
-#include "fusion/Conversion/KernelCodegen/RowOps.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/KernelPlan.h"
+#include "scheduler-opt/Conversion/KernelCodegen/InductorScalarOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

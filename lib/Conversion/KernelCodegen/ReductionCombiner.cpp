@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Conversion/KernelCodegen/ReductionCombiner.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ReductionCombiner.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,8 +1,8 @@
 //===- RowOps.cpp - Operations along a whole row of a kernel --------------===//
 
-#include "fusion/Conversion/KernelCodegen/RowOps.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

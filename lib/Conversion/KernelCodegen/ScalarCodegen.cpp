@@ -1,6 +1,6 @@
 //===- ScalarCodegen.cpp - Scalar semantics of fusion body ops ------------===//
 
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"

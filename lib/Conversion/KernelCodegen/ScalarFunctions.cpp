@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScalarOpsImpl.h"
-#include "fusion/Conversion/KernelCodegen/ScalarCodegen.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -9,15 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 #include "InductorDump.h"
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Target/Inductor/InductorFormat.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- Dtypes.cpp - torch dtypes ------------------------------------------===//
 //
-// The element types of torch dtypes (fusion/Support/Dtypes.def) and the
+// The element types of torch dtypes (scheduler-opt/Support/Dtypes.def) and the
 // torch names of FX annotation codes.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +31,7 @@ mlir::fusion::inductor::convertDtype(StringRef dtype, const char *loc,
 #define FUSION_DTYPE(FX, TORCH, NAME, TYPE)                                   \
   if (!type && name == #TORCH)                                                 \
     type = TYPE;
-#include "fusion/Support/Dtypes.def"
+#include "scheduler-opt/Support/Dtypes.def"
   if (type)
     return type;
   return locator.emitError(loc)

@@ -1,12 +1,12 @@
 //===- DumpFields.h - The values on a dump's lines --------------*- C++ -*-===//
 //
-// Internal to MLIRFusionInductorImport: reads dependences, layouts, users
+// Internal to SchedulerOptInductorImport: reads dependences, layouts, users
 // and sizes out of the Python values the dump prints on its field lines.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
-#define FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
+#ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
+#define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
 
 #include "InductorDump.h"
 
@@ -67,4 +67,4 @@ private:
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_LIB_TARGET_INDUCTOR_DUMPFIELDS_H
+#endif // SCHEDULER_OPT_LIB_TARGET_INDUCTOR_DUMPFIELDS_H

@@ -13,8 +13,8 @@
 
 #include "ImportInductorImpl.h"
 
-#include "fusion/Dialect/Fusion/IR/ExternCall.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ExternCall.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/JSON.h"

@@ -109,6 +109,6 @@ StringRef mlir::fusion::inductor::fxDtypeName(StringRef code) {
 #define FUSION_DTYPE(FX, TORCH, NAME, TYPE)                                   \
   if (code == #FX)                                                             \
     return "torch." #TORCH;
-#include "fusion/Support/Dtypes.def"
+#include "scheduler-opt/Support/Dtypes.def"
   return code;
 }

@@ -10,8 +10,8 @@
 
 #include "ImportInductorImpl.h"
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 

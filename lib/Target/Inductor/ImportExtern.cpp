@@ -8,7 +8,7 @@
 
 #include "ImportInductorImpl.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "llvm/ADT/StringSet.h"
 

@@ -6,14 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "ImportInductorImpl.h"
 #include "ReductionTypes.h"
 #include "InductorDump.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,6 +1,6 @@
 //===- ImportInductorImpl.h - Pieces shared by the importer -----*- C++ -*-===//
 //
-// Internal to MLIRFusionInductorImport. The importer is split by concern:
+// Internal to SchedulerOptInductorImport. The importer is split by concern:
 //
 //   ImportInductor.cpp   entry points (dump + FX graph -> verified module)
 //   FxGraph.cpp          placeholders of fx_graph_readable.py
@@ -23,14 +23,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
-#define FUSION_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
+#ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
+#define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
 
 #include "IndexExpr.h"
 #include "InductorDump.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -444,4 +444,4 @@ const OpDef *lookupOp(StringRef name);
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
+#endif // SCHEDULER_OPT_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H

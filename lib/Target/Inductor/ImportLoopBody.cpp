@@ -11,8 +11,8 @@
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"

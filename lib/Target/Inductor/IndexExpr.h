@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_LIB_TARGET_INDUCTOR_INDEXEXPR_H
-#define FUSION_LIB_TARGET_INDUCTOR_INDEXEXPR_H
+#ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDEXEXPR_H
+#define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDEXEXPR_H
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
@@ -105,4 +105,4 @@ ArrayRef<IndexFunctionInfo> getIndexFunctions();
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_LIB_TARGET_INDUCTOR_INDEXEXPR_H
+#endif // SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDEXEXPR_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
-#define FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
+#ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
+#define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Diagnostics.h"
@@ -329,4 +329,4 @@ FailureOr<PyValue *> parsePyValue(StringRef text, const DumpLocator &locator,
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H
+#endif // SCHEDULER_OPT_LIB_TARGET_INDUCTOR_INDUCTORDUMP_H

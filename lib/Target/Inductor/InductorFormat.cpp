@@ -1,7 +1,7 @@
 //===- InductorFormat.cpp - Print dependences as Inductor does ------------===//
 
-#include "fusion/Target/Inductor/InductorFormat.h"
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Target/Inductor/InductorFormat.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,15 +1,15 @@
 //===- ReductionTypes.h - Inductor's reduction types -----------*- C++ -*-===//
 //
-// Internal to MLIRFusionInductorImport: the fusion.reduce kind of each of
+// Internal to SchedulerOptInductorImport: the fusion.reduce kind of each of
 // Inductor's reduction types (ImportOps.cpp), for the importer and its
 // import table.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H
-#define FUSION_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H
+#ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H
+#define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H
 
-#include "fusion/Dialect/Fusion/IR/FusionAttrs.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionAttrs.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -35,4 +35,4 @@ std::optional<ReduceKind> lookupReductionType(llvm::StringRef name);
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H
+#endif // SCHEDULER_OPT_LIB_TARGET_INDUCTOR_REDUCTIONTYPES_H

@@ -1,8 +1,8 @@
 //===- TranslateRegistration.cpp - Inductor translations ------------------===//
 
-#include "fusion/Target/Inductor/ImportInductor.h"
+#include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Target/Inductor/InductorFormat.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringExtras.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/KernelGrouping.h"
+#include "scheduler-opt/Analysis/KernelGrouping.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/MemoryProfile.h"
+#include "scheduler-opt/Analysis/MemoryProfile.h"
 
 #include "mlir/Pass/Pass.h"
 

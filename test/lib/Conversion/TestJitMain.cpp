@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -21,10 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_TEST_UTILS_GRAPHGENERATOR_H
-#define FUSION_TEST_UTILS_GRAPHGENERATOR_H
+#ifndef SCHEDULER_OPT_TEST_UTILS_GRAPHGENERATOR_H
+#define SCHEDULER_OPT_TEST_UTILS_GRAPHGENERATOR_H
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -77,4 +77,4 @@ OwningOpRef<ModuleOp> generateGraphModule(MLIRContext *context,
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_TEST_UTILS_GRAPHGENERATOR_H
+#endif // SCHEDULER_OPT_TEST_UTILS_GRAPHGENERATOR_H

@@ -2,12 +2,12 @@
 //
 // splitmix64: a tiny generator whose sequence is the same everywhere (the
 // standard distributions are not), so that a seed names one generated
-// graph, in either of fusion-graph-gen's formats.
+// graph, in either of scheduler-graph-gen's formats.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSION_TEST_LIB_UTILS_SPLITMIX64_H
-#define FUSION_TEST_LIB_UTILS_SPLITMIX64_H
+#ifndef SCHEDULER_OPT_TEST_LIB_UTILS_SPLITMIX64_H
+#define SCHEDULER_OPT_TEST_LIB_UTILS_SPLITMIX64_H
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -41,4 +41,4 @@ private:
 } // namespace fusion
 } // namespace mlir
 
-#endif // FUSION_TEST_LIB_UTILS_SPLITMIX64_H
+#endif // SCHEDULER_OPT_TEST_LIB_UTILS_SPLITMIX64_H

@@ -1,6 +1,6 @@
 //===- AffineSum.cpp - Index expressions as sums of terms -----------------===//
 
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
 
 #include "llvm/Support/MathExtras.h"
 

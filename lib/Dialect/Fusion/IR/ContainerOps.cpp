@@ -1,7 +1,7 @@
 //===- ContainerOps.cpp - fusion.fused, fusion.foreach, fusion.group --------===
 
 #include "FusionOpsInternal.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

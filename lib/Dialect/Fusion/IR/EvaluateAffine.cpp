@@ -1,6 +1,6 @@
 //===- EvaluateAffine.cpp - Values of index expressions ---------------------===
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "llvm/Support/MathExtras.h"
 

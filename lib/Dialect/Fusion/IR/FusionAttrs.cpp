@@ -1,8 +1,8 @@
 //===- FusionAttrs.cpp - Attributes of the fusion dialect -----------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionAttrs.h"
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionAttrs.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -11,15 +11,15 @@
 using namespace mlir;
 using namespace mlir::fusion;
 
-#include "fusion/Dialect/Fusion/IR/FusionEnums.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "fusion/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
 
 void FusionDialect::registerAttributes() {
   addAttributes<
 #define GET_ATTRDEF_LIST
-#include "fusion/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionAttrs.cpp.inc"
       >();
 }
 

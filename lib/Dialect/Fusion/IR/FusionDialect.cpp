@@ -1,15 +1,15 @@
 //===- FusionDialect.cpp - The fusion dialect -----------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/Interfaces/FoldInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
 
-#include "fusion/Dialect/Fusion/IR/FusionOpsDialect.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOpsDialect.cpp.inc"
 
 namespace {
 /// Folding (e.g. in canonicalize) hoists constants to the closest region the
@@ -29,11 +29,11 @@ void FusionDialect::initialize() {
   registerAttributes();
   addOperations<
 #define GET_OP_LIST
-#include "fusion/Dialect/Fusion/IR/FusionOps.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.cpp.inc"
       >();
   addInterfaces<FusionFoldInterface>();
 }

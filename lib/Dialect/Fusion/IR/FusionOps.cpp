@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionOpsInternal.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -19,7 +19,7 @@
 using namespace mlir;
 using namespace mlir::fusion;
 
-#include "fusion/Dialect/Fusion/IR/FusionInterfaces.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionInterfaces.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // Buffer names from SSA names
@@ -215,4 +215,4 @@ static void printStoreMode(OpAsmPrinter &p, Operation *, StoreModeAttr mode) {
 }
 
 #define GET_OP_CLASSES
-#include "fusion/Dialect/Fusion/IR/FusionOps.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.cpp.inc"

@@ -8,7 +8,7 @@
 #ifndef LIB_DIALECT_FUSION_IR_FUSIONOPSINTERNAL_H
 #define LIB_DIALECT_FUSION_IR_FUSIONOPSINTERNAL_H
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 namespace mlir {
 namespace fusion {

@@ -1,9 +1,9 @@
 //===- FusionTypes.cpp - Types of the fusion dialect ----------------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
-#include "fusion/Dialect/Fusion/IR/FusionDialect.h"
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -14,12 +14,12 @@ using namespace mlir;
 using namespace mlir::fusion;
 
 #define GET_TYPEDEF_CLASSES
-#include "fusion/Dialect/Fusion/IR/FusionOpsTypes.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOpsTypes.cpp.inc"
 
 void FusionDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST
-#include "fusion/Dialect/Fusion/IR/FusionOpsTypes.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOpsTypes.cpp.inc"
       >();
 }
 

@@ -1,10 +1,10 @@
 //===- GraphOp.cpp - fusion.graph and fusion.output -------------------------===
 
 #include "FusionOpsInternal.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

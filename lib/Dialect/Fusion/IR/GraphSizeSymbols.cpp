@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionOpsInternal.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "llvm/Support/MathExtras.h"
 

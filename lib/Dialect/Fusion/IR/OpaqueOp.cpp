@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 using namespace mlir;
 using namespace mlir::fusion;

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "FusionOpsInternal.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.h"
-#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -34,4 +34,4 @@ LogicalResult ScanOp::verify() {
 }
 
 #define GET_OP_CLASSES
-#include "fusion/Dialect/Fusion/IR/FusionScanOps.cpp.inc"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.cpp.inc"

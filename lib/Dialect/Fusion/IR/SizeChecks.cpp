@@ -1,9 +1,9 @@
 //===- SizeChecks.cpp - Sizes that int64 can represent --------------------===//
 
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
-#include "fusion/Dialect/Fusion/IR/FusionTypes.h"
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Operation.h"

@@ -1,7 +1,7 @@
 //===- SizeExpr.cpp - Symbolic sizes of the fusion dialect ----------------===//
 
-#include "fusion/Dialect/Fusion/IR/SizeExpr.h"
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Debug.h"
@@ -14,7 +14,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_DEADNODEELIMINATIONPASS
-#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -10,17 +10,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/ScheduleOrder.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Analysis/ScheduleOrder.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionRemarks.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_FUSENODESPASS
-#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -21,8 +21,8 @@
 
 #include "FusionPlannerImpl.h"
 
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"

@@ -16,11 +16,11 @@
 #ifndef LIB_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNERIMPL_H
 #define LIB_DIALECT_FUSION_TRANSFORMS_FUSIONPLANNERIMPL_H
 
-#include "fusion/Analysis/MemoryProfile.h"
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
-#include "fusion/Support/RangeMaxTree.h"
-#include "fusion/Support/ReachabilityIndex.h"
+#include "scheduler-opt/Analysis/MemoryProfile.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "scheduler-opt/Support/RangeMaxTree.h"
+#include "scheduler-opt/Support/ReachabilityIndex.h"
 
 #include "llvm/ADT/SetVector.h"
 

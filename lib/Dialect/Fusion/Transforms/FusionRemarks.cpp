@@ -1,7 +1,7 @@
 //===- FusionRemarks.cpp - The fusion pass's explaining remarks -----------===//
 
-#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionRemarks.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,7 +1,7 @@
 //===- LoopUtils.cpp - Loop order utilities for fusion.node ---------------===//
 
-#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
-#include "fusion/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"

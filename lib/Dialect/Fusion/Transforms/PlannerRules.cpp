@@ -11,9 +11,9 @@
 
 #include "FusionPlannerImpl.h"
 
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Dialect/Fusion/IR/AffineSum.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "llvm/ADT/MapVector.h"

@@ -12,11 +12,11 @@
 
 #include "FusionPlannerImpl.h"
 
-#include "fusion/Analysis/MemoryProfile.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
-#include "fusion/Support/RangeMaxTree.h"
-#include "fusion/Support/ReachabilityIndex.h"
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Analysis/MemoryProfile.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Support/RangeMaxTree.h"
+#include "scheduler-opt/Support/ReachabilityIndex.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 using namespace mlir;
 using namespace mlir::fusion;

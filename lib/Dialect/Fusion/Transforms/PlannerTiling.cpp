@@ -8,9 +8,9 @@
 
 #include "FusionPlannerImpl.h"
 
-#include "fusion/Analysis/SizeVars.h"
-#include "fusion/Dialect/Fusion/IR/SizeChecks.h"
-#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "llvm/ADT/MapVector.h"

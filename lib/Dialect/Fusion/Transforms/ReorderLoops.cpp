@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/InterleavedRange.h"
@@ -15,7 +15,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_REORDERLOOPSPASS
-#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Analysis/ScheduleOrder.h"
-#include "fusion/Dialect/Fusion/Transforms/Passes.h"
-#include "fusion/Support/TopologicalOrder.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Analysis/ScheduleOrder.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
+#include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -20,7 +20,7 @@
 
 namespace mlir::fusion {
 #define GEN_PASS_DEF_TOPOLOGICALSORTPASS
-#include "fusion/Dialect/Fusion/Transforms/Passes.h.inc"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h.inc"
 } // namespace mlir::fusion
 
 using namespace mlir;

@@ -7,13 +7,13 @@
 //
 //   <loc of B>: remark: not fusing A with B: <reason>
 //
-// It changes nothing. It lets the report tooling (fusion-corpus-bench,
+// It changes nothing. It lets the report tooling (scheduler-corpus-bench,
 // bench/compare_inductor.py) be tested end to end without the fusion pass.
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Dialect/Fusion/IR/FusionOps.h"
-#include "fusion/Dialect/Fusion/Transforms/FusionRemarks.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/FusionRemarks.h"
 
 #include "mlir/Pass/Pass.h"
 

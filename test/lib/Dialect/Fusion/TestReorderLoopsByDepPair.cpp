@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusion/Analysis/DependenceGraph.h"
-#include "fusion/Dialect/Fusion/Transforms/LoopUtils.h"
-#include "fusion/Target/Inductor/InductorFormat.h"
+#include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Target/Inductor/InductorFormat.h"
 
 #include "mlir/Pass/Pass.h"
 

@@ -1,0 +1,197 @@
+//===- DependenceGraph.h - Inductor's compute_dependencies ------*- C++ -*-===//
+//
+// The memory dependences of a fusion.graph, as Inductor's
+// `Scheduler.compute_dependencies` derives them: per scheduler node its read
+// and write dependences (MemoryDep, StarDep, WeakDep), which of its reads are
+// met by graph inputs and which wait for other nodes, the users of every
+// buffer (graph outputs included), and the ordering edges between nodes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_ANALYSIS_DEPENDENCEGRAPH_H
+#define SCHEDULER_OPT_ANALYSIS_DEPENDENCEGRAPH_H
+
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/IR/Value.h"
+#include "mlir/Pass/AnalysisManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir {
+namespace fusion {
+
+/// The reads and writes of one leaf scheduler node, computed from its body
+/// or operands alone (Inductor's `extract_read_writes` without
+/// normalization). Mutation ordering is not included: it depends on the
+/// other nodes of the graph.
+struct ReadWrites {
+  /// MemoryDepAttr and StarDepAttr, first occurrence first, no duplicates.
+  SmallVector<Attribute, 4> reads;
+  SmallVector<Attribute, 2> writes;
+  /// The buffer values behind `reads`, in the same order.
+  SmallVector<Value, 4> readBuffers;
+};
+
+/// Returns `expr` with every sum in a canonical order: dimensions by
+/// position, then symbols, then other terms (floordiv, mod) by their printed
+/// form, the constant last; equal factors merged. Floordiv and mod stay as
+/// they are. Dependences use it so that equal indices compare equal, as
+/// sympy's canonical expressions do in Inductor.
+AffineExpr canonicalizeIndexExpr(AffineExpr expr);
+
+/// Computes the reads and writes of a leaf node (`fusion.node`,
+/// `fusion.extern` or `fusion.nop`).
+ReadWrites computeReadWrites(SchedulerNodeOpInterface leaf);
+
+/// Returns the name of a buffer value: a graph input name or the buffer name
+/// of the scheduler node producing it. Returns null for other values.
+StringAttr getBufferName(Value buffer);
+
+/// Returns the buffer a dependence (`#fusion.memory_dep`, `#fusion.star_dep`
+/// or `#fusion.weak_dep`) names.
+StringAttr getDepName(Attribute dep);
+
+/// One user of a buffer (Inductor's NodeUser): the leaf node that reads it
+/// and the index of the top-level node holding that leaf, or `kOutput` and
+/// a null leaf for the graph's consumer.
+struct NodeUser {
+  static constexpr unsigned kOutput = ~0u;
+  unsigned node;
+  Operation *leaf;
+  bool canInplace;
+  bool isWeak;
+  bool isOutput() const { return node == kOutput; }
+};
+
+/// The dependence graph of one fusion.graph. Nodes are the top-level
+/// scheduler ops of the graph body in their current order.
+class DependenceGraph {
+public:
+  explicit DependenceGraph(Operation *op);
+
+  GraphOp getGraph() const { return graph; }
+
+  //===--------------------------------------------------------------------===//
+  // Nodes
+  //===--------------------------------------------------------------------===//
+
+  unsigned getNumNodes() const { return nodes.size(); }
+  SchedulerNodeOpInterface getNode(unsigned index) const {
+    return nodes[index];
+  }
+  ArrayRef<SchedulerNodeOpInterface> getNodes() const { return nodes; }
+  /// Index of a top-level node, or nullopt for any other op.
+  std::optional<unsigned> lookupNode(Operation *op) const;
+
+  //===--------------------------------------------------------------------===//
+  // Dependences
+  //===--------------------------------------------------------------------===//
+
+  /// Every read of the node, including the fake dependences mutation adds
+  /// (a StarDep on the overwritten buffer, WeakDeps on the buffers of its
+  /// earlier readers).
+  ArrayRef<Attribute> getReads(unsigned node) const {
+    return deps[node].reads;
+  }
+  ArrayRef<Attribute> getWrites(unsigned node) const {
+    return deps[node].writes;
+  }
+  /// Reads of buffers produced by nodes of the graph.
+  ArrayRef<Attribute> getUnmetDependencies(unsigned node) const {
+    return deps[node].unmet;
+  }
+  /// Reads of graph inputs.
+  ArrayRef<Attribute> getMetDependencies(unsigned node) const {
+    return deps[node].met;
+  }
+
+  /// Nodes that must run before `node`, sorted by index, no duplicates.
+  ArrayRef<unsigned> getPredecessors(unsigned node) const {
+    return preds[node];
+  }
+  /// Nodes that must run after `node`, sorted by index, no duplicates.
+  ArrayRef<unsigned> getSuccessors(unsigned node) const {
+    return succs[node];
+  }
+
+  /// All transitive predecessors of `node`, sorted by index. Computed on
+  /// demand in time linear in the size of the ancestor subgraph.
+  SmallVector<unsigned> getAncestors(unsigned node) const;
+
+  //===--------------------------------------------------------------------===//
+  // Buffers
+  //===--------------------------------------------------------------------===//
+
+  /// The buffer value named `name`, or null.
+  Value lookupBuffer(StringAttr name) const { return buffersByName.lookup(name); }
+  /// The top-level node producing `buffer`, or nullopt for graph inputs.
+  std::optional<unsigned> getProducer(Value buffer) const;
+  /// The users of `buffer` (and of the buffers it aliases), in schedule
+  /// order, the graph output last, one entry per leaf node.
+  ArrayRef<NodeUser> getUsers(Value buffer) const;
+  /// The buffer version that overwrites `buffer` in place, or null. A
+  /// result of a container (`fusion.fused`, ...) is the member result it
+  /// yields: a node may overwrite either.
+  Value getMutation(Value buffer) const {
+    return mutatedBy.lookup(memberValue(buffer));
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Cycles
+  //===--------------------------------------------------------------------===//
+
+  /// True when the ordering edges (including mutation order) are cyclic.
+  bool hasCycle() const { return !cycle.empty(); }
+  /// The nodes on one cycle, in edge order.
+  ArrayRef<unsigned> getCycle() const { return cycle; }
+  /// Emits an error naming the nodes on the cycle, at the first of them.
+  InFlightDiagnostic emitCycleError() const;
+
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) {
+    return !pa.isPreserved<DependenceGraph>();
+  }
+
+private:
+  struct NodeDeps {
+    SmallVector<Attribute, 4> reads;
+    SmallVector<Attribute, 2> writes;
+    SmallVector<Attribute, 4> unmet;
+    SmallVector<Attribute, 4> met;
+  };
+
+  void build();
+  void findCycle();
+  Value aliasRoot(Value buffer) const;
+  /// The member result a container result yields (through nested
+  /// containers); any other value itself.
+  Value memberValue(Value buffer) const {
+    while (Value inner = yieldedBy.lookup(buffer))
+      buffer = inner;
+    return buffer;
+  }
+
+  GraphOp graph;
+  SmallVector<SchedulerNodeOpInterface> nodes;
+  DenseMap<Operation *, unsigned> nodeIndex;
+  SmallVector<NodeDeps> deps;
+  SmallVector<SmallVector<unsigned, 4>> preds, succs;
+  DenseMap<StringAttr, Value> buffersByName;
+  DenseMap<Value, unsigned> producers;
+  /// Union-find parent for buffers that alias (nop results and inputs).
+  DenseMap<Value, Value> aliasParent;
+  /// Users per alias root.
+  DenseMap<Value, SmallVector<NodeUser, 2>> users;
+  /// Keyed by member values (memberValue).
+  DenseMap<Value, Value> mutatedBy;
+  /// Container results to the values their containers yield.
+  DenseMap<Value, Value> yieldedBy;
+  SmallVector<unsigned> cycle;
+};
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // SCHEDULER_OPT_ANALYSIS_DEPENDENCEGRAPH_H

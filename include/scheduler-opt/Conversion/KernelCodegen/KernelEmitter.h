@@ -1,0 +1,166 @@
+//===- KernelEmitter.h - Emitting the rows of a planned kernel --*- C++ -*-===//
+//
+// Emits the computation of one row of a kernel (see KernelPlan.h) with scf,
+// memref, arith and math ops, for targets that spread a row's elements
+// over several threads (the GPU: lanes of a warp or a block) or run it on
+// one (the CPU). Member bodies are emitted on demand: a value is computed
+// where it is first needed and reused within its scope, loads of buffers
+// produced inside the group are replaced by the producer's stored value,
+// and reductions run level by level, each as one pass over the row that
+// folds the elements into per-lane accumulators, which the target then
+// merges across lanes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_KERNELEMITTER_H
+#define SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_KERNELEMITTER_H
+
+#include "scheduler-opt/Conversion/KernelCodegen/KernelPlan.h"
+#include "scheduler-opt/Conversion/KernelCodegen/ReductionCombiner.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+#include <memory>
+
+namespace mlir::fusion::codegen {
+
+/// How the elements of a row are spread over the lanes (threads) that
+/// compute it, and what the target does across lanes.
+struct RowLayout {
+  /// Lanes cooperating on one row, and this thread's lane (in the emitter's
+  /// index type). Lane l handles elements l, l + numLanes, l + 2 numLanes...
+  int64_t numLanes = 1;
+  Value lane;
+  /// When true, each lane's elements are unrolled and kept in registers
+  /// across reduction levels (Inductor's persistent reductions); else each
+  /// level loops over the row again.
+  bool persistent = false;
+  /// Elements per lane when persistent; elements per lane per iteration of
+  /// the loop over the row otherwise. A multiple of `vectorWidth`.
+  int64_t elementsPerLane = 1;
+  /// Lanes take the row in groups of this many adjacent elements (lane l
+  /// has groups l, l + numLanes, ...), whose contiguous, aligned loads and
+  /// stores become vector accesses. The row length must be a multiple.
+  int64_t vectorWidth = 1;
+  // Rows of symbolic length are never persistent and never vectorized:
+  // neither the unrolled lane count nor the divisibility holds at every
+  // size.
+  /// i1 that is false for rows past the end (threads of a partial last
+  /// block), or null when every row is valid.
+  Value rowValid;
+  /// i1 that says whether this thread performs the stores of per-row
+  /// values (one lane per row), or null when it always does.
+  Value rowStoreGuard;
+  /// Merges the accumulators of the lanes of a row; every lane gets the
+  /// result. Null when a row has a single lane.
+  std::function<SmallVector<Value>(OpBuilder &, Location,
+                                   const ReductionCombiner &, ValueRange)>
+      combineAcrossLanes;
+};
+// Kernels with sorts or scans (RowOps.h) need one lane per row: each
+// thread sorts or scans its own row in scratch arrays.
+
+class KernelEmitter {
+public:
+  /// `getMemref` returns the memref holding a buffer's storage. `indexType`
+  /// is the type of row and element indices: `index` or an integer type.
+  /// `sizeSymbols` are the values of the graph's size symbols in the
+  /// kernel (integers or `index`; none for static graphs).
+  KernelEmitter(const KernelPlan &plan,
+                std::function<Value(Value buffer)> getMemref, Type indexType,
+                ValueRange sizeSymbols = {});
+  ~KernelEmitter();
+
+  /// A size expression of the graph (numel, rnumel) in the index type, at
+  /// `b`'s insertion point: a constant, or computed from the symbols.
+  Value emitSize(OpBuilder &b, AffineExpr size) const;
+
+  /// Emits the computation of row `x` (a valid row: the caller clamps rows
+  /// past the end and says so in `layout.rowValid`) at `b`'s insertion
+  /// point. Fails with a diagnostic on the kernel when a storage is read
+  /// after the kernel overwrote it in place.
+  LogicalResult emitRow(OpBuilder &b, Value x, const RowLayout &layout);
+
+  /// Allocates the per-thread scratch arrays of the kernel's sorts and
+  /// scans (RowOps.h) at `b`'s insertion point, which must dominate every
+  /// row. Targets that emit rows inside a loop call it before the loop;
+  /// emitRow allocates those not allocated yet where it starts.
+  void allocateRowScratch(OpBuilder &b);
+
+private:
+  struct Scope;
+  struct ElementGroup;
+  struct PendingStore;
+  struct Accumulator;
+
+  Value lookup(Scope *scope, Value value) const;
+  FailureOr<Value> materialize(OpBuilder &b, Scope &scope, Value value);
+  SmallVector<Value> dependencies(Value value) const;
+  LogicalResult emitDefinition(OpBuilder &b, Scope &scope, Value value);
+  /// Evaluates `expr` (of x, r and `symbols`) in `scope` as `type`; a
+  /// per-row scope cannot evaluate one that depends on r (reported on
+  /// `diagnosticOp`).
+  FailureOr<Value> emitScopeExpr(OpBuilder &b, Scope &scope, AffineExpr expr,
+                                 ValueRange symbols, Operation *diagnosticOp,
+                                 Type type);
+  FailureOr<Value> emitIndex(OpBuilder &b, Scope &scope, Operation *op,
+                             ValueRange symbols, Type type);
+  FailureOr<Value> emitMasked(OpBuilder &b, Scope &scope, MaskedOp masked);
+
+  FailureOr<PendingStore> prepareStore(OpBuilder &b, Scope &scope,
+                                       StoreOp store);
+  void emitStores(OpBuilder &b, ArrayRef<PendingStore> stores, Value guard);
+
+  std::unique_ptr<ElementGroup> makeGroup(OpBuilder &b, Scope &row,
+                                          Value start, int64_t width,
+                                          bool mayBePast);
+  /// True when the elements of a group of `width` access adjacent elements
+  /// from an aligned start (index = f(x) + r, f(x) a multiple of width).
+  bool isContiguous(Operation *access, int64_t width) const;
+  /// Bytes of a vector of `width` elements of `type`, or 0 when such
+  /// vectors are not used.
+  static int64_t getVectorBytes(Type type, int64_t width);
+  LogicalResult accumulate(OpBuilder &b, Scope &element,
+                           ArrayRef<Accumulator *> accumulators,
+                           MutableArrayRef<SmallVector<Value>> values);
+  /// Welford and online-softmax statistics of a row held in registers, in
+  /// two passes as Inductor's persistent reductions compute them (mean,
+  /// then squared deviations; maximum, then exponentials): no division or
+  /// exponential per element in the combine.
+  FailureOr<SmallVector<Value>>
+  emitTwoPass(OpBuilder &b, Accumulator &acc,
+              ArrayRef<std::unique_ptr<ElementGroup>> groups,
+              const RowLayout &layout);
+  /// Writes the inputs of the sorts and scans of a level for one element
+  /// into their scratch arrays.
+  LogicalResult storeRowOpInputs(OpBuilder &b, Scope &element,
+                                 ArrayRef<Operation *> rowOps);
+  /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
+  /// them.
+  LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op);
+  LogicalResult emitLevel(OpBuilder &b, Scope &row, unsigned level,
+                          const RowLayout &layout,
+                          SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups);
+
+  const KernelPlan &plan;
+  std::function<Value(Value)> getMemref;
+  Type indexType;
+  SmallVector<Value> sizeSymbols;
+  /// rnumel in the index type for the row being emitted.
+  Value rnumelValue;
+  Location loc;
+  /// Phases of the row (one per row segment and per pass over the row), to
+  /// detect loads of a storage after the kernel overwrote it.
+  unsigned phase = 0;
+  DenseMap<Value, unsigned> firstStorePhase;
+  /// Scratch arrays of the sorts and scans, and those already computed
+  /// (sorted or scanned) in the row being emitted.
+  DenseMap<Operation *, SmallVector<Value>> rowScratch;
+  DenseSet<Operation *> finishedRowOps;
+};
+
+} // namespace mlir::fusion::codegen
+
+#endif // SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_KERNELEMITTER_H

@@ -1,0 +1,49 @@
+//===- RowOps.h - Operations along a whole row of a kernel ------*- C++ -*-===//
+//
+// Inductor's `sort` and `scan` (ir.Sort, ir.Scan) compute every element of
+// a row from the other elements of that row: a sort from all of them, an
+// inclusive scan from those before it. The kernel emitter runs them as a
+// reduction level of their own (KernelPlan.h): one pass over the row writes
+// their inputs into per-thread scratch arrays of the row's length, the
+// functions here sort or scan those arrays in place, and later passes read
+// each element's result back at its position. One thread holds a whole
+// row (the GPU gives such kernels one lane per row).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_ROWOPS_H
+#define SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_ROWOPS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+
+namespace mlir::fusion::codegen {
+
+/// True for the ops whose results depend on the whole row: a
+/// `fusion.opaque "sort"`, a `fusion.scan`, or a `fusion.opaque "scan"`
+/// (an older import, without its combine function).
+bool isRowOp(Operation *op);
+
+/// Checks, located at `op` (a row op), that it can be lowered: a scan
+/// needs its combine function, and both take numbers.
+LogicalResult checkRowOp(Operation *op);
+
+/// Sorts the `n` elements of the 1-D memrefs `scratch` (one per value of
+/// the tuple, moved together) by the first, stably, in ascending or
+/// descending order; NaNs order above every other value, as in torch.sort.
+void emitRowSort(OpBuilder &b, Location loc, ValueRange scratch, int64_t n,
+                 bool descending);
+
+/// Emits the combine function of a scan on the previous partial `lhs` and
+/// the current elements `rhs`, returning the new partial.
+using ScanCombineFn = function_ref<FailureOr<SmallVector<Value>>(
+    OpBuilder &, ValueRange lhs, ValueRange rhs)>;
+
+/// Replaces the `n` elements of `scratch` (one memref per value of the
+/// tuple) by their inclusive scan under `combine`, first to last.
+LogicalResult emitRowScan(OpBuilder &b, Location loc, ValueRange scratch,
+                          int64_t n, ScanCombineFn combine);
+
+} // namespace mlir::fusion::codegen
+
+#endif // SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_ROWOPS_H

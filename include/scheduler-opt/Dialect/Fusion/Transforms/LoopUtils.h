@@ -1,0 +1,135 @@
+//===- LoopUtils.h - Loop order utilities for fusion.node -------*- C++ -*-===//
+//
+// Inductor's loop-order machinery on `fusion.node` loop nests, shared by
+// `fusion-reorder-loops` and the fusion pass:
+//
+//   pick_loop_order            pickLoopOrder, computePreferredLoopOrder
+//   apply_new_loop_order       applyLoopPermutation
+//   merge_loops                mergeLoops
+//   decide_loop_order_to_match decideLoopOrderToMatch
+//   reorder_loops_by_dep_pair  reorderLoopsByDepPair
+//
+// Every rewrite keeps the elements a node reads and writes exactly the same:
+// it changes `ranges` / `reduction_ranges`, the loop variables of the body
+// and the index maps of every `fusion.load`, `fusion.store` and
+// `fusion.index_expr` (nested `fusion.masked` regions included). Rewritten
+// maps are canonical: their dimensions are the loop variables they use, in
+// loop order. Functions that change IR leave the DependenceGraph analysis
+// stale; callers invalidate it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_DIALECT_FUSION_TRANSFORMS_LOOPUTILS_H
+#define SCHEDULER_OPT_DIALECT_FUSION_TRANSFORMS_LOOPUTILS_H
+
+#include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir {
+namespace fusion {
+
+/// The index of `access` (a load, store or index_expr in the body of `node`)
+/// as an expression over the node's loops: dimension `i` is loop `i`
+/// (pointwise loops first), symbols are the access's (indirect indices,
+/// then size symbols, as in the access's map).
+/// Returns null when `access` is not an access of `node`.
+AffineExpr getLoopIndexExpr(NodeOp node, Operation *access);
+
+/// Inductor's `stride_hints`: for every dimension `i < numDims`,
+/// `expr(d_i = 1, other dims 0) - expr(all dims 0)`, with symbol `j` at
+/// `symbolValues[j]` (the hints of size symbols). Returns nullopt when a
+/// stride depends on a symbol without a value (e.g. an indirect index).
+std::optional<SmallVector<int64_t>>
+getStrides(AffineExpr expr, unsigned numDims, unsigned numSymbols,
+           ArrayRef<int64_t> symbolValues = {});
+
+/// `getStrides` of the index of `access` over the loops of `node` (the
+/// strides of `getLoopIndexExpr(node, access)`), computed without building
+/// that expression when the index has no indirect part; size symbols take
+/// the graph's hints. Returns nullopt when `access` is not an access of
+/// `node` or a stride has no value.
+std::optional<SmallVector<int64_t>> getLoopStrides(NodeOp node,
+                                                   Operation *access);
+
+/// Inductor's `pick_loop_order` heuristic. `strides[k][i]` is the stride of
+/// loop `i` in memory access `k`, `sizes[i]` the size of loop `i`. Returns
+/// the loops innermost first: a loop goes further in when its strides are
+/// smaller in more accesses (a zero stride counts for the other loop), ties
+/// keep the original order, and loops of size 1 go outermost. Sorted as
+/// Python's `list.sort` does for lists this short (binary insertion), so the
+/// result matches Inductor even where the comparison is not transitive.
+SmallVector<unsigned> pickLoopOrder(ArrayRef<SmallVector<int64_t>> strides,
+                                    ArrayRef<int64_t> sizes);
+
+/// The loop order `ComputedBuffer.simplify_and_reorder` picks for `node`,
+/// outermost first over all loops: `result[j]` is the current loop that
+/// becomes loop `j`. The pointwise loops and the reduction loops are ordered
+/// separately from the strides of the node's stores then loads; a group
+/// with an index whose strides are not constant keeps its order.
+SmallVector<unsigned> computePreferredLoopOrder(NodeOp node);
+
+/// Inductor's `apply_new_loop_order` generalized to all loops: loop `j` of
+/// the result iterates as loop `order[j]` did. Fails without changing
+/// anything unless `order` is a permutation of the loops that keeps the
+/// pointwise loops first.
+LogicalResult applyLoopPermutation(NodeOp node, ArrayRef<unsigned> order);
+
+/// True when loops `outer` and `outer + 1` of `node` are of the same kind
+/// (both pointwise or both reduction), their variables are used only as
+/// index dimensions, and every index of the node depends on them only
+/// through `size(outer + 1) * outer + (outer + 1)`.
+bool canMergeLoops(NodeOp node, unsigned outer);
+
+/// What `mergeLoops` did.
+struct MergeLoopsResult {
+  unsigned numMerged = 0;
+  unsigned numUnitLoopsRemoved = 0;
+  bool changed() const { return numMerged || numUnitLoopsRemoved; }
+};
+
+/// Inductor's `LoopBody.merge_loops` (`_simplify_loops`): removes loops of
+/// size 1 (a reduction node keeps at least one reduction loop) and merges
+/// adjacent loops of the same kind, innermost pairs first, wherever
+/// `canMergeLoops` allows it. Loops whose variables have uses other than
+/// index dimensions are left alone.
+MergeLoopsResult mergeLoops(NodeOp node);
+
+/// Inductor's `MemoryDep.decide_loop_order_to_match`: the order of the
+/// dimensions of `self` that makes its strides those of `other`
+/// (`result[j]` is the dimension of `self` with the stride of dimension `j`
+/// of `other`). Returns nullopt, as Inductor does, unless both use every
+/// dimension and no indirect index, no size is 0 or 1, and the strides are
+/// distinct within each and the same set in both.
+std::optional<SmallVector<unsigned>>
+decideLoopOrderToMatch(MemoryDepAttr self, MemoryDepAttr other);
+
+/// Inductor's `SchedulerNode.reorder_loops_by_dep_pair`: `selfDep` is an
+/// access of `node` and `otherDep` an access of another node to the same
+/// buffer; permutes the pointwise loops of `node` so that `selfDep` gets the
+/// strides of `otherDep`. Fails, changing nothing, when no order can be
+/// decided: the dependences must have one dimension per pointwise loop (no
+/// pointwise loop of size 1) and `decideLoopOrderToMatch` must succeed.
+LogicalResult reorderLoopsByDepPair(NodeOp node, MemoryDepAttr selfDep,
+                                    MemoryDepAttr otherDep);
+
+/// `FusedSchedulerNode.reorder_loops_by_dep_pair`: applies the order decided
+/// for the first member to every member; fails, changing nothing, unless
+/// every member has the same pointwise ranges.
+LogicalResult reorderLoopsByDepPair(FusedOp fused, MemoryDepAttr selfDep,
+                                    MemoryDepAttr otherDep);
+
+/// The same for members not yet in a `fusion.fused`: nodes the fusion pass
+/// has decided to fuse.
+LogicalResult reorderLoopsByDepPair(ArrayRef<NodeOp> members,
+                                    MemoryDepAttr selfDep,
+                                    MemoryDepAttr otherDep);
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // SCHEDULER_OPT_DIALECT_FUSION_TRANSFORMS_LOOPUTILS_H

@@ -1,0 +1,153 @@
+//===- LoweringPipelines.h - From fusion graphs to PTX and CPU code -*- C++ -*-===//
+//
+// Registered pipelines that lower scheduled fusion graphs:
+//
+//   --fusion-to-ptx   --fusion-schedule, convert-fusion-to-gpu, then the
+//                     NVVM lowering of the kernels (libdevice linked in
+//                     when found) and of the host code, to PTX text for `chip` (or cubin / fatbin
+//                     when `format` says so); with `output-dir`, also
+//                     writes <graph>.ptx, <graph>.cubin when ptxas is
+//                     found, and the launch manifest <graph>.json there.
+//   --fusion-to-cpu   --fusion-schedule, convert-fusion-to-loops, then the
+//                     LLVM dialect the LLVM JIT (mlir-runner) runs.
+//   --fusion-loops-to-llvm
+//                     the second half of --fusion-to-cpu, for modules that
+//                     gain a main function in between (the JIT tests).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_PIPELINES_LOWERINGPIPELINES_H
+#define SCHEDULER_OPT_PIPELINES_LOWERINGPIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::fusion {
+
+struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
+  PassOptions::Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Run the --fusion-schedule pipeline first"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> comboKernels{
+      *this, "combo-kernels",
+      llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
+                     "kernels into foreach (combo) kernels"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA version and other target features (sm_90 "
+                     "needs at least +ptx80)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary produces: isa (PTX text), "
+                     "bin (cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of kernels"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> libdevice{
+      *this, "libdevice",
+      llvm::cl::desc("libdevice bitcode for math functions (default: "
+                     "nvvm/libdevice/libdevice.10.bc under CUDA_HOME, "
+                     "CUDA_PATH or /usr/local/cuda when present; 'none' to "
+                     "leave __nv_* functions unresolved)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory whose bin/ptxas assembles "
+                     "cubins (default: ptxas on PATH, or under CUDA_HOME, "
+                     "CUDA_PATH or /usr/local/cuda)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> outputDir{
+      *this, "output-dir",
+      llvm::cl::desc("Write <graph>.ptx (or .cubin) and <graph>.json here"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> maxPersistentElements{
+      *this, "max-persistent-elements",
+      llvm::cl::desc("convert-fusion-to-gpu's max-persistent-elements"),
+      llvm::cl::init(16)};
+  PassOptions::Option<int64_t> elementsPerThread{
+      *this, "elements-per-thread",
+      llvm::cl::desc("convert-fusion-to-gpu's elements-per-thread"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> warpReductionMaxSize{
+      *this, "warp-reduction-max-size",
+      llvm::cl::desc("convert-fusion-to-gpu's warp-reduction-max-size"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> maxReductionBlockSize{
+      *this, "max-reduction-block-size",
+      llvm::cl::desc("convert-fusion-to-gpu's max-reduction-block-size"),
+      llvm::cl::init(512)};
+  PassOptions::Option<int64_t> pointwiseBlockSize{
+      *this, "pointwise-block-size",
+      llvm::cl::desc("convert-fusion-to-gpu's pointwise-block-size"),
+      llvm::cl::init(256)};
+  PassOptions::Option<int64_t> pointwiseVectorWidth{
+      *this, "pointwise-vector-width",
+      llvm::cl::desc("convert-fusion-to-gpu's pointwise-vector-width"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> reductionLanes{
+      *this, "reduction-lanes",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-lanes"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionRowsPerBlock{
+      *this, "reduction-rows-per-block",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-rows-per-block"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> loopUnroll{
+      *this, "loop-unroll",
+      llvm::cl::desc("convert-fusion-to-gpu's loop-unroll"),
+      llvm::cl::init(8)};
+  PassOptions::Option<std::string> f32Division{
+      *this, "f32-division",
+      llvm::cl::desc("convert-fusion-to-gpu's f32-division"),
+      llvm::cl::init("full")};
+  PassOptions::Option<bool> reductionTiles{
+      *this, "reduction-tiles",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-tiles"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> approxExp{
+      *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
+      llvm::cl::init(true)};
+};
+
+struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {
+  PassOptions::Option<bool> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Run the --fusion-schedule pipeline first"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> comboKernels{
+      *this, "combo-kernels",
+      llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
+                     "kernels into foreach (combo) kernels"),
+      llvm::cl::init(false)};
+};
+
+/// The libdevice path `--fusion-to-ptx` links by default, or "" if none.
+std::string findLibdevice();
+
+void buildFusionToPTXPipeline(OpPassManager &pm,
+                              const FusionToPTXOptions &options);
+void buildFusionLoopsToLLVMPipeline(OpPassManager &pm);
+void buildFusionToCPUPipeline(OpPassManager &pm,
+                              const FusionToCPUOptions &options);
+
+/// Registers the three pipelines.
+void registerLoweringPipelines();
+/// Registers what the lowered IR and the NVVM serialization need: the gpu,
+/// nvvm, llvm, scf, memref and func dialects, the NVVM target and the
+/// translations to LLVM IR.
+void registerLoweringDialects(DialectRegistry &registry);
+
+} // namespace mlir::fusion
+
+#endif // SCHEDULER_OPT_PIPELINES_LOWERINGPIPELINES_H
