@@ -9,6 +9,7 @@
 #include "scheduler-opt/Pipelines/LoweringPipelines.h"
 #include "scheduler-opt/Conversion/Passes.h"
 #include "scheduler-opt/Pipelines/Pipelines.h"
+#include "scheduler-opt/Target/GPU/GPUArtifacts.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"

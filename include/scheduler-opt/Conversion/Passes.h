@@ -25,10 +25,6 @@ namespace mlir::fusion {
 #define GEN_PASS_REGISTRATION
 #include "scheduler-opt/Conversion/Passes.h.inc"
 
-/// Where a CUDA toolkit may be installed, most preferred first: CUDA_HOME,
-/// CUDA_PATH, CUDA_ROOT when set, then /usr/local/cuda.
-SmallVector<std::string> getCudaToolkitRoots();
-
 } // namespace mlir::fusion
 
 #endif // SCHEDULER_OPT_CONVERSION_PASSES_H

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "scheduler-opt/Conversion/FusionToGPU/LaunchManifest.h"
+#include "scheduler-opt/Target/GPU/LaunchManifest.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SCHEDULER_OPT_CONVERSION_FUSIONTOGPU_LAUNCHMANIFEST_H
-#define SCHEDULER_OPT_CONVERSION_FUSIONTOGPU_LAUNCHMANIFEST_H
+#ifndef SCHEDULER_OPT_TARGET_GPU_LAUNCHMANIFEST_H
+#define SCHEDULER_OPT_TARGET_GPU_LAUNCHMANIFEST_H
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/JSON.h"
@@ -31,4 +31,4 @@ LogicalResult checkLaunchManifest(const llvm::json::Value &manifest,
 } // namespace fusion
 } // namespace mlir
 
-#endif // SCHEDULER_OPT_CONVERSION_FUSIONTOGPU_LAUNCHMANIFEST_H
+#endif // SCHEDULER_OPT_TARGET_GPU_LAUNCHMANIFEST_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "scheduler-opt/Conversion/FusionToGPU/LaunchManifest.h"
+#include "scheduler-opt/Target/GPU/LaunchManifest.h"
 
 #include "gtest/gtest.h"
 
