@@ -305,6 +305,19 @@ fusion.graph @loop_count(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0
 
 // -----
 
+// Index expressions nest at most 64 levels: the parser's recursion is
+// bounded (a fuzzed index of 2,700 parentheses exhausted the stack).
+fusion.graph @deep_index(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{index expression nested deeper than 64 levels}}
+    %0 = fusion.load %x[(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((%p0)))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
 fusion.graph @empty_name(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
   // expected-error @below {{'fusion.node' op needs a non-empty name}}
   %buf0 = fusion.node "" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {

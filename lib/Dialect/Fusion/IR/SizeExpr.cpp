@@ -4,6 +4,7 @@
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -113,14 +114,24 @@ private:
   /// factor := int | '-' factor | '(' expr ')' | 'sN' | operand
   ParseResult parseFactor(AffineExpr &expr) {
     SMLoc loc = parser.getCurrentLocation();
-    if (succeeded(parser.parseOptionalMinus())) {
-      if (parseFactor(expr))
-        return failure();
-      expr = -expr;
-      return success();
-    }
-    if (succeeded(parser.parseOptionalLParen()))
+    bool minus = succeeded(parser.parseOptionalMinus());
+    bool paren = !minus && succeeded(parser.parseOptionalLParen());
+    if (minus || paren) {
+      // The recursion is as deep as the input nests: bounded, so that no
+      // input exhausts the stack (a fuzzed index of 2,700 parentheses did).
+      if (depth == kMaxDepth)
+        return parser.emitError(loc, "index expression nested deeper than ")
+               << kMaxDepth << " levels";
+      ++depth;
+      llvm::scope_exit leave([&] { --depth; });
+      if (minus) {
+        if (parseFactor(expr))
+          return failure();
+        expr = -expr;
+        return success();
+      }
       return failure(parseExpr(expr) || parser.parseRParen());
+    }
     int64_t value;
     OptionalParseResult integer = parser.parseOptionalInteger(value);
     if (integer.has_value()) {
@@ -150,6 +161,8 @@ private:
     return success();
   }
 
+  static constexpr unsigned kMaxDepth = 64;
+  unsigned depth = 0;
   AsmParser &parser;
   MLIRContext *ctx;
   unsigned base;
