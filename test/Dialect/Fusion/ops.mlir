@@ -354,3 +354,14 @@ fusion.graph @scan(%x: !fusion.buffer<4x8xf32>) -> (!fusion.buffer<4x8xf32>, !fu
   }
   fusion.output %v, %i, %u : !fusion.buffer<4x8xf32>, !fusion.buffer<4x8xi64>, !fusion.buffer<4x8xf32>
 }
+
+// -----
+
+// A memory dependence as an attribute: its map is written out, also in the
+// generic form, where the printer used to write an alias (#map) that did
+// not parse back (fuzz-parse-verify).
+// CHECK-LABEL: fusion.graph @memory_dep_attr
+// CHECK: {dep = #fusion.memory_dep<"buf0", (d0, d1) -> (d0 * 8 + d1), [4, 8]>}
+fusion.graph @memory_dep_attr() attributes {device = "cuda:0"} {
+  fusion.output {dep = #fusion.memory_dep<"buf0", (d0, d1) -> (d0 * 8 + d1), [4, 8]>}
+}

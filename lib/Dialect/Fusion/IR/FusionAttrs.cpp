@@ -80,7 +80,9 @@ void MemoryDepAttr::print(AsmPrinter &printer) const {
   printer << "<";
   printer.printAttribute(getName());
   printer << ", ";
-  printer.printAttributeWithoutType(AffineMapAttr::get(getIndex()));
+  // Written out, never as an alias (#map): the parser reads an affine map
+  // here, not an attribute (an alias did not parse back: fuzz-parse-verify).
+  getIndex().print(printer.getStream());
   printer << ", ";
   printSizeList(printer.getStream(), getSizes());
   if (getMode()) {
