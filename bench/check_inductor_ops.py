@@ -9,7 +9,10 @@ tl.randn and Inductor's triton_helpers.randint64.
 
     PYTHONPATH=python python3 bench/check_inductor_ops.py DIR OUT.json
 
-DIR holds inductor_ops_gpu.{ptx,json} and asserts/graph.{ptx,json}.
+DIR holds inductor_ops_gpu.{ptx,json} and asserts/graph.{ptx,json}, and
+optionally more/ (check_more), bitcast_pow/ (the bitcast-pow.txt dump),
+index_exact/ (index-functions-exact.txt) and index_exact_before/ (the same
+dump imported by an older importer); with only those, it checks them alone.
 """
 import json
 import os
@@ -202,8 +205,85 @@ def check_more(directory):
     return results
 
 
+def load_cases(name):
+    """The cases module of test/Target/Inductor/Inputs/<name>/ (the
+    formulas and Python's values of a generated dump)."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(root, "test", "Target", "Inductor", "Inputs", name,
+                        "cases.py")
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_bitcast_pow(directory):
+    """bitcast-pow.txt (ops.to_dtype_bitcast, ops.pow of floats) against
+    Tensor.view(dtype) and torch.pow on the GPU, exactly."""
+    cases = load_cases("bitcast-pow")
+    m, s = run(os.path.join(directory, "graph.json"))
+    outs = [s[t.storage] for t in m.outputs]
+    p = torch.arange(cases.N, device="cuda")
+    x = (p - 2048).float() * 0.00390625
+    b = x.abs() + 0.5
+    refs = {
+        "bits32": x.view(torch.int32),
+        "negated": (x.view(torch.int32) ^ -2147483648).view(torch.float32),
+        "bits16": x.half().view(torch.int16),
+        "bits64": x.double().view(torch.int64),
+        "powf": torch.pow(b, x),
+        "powf_int_valued": torch.pow(x, torch.floor(x)),
+        "pow64": torch.pow(b.double(), x.double()),
+    }
+    results = {}
+    for (name, *_), ours in zip(cases.CASES, outs, strict=True):
+        ref = refs[name]
+        if ref.dtype.is_floating_point:
+            # Equal bits, NaN included (an int64 does not fit a double).
+            ours, ref = ours.view(torch.int32 if ref.dtype == torch.float32
+                                  else torch.int64), ref.view(
+                torch.int32 if ref.dtype == torch.float32 else torch.int64)
+        bad = (ours != ref).nonzero()
+        r = {"elements": ref.numel(), "mismatches": int(bad.numel()),
+             "dtype": str(refs[name].dtype), "exact": True}
+        if bad.numel():
+            i = int(bad[0])
+            r["first"] = [i, ours[i].item(), ref[i].item()]
+        results["bitcast_pow." + name] = r
+    return results
+
+
+def check_index_exact(directory):
+    """index-functions-exact.txt: every element of every index function
+    against Python's value (the dump's cases.py), exactly."""
+    cases = load_cases("index-exact")
+    m, s = run(os.path.join(directory, "graph.json"))
+    outs = [s[t.storage].cpu().tolist() for t in m.outputs]
+    results = {}
+    for (expr, f), got in zip(cases.CASES, outs, strict=True):
+        bad = [p for p in range(cases.N) if got[p] != f(p)]
+        r = {"elements": cases.N, "mismatches": len(bad)}
+        if bad:
+            r["first"] = [bad[0], got[bad[0]], f(bad[0])]
+        results[expr] = r
+    return results
+
+
 def main():
     directory, out = sys.argv[1:3]
+    extra = {}
+    for sub, check_fn in (("bitcast_pow", check_bitcast_pow),
+                          ("index_exact", check_index_exact),
+                          ("index_exact_before", check_index_exact)):
+        if os.path.isdir(os.path.join(directory, sub)):
+            extra[sub] = check_fn(os.path.join(directory, sub))
+    if not os.path.exists(os.path.join(directory, "inductor_ops_gpu.json")):
+        # Only the extra graphs were built.
+        with open(out, "w") as f:
+            json.dump(extra, f, indent=1)
+        print(json.dumps(extra, indent=1))
+        return
     results = {"device": torch.cuda.get_device_name()}
     m, s = run(os.path.join(directory, "inductor_ops_gpu.json"))
     get = {t.name: s[t.storage] for t in m.outputs}
@@ -237,6 +317,7 @@ def main():
     more = os.path.join(directory, "more")
     if os.path.isdir(more):
         results.update(check_more(more))
+    results.update(extra)
     with open(out, "w") as f:
         json.dump(results, f, indent=1)
     print(json.dumps(results, indent=1))

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
@@ -52,9 +54,103 @@ FailureOr<Value> BodyImporter::termOperand(ArrayRef<IndexTerm> terms,
   return Value(arith::SIToFPOp::create(builder, l, f64, wide));
 }
 
+/// log2 of an f64 as sympy computes it (Python's math.log2, exact at powers
+/// of two): x = m * 2^e with m in [1, 2), log2(x) = e + log2(m). A library
+/// log2 computing ln(x) * log2(e) is not exact there: libdevice's f64
+/// `__nv_log2` gives 2.9999999999999996 at 8, which `TruncToInt` makes 2.
+/// Subnormals are scaled by 2^64 first; zero, negatives, infinities and
+/// NaN take the library's log2 (-inf, NaN, inf, NaN).
+static Value buildIndexLog2(OpBuilder &b, Location l, Value x) {
+  // Ops are built one statement each, so that their order in the IR does
+  // not depend on the compiler's order of evaluating arguments.
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  auto cstF = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getFloatAttr(f64, v));
+  };
+  auto cstI = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, v));
+  };
+  using FP = arith::CmpFPredicate;
+  Value abs = math::AbsFOp::create(b, l, x);
+  Value subnormal = arith::CmpFOp::create(b, l, FP::OLT, abs, cstF(0x1p-1022));
+  Value timesTwo64 = arith::MulFOp::create(b, l, x, cstF(0x1p64));
+  Value scaled = arith::SelectOp::create(b, l, subnormal, timesTwo64, x);
+  Value bias1087 = cstI(1023 + 64);
+  Value bias = arith::SelectOp::create(b, l, subnormal, bias1087, cstI(1023));
+  Value bits = arith::BitcastOp::create(b, l, i64, scaled);
+  Value shifted = arith::ShRUIOp::create(b, l, bits, cstI(52));
+  Value biased = arith::AndIOp::create(b, l, shifted, cstI(0x7ff));
+  Value fraction =
+      arith::AndIOp::create(b, l, bits, cstI(0x000fffffffffffffLL));
+  Value oneBits =
+      arith::OrIOp::create(b, l, fraction, cstI(0x3ff0000000000000LL));
+  Value mantissa = arith::BitcastOp::create(b, l, f64, oneBits);
+  Value unbiased = arith::SubIOp::create(b, l, biased, bias);
+  Value exponent = arith::SIToFPOp::create(b, l, f64, unbiased);
+  Value log2Mantissa = math::Log2Op::create(b, l, mantissa);
+  Value split = arith::AddFOp::create(b, l, exponent, log2Mantissa);
+  // Positive and finite: x > 0 and x < inf (false for NaN).
+  Value positive = arith::CmpFOp::create(b, l, FP::OGT, x, cstF(0.0));
+  Value finite = arith::CmpFOp::create(
+      b, l, FP::OLT, x, cstF(std::numeric_limits<double>::infinity()));
+  Value usual = arith::AndIOp::create(b, l, positive, finite);
+  Value library = math::Log2Op::create(b, l, x);
+  return arith::SelectOp::create(b, l, usual, split, library);
+}
+
+/// FloatPow(x, y) as Python's float ** computes it where its result is
+/// exact: an integral exponent (|y| < 2^10) by square and multiply over the
+/// bits of |y| (exact while the result is, as C's pow is; 1 / x^|y| for a
+/// negative one), y = 0.5 as sqrt(x) for x >= 0, others the library's pow.
+/// libdevice's f64 pow is not exact there: on an H100 pow(3, 1) and
+/// pow(9, 0.5) gave 2.9999999999999996 and pow(2, -9) * 1024 less than 2,
+/// which FloorToInt and TruncToInt turn into the integer below.
+static Value buildIndexPow(OpBuilder &b, Location l, Value x, Value y) {
+  constexpr unsigned kExponentBits = 10;
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  auto cstF = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getFloatAttr(f64, v));
+  };
+  using FP = arith::CmpFPredicate;
+  Value absY = math::AbsFOp::create(b, l, y);
+  Value truncY = math::TruncOp::create(b, l, y);
+  Value whole = arith::CmpFOp::create(b, l, FP::OEQ, truncY, y);
+  Value small = arith::CmpFOp::create(b, l, FP::OLT, absY,
+                                      cstF(double(1u << kExponentBits)));
+  Value integral = arith::AndIOp::create(b, l, whole, small);
+  Value safeY = arith::SelectOp::create(b, l, integral, absY, cstF(0.0));
+  Value n = arith::FPToSIOp::create(b, l, i64, safeY);
+  Value result = cstF(1.0), power = x;
+  for (unsigned i = 0; i < kExponentBits; ++i) {
+    Value mask = arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, 1 << i));
+    Value masked = arith::AndIOp::create(b, l, n, mask);
+    Value zero = arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, 0));
+    Value set =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, masked, zero);
+    Value times = arith::MulFOp::create(b, l, result, power);
+    result = arith::SelectOp::create(b, l, set, times, result);
+    if (i + 1 < kExponentBits)
+      power = arith::MulFOp::create(b, l, power, power);
+  }
+  Value negative = arith::CmpFOp::create(b, l, FP::OLT, y, cstF(0.0));
+  Value inverse = arith::DivFOp::create(b, l, cstF(1.0), result);
+  Value byParts = arith::SelectOp::create(b, l, negative, inverse, result);
+  // sqrt(-0) is -0 where pow(-0, 0.5) is +0: adding +0 makes it +0.
+  Value half = arith::CmpFOp::create(b, l, FP::OEQ, y, cstF(0.5));
+  Value nonNegative = arith::CmpFOp::create(b, l, FP::OGE, x, cstF(0.0));
+  Value useSqrt = arith::AndIOp::create(b, l, half, nonNegative);
+  Value root = math::SqrtOp::create(b, l, x);
+  Value rootPlusZero = arith::AddFOp::create(b, l, root, cstF(0.0));
+  Value library = math::PowFOp::create(b, l, x, y);
+  Value other = arith::SelectOp::create(b, l, useSqrt, rootPlusZero, library);
+  return arith::SelectOp::create(b, l, integral, byParts, other);
+}
+
 /// The math op of `OpaqueUnaryFn_<name>` on f64.
 static Value opaqueUnary(OpBuilder &b, Location l, StringRef name, Value x) {
   name.consume_front("OpaqueUnaryFn_");
+  if (name == "log2")
+    return buildIndexLog2(b, l, x);
   using Fn = Value (*)(OpBuilder &, Location, Value);
   Fn fn = llvm::StringSwitch<Fn>(name)
               .Case("sqrt",
@@ -109,9 +205,8 @@ static Value opaqueUnary(OpBuilder &b, Location l, StringRef name, Value x) {
                     [](OpBuilder &b, Location l, Value x) -> Value {
                       return math::AsinhOp::create(b, l, x);
                     })
-              .Default([](OpBuilder &b, Location l, Value x) -> Value {
-                return math::Log2Op::create(b, l, x);
-              });
+              .Default(nullptr);
+  assert(fn && "the parser admits only these OpaqueUnaryFn names");
   return fn(b, l, x);
 }
 
@@ -149,7 +244,8 @@ static Value isNonOverlappingAndDense(OpBuilder &b, Location l,
         Value counts =
             arith::AndIOp::create(b, l, before, cmp(P::ne, sizes[j], one));
         expected = arith::MulIOp::create(
-            b, l, expected, arith::SelectOp::create(b, l, counts, sizes[j], one));
+            b, l, expected,
+            arith::SelectOp::create(b, l, counts, sizes[j], one));
       }
       Value ok = arith::OrIOp::create(b, l, cmp(P::eq, sizes[i], one),
                                       cmp(P::eq, strides[i], expected));
@@ -218,7 +314,7 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
     if (fn == "%")
       return buildPythonMod(builder, l, a, b);
     if (fn == "FloatPow")
-      return Value(math::PowFOp::create(builder, l, a, b));
+      return buildIndexPow(builder, l, a, b);
     if (fn == "ToFloat")
       return a;
     if (fn == "TruncToFloat")
