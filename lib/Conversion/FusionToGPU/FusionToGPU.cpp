@@ -77,6 +77,10 @@ constexpr int64_t kMaxTileLanes = 8;
 /// The extent of a kernel's memref for a storage of symbolic size (2^48
 /// elements, more than any GPU holds).
 constexpr int64_t kSymbolicStorageExtent = int64_t(1) << 48;
+/// The data layout of LLVM's 64-bit NVPTX target (NVPTXTargetMachine's
+/// computeDataLayout, LLVM 22), which the kernels' module is translated with.
+constexpr llvm::StringLiteral kNVPTXDataLayout =
+    "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64";
 
 struct MappingOptions {
   int64_t pointwiseBlockSize;
@@ -581,6 +585,17 @@ gpu::GPUModuleOp GPUHostTarget::getOrCreateModule(OpBuilder &b,
     return module;
   OpBuilder mb(host);
   module = gpu::GPUModuleOp::create(mb, host->getLoc(), getModuleName());
+  // NVPTX's data layout (NVPTXTargetMachine, 64-bit), set before the
+  // kernels are translated to LLVM IR: a load or store the LLVM dialect
+  // leaves without an alignment takes its type's ABI alignment from the
+  // module's layout when translated, and LLVM's default layout aligns i64
+  // to 4 bytes. An i64 store of a bitcast double then became a double
+  // store aligned to 4, which NVPTX splits into two `st.global.b32` of the
+  // f64 register, and the GPU wrote the low word as the double converted
+  // to an integer (to_dtype_bitcast of 1.0 to int64 gave 0x3ff0000000000001
+  // on an H100).
+  module->setAttr("llvm.data_layout",
+                  mb.getStringAttr(kNVPTXDataLayout));
   return module;
 }
 

@@ -5,7 +5,9 @@
 // block; threads past the end compute on the last group and store nothing.
 // exp is Triton's: exp2(x * log2(e)).
 // CHECK: module attributes {fusion.launch_manifests = {pointwise = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [1, 1, 1], kind = "kernel", name = "kernel_op0"{{.*}}}, gpu.container_module}
-// CHECK-LABEL: gpu.module @pointwise_kernels
+// The kernels' module carries NVPTX's data layout, so that loads and stores
+// without an alignment get their types' (i64: 8 bytes) when translated.
+// CHECK-LABEL: gpu.module @pointwise_kernels attributes {llvm.data_layout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"}
 // CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<1000xf32> {fusion.name = "x", llvm.noalias}, %[[OUT:.*]]: memref<1000xf32> {fusion.name = "buf0", llvm.noalias}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
 // CHECK:   gpu.thread_id x
 // CHECK:   gpu.block_id x

@@ -11,8 +11,8 @@
 // PTX: fma.rn.f32
 // PTX: min.u64
 // PTX: max.u64
-// PTX: shl.b64
-// PTX: shr.u64
+// PTX-DAG: shl.b64
+// PTX-DAG: shr.u64
 // PTX: copysign.f32
 // PTX: cvt.rzi.s64.f32
 
