@@ -345,6 +345,8 @@ private:
   Value convert(Value v, Type type, Location l);
   Value constant(Type type, double value, Location l);
   FailureOr<Value> literal(const PyValue *v, Type type);
+  FailureOr<Value> indexOperand(const PyValue *arg,
+                                llvm::StringMap<BodyValue> &env);
   /// torch's type promotion of two dtypes.
   Type promote(Type a, Type b);
   Type floatTypeFor(Type t);

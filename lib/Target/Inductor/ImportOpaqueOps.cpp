@@ -242,6 +242,17 @@ LogicalResult BodyImporter::bufferAndIndices(const PyValue *arg, BodyEnv &env,
   return success();
 }
 
+/// bucketize's boundary_indices and sorter_indices: a value of the body,
+/// or, as Inductor's lowering passes for one-dimensional boundaries, the
+/// integer literal itself (`ops.bucketize(load, ('arg1_1', ...), 0, ...)`),
+/// taken as an int64 constant like the body's `ops.constant(0, torch.int64)`.
+FailureOr<Value> BodyImporter::indexOperand(const PyValue *arg,
+                                            llvm::StringMap<BodyValue> &env) {
+  if (arg->kind == PyValue::Kind::Int)
+    return literal(arg, builder.getI64Type());
+  return scalar(arg, env);
+}
+
 LogicalResult BodyImporter::translateBucketize(const OpCall &c,
                                                const OpDef &def) {
   // bucketize(values, (name, size, offset, stride), boundary_indices,
@@ -259,7 +270,7 @@ LogicalResult BodyImporter::translateBucketize(const OpCall &c,
   SmallVector<Value> operands = {*values};
   if (failed(bufferAndIndices(args[1], c.env, 3, operands)))
     return failure();
-  FailureOr<Value> boundaryIndices = scalar(args[2], c.env);
+  FailureOr<Value> boundaryIndices = indexOperand(args[2], c.env);
   if (failed(boundaryIndices))
     return failure();
   operands.push_back(*boundaryIndices);
@@ -275,7 +286,7 @@ LogicalResult BodyImporter::translateBucketize(const OpCall &c,
       return failure();
     if (!args[6] || args[6]->isNone())
       return error(args[5]->loc()) << "a sorter needs sorter_indices";
-    FailureOr<Value> sorterIndices = scalar(args[6], c.env);
+    FailureOr<Value> sorterIndices = indexOperand(args[6], c.env);
     if (failed(sorterIndices))
       return failure();
     operands.push_back(*sorterIndices);
