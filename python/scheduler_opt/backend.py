@@ -78,6 +78,16 @@ class _Captured(Exception):
 _state = threading.local()
 
 
+def _is_host_scalar(value) -> bool:
+    """A zero-dimensional CPU tensor among a GPU graph's inputs (a Python
+    float Dynamo passes as a tensor, an optimizer's step count), which
+    Inductor's kernels take by value (`GraphLowering.is_unspec_arg`); the
+    runtime copies it to the device on each call."""
+    device = value.get_device()
+    return device is not None and device.type == "cpu" and \
+        len(value.get_size()) == 0
+
+
 def _graph_signature(graph) -> dict:
     inputs = []
     mutated = set(getattr(graph, "mutated_inputs", ()))
@@ -88,6 +98,8 @@ def _graph_signature(graph) -> dict:
                            "dtype": dump.dtype_name(value.get_dtype())})
             if name in mutated:
                 inputs[-1]["mutated"] = True
+            if _is_host_scalar(value):
+                inputs[-1]["host_scalar"] = True
         elif value is not None and getattr(value, "is_Symbol", False):
             inputs.append({"name": name, "symbol": str(value)})
         else:
@@ -107,7 +119,7 @@ def _size_hints(graph) -> Dict[str, int]:
     versions), else the hints of the symbols of the graph's inputs."""
     sizevars = graph.sizevars
     for owner in (sizevars, getattr(sizevars, "shape_env", None)):
-        for attr in ("var_to_val", "backed_var_to_val"):
+        for attr in ("backed_var_to_val", "var_to_val"):
             table = getattr(owner, attr, None)
             if not table:
                 continue

@@ -52,6 +52,10 @@ class InputBinding:
     symbol: str = ""
     # The graph writes the input (Inductor's `mutated_inputs`).
     mutated: bool = False
+    # A zero-dimensional tensor on the host that the kernels read: the
+    # runtime copies it to the device on each call (Inductor passes its
+    # value to the kernels, `GraphLowering.is_unspec_arg`).
+    host: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -482,10 +486,16 @@ def plan(manifest: Manifest, signature: dict,
             storage = t.storage
             if storage in bound_storages:
                 raise PlanError("inputs share storage %r" % storage)
+            host = bool(entry.get("host_scalar"))
+            if host and (t.shape or entry.get("mutated")):
+                raise PlanError("input %s: a host tensor that kernels read "
+                                "must be zero-dimensional and not written"
+                                % name)
             inputs.append(InputBinding(position, storage=storage,
                                        offset=t.offset, shape=t.shape,
                                        strides=t.strides,
-                                       mutated=bool(entry.get("mutated"))))
+                                       mutated=bool(entry.get("mutated")),
+                                       host=host))
         bound_storages.add(storage)
         arg_storage[name] = storage
     missing = [t.name for t in manifest.inputs if t.name not in arg_storage]

@@ -384,7 +384,7 @@ class CompiledGraph:
         # Static graphs bind each tensor argument with one look-up:
         # (position, storage, offset in elements, offset in bytes).
         self._binds = None
-        if not self.dynamic:
+        if not self.dynamic and not any(b.host for b in plan.inputs):
             self._binds = []
             for b in plan.inputs:
                 esize = TORCH_DTYPES[plan.dtype(b.storage)].itemsize \
@@ -455,6 +455,10 @@ class CompiledGraph:
             if self.dynamic and binding.shape:
                 sizes.bind(binding.shape, tuple(arg.shape), symbols,
                            "argument %d" % binding.position)
+            if binding.host:
+                # Queued on the current stream from the host's memory, no
+                # synchronization (Inductor passes the value itself).
+                arg = arg.to(self.device, non_blocking=True)
             storages[binding.storage] = _placed(
                 arg, _eval(binding.offset, symbols))
         return storages

@@ -32,18 +32,20 @@ DTYPES = {name: DType(name, size) for name, size in (
 class Memory:
     """One allocation: `elements` values at a fake device address."""
 
-    def __init__(self, world, elements, itemsize):
-        self.world = world
+    def __init__(self, world, elements, itemsize, host=False):
+        self.world, self.host = world, host
         self.data = [float("nan")] * elements  # never zeros: see METHOD.md
         self.itemsize = itemsize
         self.nbytes = elements * itemsize
         world.next_address = (world.next_address + 511) // 512 * 512
         self.base = world.next_address
         world.next_address += max(self.nbytes, 1)
-        world.allocated(self)
+        if not host:  # host memory is no kernel's to address
+            world.allocated(self)
 
     def __del__(self):
-        self.world.live -= self.nbytes
+        if not self.host:
+            self.world.live -= self.nbytes
 
 
 class Tensor:
@@ -56,6 +58,20 @@ class Tensor:
 
     def data_ptr(self):
         return self.memory.base + self.offset * self.dtype.itemsize
+
+    @property
+    def device(self):
+        return _Device("cpu" if self.memory.host else "cuda")
+
+    def dim(self):
+        return len(self.shape)
+
+    def to(self, device, non_blocking=False):
+        """A contiguous copy in the device's memory."""
+        t = empty_strided(self.shape, _contiguous(self.shape), self.dtype,
+                          self.memory.world)
+        t.memory.data[:] = self.tolist()
+        return t
 
     def storage_offset(self):
         return self.offset
@@ -108,6 +124,13 @@ class World:
         t.memory.data[:] = list(values)
         return t
 
+    def host_scalar(self, value, dtype="float64"):
+        """A zero-dimensional tensor in host memory."""
+        t = Tensor(Memory(self, 1, DTYPES[dtype].itemsize, host=True), 0,
+                   (), (), DTYPES[dtype])
+        t.memory.data[0] = value
+        return t
+
     def resolve(self, pointer):
         """(Memory, element offset) of a device address."""
         for base, memory in list(self.memories.items()):
@@ -126,6 +149,14 @@ def empty_strided(size, stride, dtype, world=None):
         if all(size) else 0
     return Tensor(Memory(world, span, dtype.itemsize), 0, size, stride,
                   dtype)
+
+
+def _contiguous(shape):
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
 
 
 def reinterpret_tensor(t, size, stride, increment):

@@ -186,3 +186,57 @@ def test_externs_views_adoption_and_release(world):
     assert x_out.memory is storage.memory and x_out.offset == 8
     # Temporaries are gone: only the adopted output stays allocated.
     assert world.live - live == 32 * 4
+
+
+def _host_scalar_graph():
+    """k0: out = x * eps, where eps is a zero-dimensional f64 tensor on the
+    host (a Python float under dynamic=True; the signature marks it as
+    `host_scalar`, as backend._graph_signature does)."""
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": 4},
+            {"name": "eps", "role": "input", "dtype": "f64", "elements": 1},
+            {"name": "out", "role": "output", "dtype": "f32",
+             "elements": 4}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [4], "strides": [1], "offset": 0},
+                   {"name": "eps", "storage": "eps", "dtype": "f64",
+                    "shape": [], "strides": [], "offset": 0}],
+        "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
+                     "shape": [4], "strides": [1], "offset": 0}],
+        "steps": [{"kind": "kernel", "name": "k0", "node": "op0",
+                   "grid": [1, 1, 1], "block": [4, 1, 1],
+                   "args": ["x", "eps", "out"]}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"},
+                      {"name": "eps", "dtype": "f64", "host_scalar": True}],
+           "outputs": [{"buffer": "out", "size": [4], "stride": [1],
+                        "offset": 0}]}
+    return manifest.parse(data), sig
+
+
+def test_host_scalar_input_reaches_kernels_on_the_device(world):
+    """A kernel never gets a host pointer (fake_torch's kernels can only
+    address device memory): the runtime copies the host scalar first, on
+    every call, so a new value is seen at the next call."""
+    def k0(x, eps, out):
+        (xd, xo), (ed, eo), (od, oo) = _at(x), _at(eps), _at(out)
+        for i in range(4):
+            od[oo + i] = xd[xo + i] * ed[eo]
+
+    world.kernels["k0"] = k0
+    m, sig = _host_scalar_graph()
+    g = _compiled(m, plan.plan(m, sig))
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    (out,) = g([x, world.host_scalar(0.5)])
+    assert out.tolist() == [0.5, 1.0, 1.5, 2.0]
+    (out,) = g([x, world.host_scalar(3.0)])
+    assert out.tolist() == [3.0, 6.0, 9.0, 12.0]
+
+
+def test_host_scalar_must_be_zero_dimensional():
+    m, sig = _host_scalar_graph()
+    sig["inputs"][0]["host_scalar"] = True
+    with pytest.raises(plan.PlanError, match="zero-dimensional"):
+        plan.plan(m, sig)

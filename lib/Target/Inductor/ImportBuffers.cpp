@@ -19,10 +19,22 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
-FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout) {
-  if (device.empty())
+/// A zero-dimensional tensor on the host: a graph input of this kind in a
+/// GPU graph (a Python float that Dynamo passes as a tensor, as with
+/// dynamic=True, or an optimizer's step count) is read by the device's
+/// kernels as a value; the backend's runtime copies it to the device.
+static bool isHostScalar(const DumpLayout &layout) {
+  StringRef device = layout.device;
+  return layout.kind == DumpLayout::Kind::Fixed && layout.size.empty() &&
+         (device == "cpu" || device.starts_with("cpu:"));
+}
+
+FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
+                                          bool graphInput) {
+  bool hostScalar = graphInput && isHostScalar(layout);
+  if (device.empty() && !hostScalar)
     device = layout.device;
-  if (layout.device != device)
+  if (layout.device != device && !hostScalar)
     return error(layout.loc)
            << "buffer on device '" << layout.device << "' in a graph on '"
            << device << "': graphs spanning several devices are not supported";
@@ -134,7 +146,7 @@ LogicalResult GraphImporter::collectInputs() {
       if (layout->kind != DumpLayout::Kind::Fixed)
         return error(layout->loc)
                << "graph input '" << name << "' must have a FixedLayout";
-      FailureOr<Type> type = bufferType(*layout);
+      FailureOr<Type> type = bufferType(*layout, /*graphInput=*/true);
       if (failed(type))
         return failure();
       inputTypes.push_back(*type);

@@ -155,7 +155,11 @@ private:
 
   // ImportBuffers.cpp
   LogicalResult collectInputs();
-  FailureOr<Type> bufferType(const DumpLayout &layout);
+  /// The buffer type of a layout on the graph's device; `graphInput`
+  /// also accepts a zero-dimensional CPU tensor, which Inductor passes to
+  /// the device's kernels by value (`GraphLowering.is_unspec_arg`).
+  FailureOr<Type> bufferType(const DumpLayout &layout,
+                             bool graphInput = false);
   LogicalResult buildResultTypes(const DumpNode &node,
                                  SmallVectorImpl<Type> &types,
                                  SmallVectorImpl<StringRef> &names);
