@@ -63,6 +63,24 @@ private:
   SizeSymbols &symbols;
 };
 
+/// The most common field shapes read straight from a field's text
+/// (DirectFields.cpp): dependence lists, node user lists, `{p0: 64}`,
+/// `(numel, reduction numel)` and `([sizes], [reduction sizes])` in
+/// integers. Each appends to (or sets) its output and returns true only
+/// when ValueReader would read the same from the parsed text; otherwise
+/// it leaves the output as it was and returns false, without a
+/// diagnostic, and the caller parses the text as a Python value.
+bool readDepListDirect(StringRef text, MLIRContext *ctx, DumpDepList &out);
+bool readUserListDirect(StringRef text, MLIRContext *ctx,
+                        SmallVectorImpl<DumpUser> &out);
+bool readVarSizesDirect(StringRef text, MLIRContext *ctx,
+                        SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
+bool readSizePairDirect(StringRef text, MLIRContext *ctx, AffineExpr &first,
+                        AffineExpr &second);
+bool readSizeListPairDirect(StringRef text, MLIRContext *ctx,
+                            SmallVectorImpl<AffineExpr> &first,
+                            SmallVectorImpl<AffineExpr> &second);
+
 } // namespace inductor
 } // namespace fusion
 } // namespace mlir

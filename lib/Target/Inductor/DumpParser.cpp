@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <array>
 #include <cstring>
 
 using namespace mlir;
@@ -85,6 +86,7 @@ private:
   };
 
   InFlightDiagnostic error(const char *at) { return locator.emitError(at); }
+  MLIRContext *ctx() const { return locator.getContext(); }
 
   /// Lines are read one at a time as the parser advances (a dump of a
   /// million nodes has tens of millions); a tab in the indentation of any
@@ -173,6 +175,15 @@ private:
   /// (`op0.met_dependencies = ` then `    [   ...`) is supported too.
   /// Leaves the current line after the value.
   FailureOr<PyValue *> parseFieldValue(const char *start, unsigned indent) {
+    FailureOr<StringRef> text = parseFieldText(start, indent);
+    if (failed(text))
+      return failure();
+    return parsePyValue(*text, locator, scratch);
+  }
+
+  /// The text of the value starting at `start` (see parseFieldValue), its
+  /// brackets and quotes checked. Leaves the current line after the value.
+  FailureOr<StringRef> parseFieldText(const char *start, unsigned indent) {
     StringRef rest(start, line().full.end() - start);
     if (rest.trim().empty()) {
       advance();
@@ -191,6 +202,10 @@ private:
       const char *p = start, *lineEnd = line().full.end();
       while (p < lineEnd) {
         char c = *p;
+        if (!kBracketOrQuote[static_cast<unsigned char>(c)]) {
+          ++p;
+          continue;
+        }
         if (c == '\'' || c == '"') {
           const char *q = p + 1;
           while (q < lineEnd && *q != c)
@@ -221,8 +236,7 @@ private:
       const char *valueEnd = lineEnd;
       advance();
       if (open.empty())
-        return parsePyValue(StringRef(valueStart, valueEnd - valueStart),
-                            locator, scratch);
+        return StringRef(valueStart, valueEnd - valueStart);
       if (atEnd())
         return error(open.back())
                << "'" << *open.back()
@@ -278,6 +292,39 @@ private:
       return failure();
     return parseFieldValue(*start, indent);
   }
+
+  /// Checks `key = <value>` at `indent` and returns the value's text.
+  FailureOr<StringRef> parseFieldText(StringRef key, unsigned indent) {
+    FailureOr<const char *> start = expectField(key, indent);
+    if (failed(start))
+      return failure();
+    return parseFieldText(*start, indent);
+  }
+
+  /// Reads the field `key` at `indent` with `direct` (DirectFields.cpp)
+  /// when its text has one of the common shapes, else parses it as a
+  /// Python value and reads that with `generic`.
+  template <typename Direct, typename Generic>
+  LogicalResult readField(StringRef key, unsigned indent, Direct direct,
+                          Generic generic) {
+    FailureOr<StringRef> text = parseFieldText(key, indent);
+    if (failed(text))
+      return failure();
+    if (direct(*text))
+      return success();
+    FailureOr<PyValue *> value = parsePyValue(*text, locator, scratch);
+    if (failed(value))
+      return failure();
+    return generic(*value);
+  }
+
+  /// The characters parseFieldText stops at: quotes and brackets.
+  static constexpr auto kBracketOrQuote = [] {
+    std::array<bool, 256> table{};
+    for (char c : {'\'', '"', '(', ')', '[', ']', '{', '}'})
+      table[static_cast<unsigned char>(c)] = true;
+    return table;
+  }();
 
   LogicalResult parseNode(std::unique_ptr<DumpNode> &out);
   LogicalResult parseOutputs(DumpNode &node);
@@ -364,8 +411,10 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
         {"unmet_dependencies", &node.unmet},
         {"met_dependencies", &node.met}}) {
     list->loc = atEnd() ? endOfFile() : line().textBegin();
-    FailureOr<PyValue *> value = parseField(prefix + field.str(), 0);
-    if (failed(value) || failed(reader.readDepList(*value, *list)))
+    if (failed(readField(
+            prefix + field.str(), 0,
+            [&](StringRef text) { return readDepListDirect(text, ctx(), *list); },
+            [&](PyValue *v) { return reader.readDepList(v, *list); })))
       return failure();
   }
   if (failed(parseOutputs(node)))
@@ -458,17 +507,23 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
       return failure();
   }
   buffer.usersLoc = atEnd() ? endOfFile() : line().textBegin();
-  FailureOr<PyValue *> users = parseField(prefix + "users", 4);
-  if (failed(users) || failed(reader.expectKind(*users, PyValue::Kind::List,
-                                                "a list of NodeUser")))
-    return failure();
-  for (const PyValue *u : (*users)->elements) {
-    FailureOr<DumpUser> user = reader.readUser(u);
-    if (failed(user))
-      return failure();
-    buffer.users.push_back(*user);
-  }
-  return success();
+  return readField(
+      prefix + "users", 4,
+      [&](StringRef text) {
+        return readUserListDirect(text, ctx(), buffer.users);
+      },
+      [&](PyValue *users) -> LogicalResult {
+        if (failed(reader.expectKind(users, PyValue::Kind::List,
+                                     "a list of NodeUser")))
+          return failure();
+        for (const PyValue *u : users->elements) {
+          FailureOr<DumpUser> user = reader.readUser(u);
+          if (failed(user))
+            return failure();
+          buffer.users.push_back(*user);
+        }
+        return success();
+      });
 }
 
 LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
@@ -481,38 +536,52 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   advance();
 
   node.iterationLoc = atEnd() ? endOfFile() : line().textBegin();
-  FailureOr<PyValue *> iteration = parseField(prefix + "group.iteration", 0);
-  if (failed(iteration))
+  if (failed(readField(
+          prefix + "group.iteration", 0,
+          [&](StringRef text) {
+            return readSizePairDirect(text, ctx(), node.numel,
+                                      node.reductionNumel);
+          },
+          [&](const PyValue *it) -> LogicalResult {
+            if (it->kind != PyValue::Kind::Tuple || it->elements.size() != 2)
+              return error(it->loc()) << "expected the iteration as (numel, "
+                                         "reduction numel), found "
+                                      << quoteSource(it->text);
+            FailureOr<AffineExpr> numel =
+                reader.readSize(it->elements[0], "the numel");
+            if (failed(numel))
+              return failure();
+            FailureOr<AffineExpr> rnumel =
+                reader.readSize(it->elements[1], "the reduction numel");
+            if (failed(rnumel))
+              return failure();
+            node.numel = *numel;
+            node.reductionNumel = *rnumel;
+            return success();
+          })))
     return failure();
-  const PyValue *it = *iteration;
-  if (it->kind != PyValue::Kind::Tuple || it->elements.size() != 2)
-    return error(it->loc())
-           << "expected the iteration as (numel, reduction numel), found "
-           << quoteSource(it->text);
-  FailureOr<AffineExpr> numel = reader.readSize(it->elements[0], "the numel");
-  if (failed(numel))
-    return failure();
-  FailureOr<AffineExpr> rnumel =
-      reader.readSize(it->elements[1], "the reduction numel");
-  if (failed(rnumel))
-    return failure();
-  node.numel = *numel;
-  node.reductionNumel = *rnumel;
 
   node.sizesLoc = atEnd() ? endOfFile() : line().textBegin();
-  FailureOr<PyValue *> sizes = parseField(prefix + "sizes", 0);
-  if (failed(sizes))
-    return failure();
-  const PyValue *sz = *sizes;
-  if (sz->kind != PyValue::Kind::Tuple || sz->elements.size() != 2)
-    return error(sz->loc())
-           << "expected the sizes as ([pointwise sizes], [reduction sizes]), "
-              "found "
-           << quoteSource(sz->text);
-  if (failed(reader.readSizeList(sz->elements[0], node.ranges,
-                                 "the pointwise sizes")) ||
-      failed(reader.readSizeList(sz->elements[1], node.reductionRanges,
-                                 "the reduction sizes")))
+  if (failed(readField(
+          prefix + "sizes", 0,
+          [&](StringRef text) {
+            return readSizeListPairDirect(text, ctx(), node.ranges,
+                                          node.reductionRanges);
+          },
+          [&](const PyValue *sz) -> LogicalResult {
+            if (sz->kind != PyValue::Kind::Tuple || sz->elements.size() != 2)
+              return error(sz->loc())
+                     << "expected the sizes as ([pointwise sizes], "
+                        "[reduction sizes]), found "
+                     << quoteSource(sz->text);
+            if (failed(reader.readSizeList(sz->elements[0], node.ranges,
+                                           "the pointwise sizes")) ||
+                failed(reader.readSizeList(sz->elements[1],
+                                           node.reductionRanges,
+                                           "the reduction sizes")))
+              return failure();
+            return success();
+          })))
     return failure();
 
   // `<buffer>_layout = ...` lines.
@@ -542,9 +611,14 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
   advance();
 
   body.varRangesLoc = atEnd() ? endOfFile() : line().textBegin();
-  FailureOr<PyValue *> ranges = parseField("var_ranges", 4);
-  if (failed(ranges) ||
-      failed(reader.readVarSizes(*ranges, body.varRanges, "var_ranges")))
+  if (failed(readField(
+          "var_ranges", 4,
+          [&](StringRef text) {
+            return readVarSizesDirect(text, ctx(), body.varRanges);
+          },
+          [&](const PyValue *ranges) {
+            return reader.readVarSizes(ranges, body.varRanges, "var_ranges");
+          })))
     return failure();
 
   // `indexK = <sympy expression>` lines.

@@ -1,0 +1,388 @@
+//===- DirectFields.cpp - The common field shapes, read from their text ---===//
+//
+// Most of a dump's field text is dependence lists, node users, loop sizes
+// and var_ranges in a few fixed shapes: `[MemoryDep('buf0', 64*d0 + d1,
+// {d0: 8, d1: 64})]`, `[NodeUser(node=SchedulerNode(name='op4'),
+// can_inplace=False, is_weak=False)]`, `([64], [4096])`, `{p0: 64}`. These
+// are read here straight from the text, without building Python values.
+// Only what the Python-value path (PyValueParser.cpp, then DumpFields.cpp)
+// would read to the same result is accepted; anything else (sizes in size
+// symbols, non-affine indices, unusual spacing of arguments, errors) makes
+// a reader return false without a diagnostic, and the caller takes that
+// path, which reads it or reports it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DumpFields.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::fusion;
+using namespace mlir::fusion::inductor;
+
+namespace {
+/// A cursor over one field's text with the token rules of PyValueParser's
+/// lexer (blanks, identifiers, integers, strings without escapes).
+class DirectReader {
+public:
+  DirectReader(StringRef text, MLIRContext *ctx)
+      : p(text.begin()), end(text.end()), ctx(ctx) {}
+
+  bool depList(SmallVectorImpl<DumpDep> &out);
+  bool userList(SmallVectorImpl<DumpUser> &out);
+  bool varSizes(SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
+  bool sizePair(AffineExpr &first, AffineExpr &second);
+  bool sizeListPair(SmallVectorImpl<AffineExpr> &first,
+                    SmallVectorImpl<AffineExpr> &second);
+  /// True once only blanks are left.
+  bool atEnd() {
+    skipBlanks();
+    return p == end;
+  }
+
+private:
+  void skipBlanks() {
+    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      ++p;
+  }
+  static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+  bool peek(char c) {
+    skipBlanks();
+    return p != end && *p == c;
+  }
+  /// The punctuation `c` (a single-character token).
+  bool punct(char c) {
+    if (!peek(c))
+      return false;
+    ++p;
+    // `**` and `//` are tokens of their own.
+    return !((c == '*' || c == '/') && p != end && *p == c);
+  }
+  /// An identifier that is a plain name to the value parser: not `inf` or
+  /// `nan` (floats there), not followed by `.` (a dotted name).
+  bool ident(StringRef &out, const char *&start) {
+    skipBlanks();
+    if (p == end || !(llvm::isAlpha(*p) || *p == '_'))
+      return false;
+    start = p;
+    while (p != end && isIdentChar(*p))
+      ++p;
+    out = StringRef(start, p - start);
+    if (out == "inf" || out == "nan")
+      return false;
+    // `a.b` and `a .b` are one dotted name to the value parser.
+    const char *tokenEnd = p;
+    skipBlanks();
+    bool dotted = p != end && *p == '.';
+    p = tokenEnd;
+    return !dotted;
+  }
+  bool ident(StringRef &out) {
+    const char *start;
+    return ident(out, start);
+  }
+  /// The identifier `word` exactly.
+  bool word(StringRef word) {
+    StringRef name;
+    return ident(name) && name == word;
+  }
+  /// `key=`.
+  bool keyword(StringRef key) { return word(key) && punct('='); }
+  /// A quoted string without escapes; `inner` is its text between quotes.
+  bool string(StringRef &inner) {
+    skipBlanks();
+    if (p == end || (*p != '\'' && *p != '"'))
+      return false;
+    char quote = *p;
+    const char *start = ++p;
+    while (p != end && *p != quote) {
+      if (*p == '\\' || *p == '\n')
+        return false;
+      ++p;
+    }
+    if (p == end)
+      return false;
+    inner = StringRef(start, p - start);
+    ++p;
+    return true;
+  }
+  /// A non-negative decimal integer that the value parser reads as an Int.
+  bool integer(int64_t &value, const char *&start) {
+    skipBlanks();
+    if (p == end || !llvm::isDigit(*p))
+      return false;
+    start = p;
+    while (p != end && llvm::isDigit(*p))
+      ++p;
+    // `1.5`, `1e5`, `12ab`: a float or another token follows.
+    if (p != end && (*p == '.' || isIdentChar(*p)))
+      return false;
+    return !StringRef(start, p - start).getAsInteger(10, value);
+  }
+  bool size(AffineExpr &out) {
+    int64_t value;
+    const char *start;
+    if (!integer(value, start))
+      return false;
+    out = getAffineConstantExpr(value, ctx);
+    return true;
+  }
+  /// `{name: int, ...}`.
+  bool nameSizeDict(SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
+  /// `[int, ...]`.
+  bool sizeList(SmallVectorImpl<AffineExpr> &out);
+  /// A sum of products of names and integers (`256*d0 + d1`); its text.
+  bool affineText(StringRef &text);
+  bool memoryDep(DumpDep &dep);
+  bool starDep(DumpDep &dep);
+  bool weakDep(DumpDep &dep);
+  bool boolean(bool &out) {
+    StringRef name;
+    if (!ident(name))
+      return false;
+    out = name == "True";
+    return out || name == "False";
+  }
+  bool user(DumpUser &user);
+
+  /// Elements of a sequence up to `close` (an optional trailing comma, as
+  /// Python and the value parser allow), each read by `element`.
+  template <typename Fn>
+  bool sequence(char close, Fn element) {
+    while (!peek(close)) {
+      if (!element())
+        return false;
+      if (punct(','))
+        continue;
+      if (!peek(close))
+        return false;
+    }
+    ++p;
+    return true;
+  }
+
+  const char *p, *end;
+  MLIRContext *ctx;
+};
+} // namespace
+
+bool DirectReader::nameSizeDict(
+    SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
+  if (!punct('{'))
+    return false;
+  return sequence('}', [&] {
+    StringRef name;
+    AffineExpr value;
+    if (!ident(name) || !punct(':') || !size(value))
+      return false;
+    out.push_back({name, value});
+    return true;
+  });
+}
+
+bool DirectReader::sizeList(SmallVectorImpl<AffineExpr> &out) {
+  if (!punct('['))
+    return false;
+  return sequence(']', [&] {
+    AffineExpr value;
+    if (!size(value))
+      return false;
+    out.push_back(value);
+    return true;
+  });
+}
+
+bool DirectReader::affineText(StringRef &text) {
+  skipBlanks();
+  const char *start = p, *last = p;
+  auto factor = [&] {
+    StringRef name;
+    const char *at;
+    int64_t value;
+    skipBlanks();
+    if (p != end && llvm::isDigit(*p) ? !integer(value, at) : !ident(name, at))
+      return false;
+    last = p;
+    // Names followed by `(` or `[` are calls and subscripts.
+    skipBlanks();
+    return p == end || (*p != '(' && *p != '[');
+  };
+  do {
+    do {
+      if (!factor())
+        return false;
+    } while (punct('*'));
+  } while (punct('+') || punct('-'));
+  // The value ends here: the caller expects `,` or a closing bracket, so
+  // anything else (`/`, `%`, `**`) makes it fail.
+  text = StringRef(start, last - start);
+  return true;
+}
+
+bool DirectReader::memoryDep(DumpDep &dep) {
+  dep.kind = DumpDep::Kind::Memory;
+  if (!punct('(') || !string(dep.name) || !punct(',') ||
+      !affineText(dep.index) || !punct(',') || !nameSizeDict(dep.sizes))
+    return false;
+  if (punct(',')) {
+    // The store mode: None or a name.
+    StringRef mode;
+    if (!ident(mode))
+      return false;
+    if (mode != "None")
+      dep.mode = mode;
+  }
+  return punct(')');
+}
+
+bool DirectReader::starDep(DumpDep &dep) {
+  dep.kind = DumpDep::Kind::Star;
+  if (!punct('(') || !keyword("name") || !string(dep.name))
+    return false;
+  if (punct(',')) {
+    if (!keyword("mode"))
+      return false;
+    skipBlanks();
+    if (p != end && (*p == '\'' || *p == '"')) {
+      if (!string(dep.mode))
+        return false;
+    } else if (!word("None")) {
+      return false;
+    }
+  }
+  return punct(')');
+}
+
+bool DirectReader::weakDep(DumpDep &dep) {
+  dep.kind = DumpDep::Kind::Weak;
+  if (!punct('(') || !keyword("name") || !string(dep.name) || !punct(',') ||
+      !keyword("mutating_buf") || !string(dep.mutatingBuf))
+    return false;
+  if (punct(',') && (!keyword("is_fake") || !boolean(dep.isFake)))
+    return false;
+  return punct(')');
+}
+
+bool DirectReader::depList(SmallVectorImpl<DumpDep> &out) {
+  if (!punct('['))
+    return false;
+  return sequence(']', [&] {
+    StringRef kind;
+    const char *start;
+    if (!ident(kind, start))
+      return false;
+    DumpDep dep;
+    bool read = kind == "MemoryDep"  ? memoryDep(dep)
+                : kind == "StarDep" ? starDep(dep)
+                : kind == "WeakDep" ? weakDep(dep)
+                                    : false;
+    if (!read)
+      return false;
+    dep.text = StringRef(start, p - start);
+    out.push_back(std::move(dep));
+    return true;
+  });
+}
+
+bool DirectReader::user(DumpUser &user) {
+  StringRef name;
+  if (!ident(name, user.loc) || name != "NodeUser" || !punct('(') ||
+      !keyword("node"))
+    return false;
+  StringRef node;
+  if (!ident(node))
+    return false;
+  if (peek('(')) {
+    ++p;
+    user.nodeClass = node;
+    if (!keyword("name") || !string(user.nodeName) || user.nodeName.empty() ||
+        !punct(')'))
+      return false;
+  } else if (node != "OUTPUT") {
+    return false;
+  }
+  return punct(',') && keyword("can_inplace") && boolean(user.canInplace) &&
+         punct(',') && keyword("is_weak") && boolean(user.isWeak) &&
+         punct(')');
+}
+
+bool DirectReader::userList(SmallVectorImpl<DumpUser> &out) {
+  if (!punct('['))
+    return false;
+  return sequence(']', [&] {
+    DumpUser u;
+    if (!user(u))
+      return false;
+    out.push_back(u);
+    return true;
+  });
+}
+
+bool DirectReader::varSizes(
+    SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
+  return nameSizeDict(out);
+}
+
+bool DirectReader::sizePair(AffineExpr &first, AffineExpr &second) {
+  return punct('(') && size(first) && punct(',') && size(second) &&
+         punct(')');
+}
+
+bool DirectReader::sizeListPair(SmallVectorImpl<AffineExpr> &first,
+                                SmallVectorImpl<AffineExpr> &second) {
+  return punct('(') && sizeList(first) && punct(',') && sizeList(second) &&
+         punct(')');
+}
+
+/// Runs `read` on a reader over `text`; keeps what it read only if it
+/// succeeded and consumed the whole text, else restores `out`.
+template <typename Vector, typename Fn>
+static bool readWhole(StringRef text, MLIRContext *ctx, Vector &out, Fn read) {
+  size_t size = out.size();
+  DirectReader reader(text, ctx);
+  if (read(reader) && reader.atEnd())
+    return true;
+  out.truncate(size);
+  return false;
+}
+
+bool mlir::fusion::inductor::readDepListDirect(StringRef text,
+                                               MLIRContext *ctx,
+                                               DumpDepList &out) {
+  return readWhole(text, ctx, out.deps,
+                   [&](DirectReader &r) { return r.depList(out.deps); });
+}
+
+bool mlir::fusion::inductor::readUserListDirect(
+    StringRef text, MLIRContext *ctx, SmallVectorImpl<DumpUser> &out) {
+  return readWhole(text, ctx, out,
+                   [&](DirectReader &r) { return r.userList(out); });
+}
+
+bool mlir::fusion::inductor::readVarSizesDirect(
+    StringRef text, MLIRContext *ctx,
+    SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
+  return readWhole(text, ctx, out,
+                   [&](DirectReader &r) { return r.varSizes(out); });
+}
+
+bool mlir::fusion::inductor::readSizePairDirect(StringRef text,
+                                                MLIRContext *ctx,
+                                                AffineExpr &first,
+                                                AffineExpr &second) {
+  DirectReader reader(text, ctx);
+  return reader.sizePair(first, second) && reader.atEnd();
+}
+
+bool mlir::fusion::inductor::readSizeListPairDirect(
+    StringRef text, MLIRContext *ctx, SmallVectorImpl<AffineExpr> &first,
+    SmallVectorImpl<AffineExpr> &second) {
+  size_t firstSize = first.size(), secondSize = second.size();
+  DirectReader reader(text, ctx);
+  if (reader.sizeListPair(first, second) && reader.atEnd())
+    return true;
+  first.truncate(firstSize);
+  second.truncate(secondSize);
+  return false;
+}
