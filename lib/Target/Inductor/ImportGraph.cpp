@@ -77,25 +77,17 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   if (failed(collectInputs()))
     return nullptr;
   // What a node no longer needs is freed as the import goes: the layout
-  // lines once the inputs are known, its body and dependences once its op
-  // is built (its outputs name the graph's outputs at the end). A large
-  // dump's parsed form then never lives beside all of its IR.
-  std::function<void(DumpNode &, bool)> release = [&](DumpNode &node,
-                                                      bool built) {
-    if (keepParsed)
-      return;
+  // lines once the inputs are known, the whole node once its op is built
+  // (what the graph's outputs need of it is kept aside). A large dump's
+  // parsed form then never lives beside all of its IR.
+  std::function<void(DumpNode &)> releaseLayouts = [&](DumpNode &node) {
     node.layouts = {};
-    if (built) {
-      node.body.reset();
-      node.writes.deps = {};
-      node.unmet.deps = {};
-      node.met.deps = {};
-    }
     for (auto &member : node.members)
-      release(*member, built);
+      releaseLayouts(*member);
   };
-  for (auto &node : dump.nodes)
-    release(*node, /*built=*/false);
+  if (!keepParsed)
+    for (auto &node : dump.nodes)
+      releaseLayouts(*node);
 
   Location fileLoc =
       loc(locator.getSourceMgr()
@@ -109,10 +101,20 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
        llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
     values[name] = arg;
   builder.setInsertionPointToEnd(&graph.getBodyBlock());
+  // The buffers with an OUTPUT user, in dump order; a container lists its
+  // members' buffers, so the top-level nodes cover all.
+  SmallVector<std::pair<StringRef, const char *>> outputBuffers;
   for (auto &node : dump.nodes) {
     if (failed(buildNode(*node)))
       return nullptr;
-    release(*node, /*built=*/true);
+    for (const DumpBuffer &buffer : node->outputs)
+      if (llvm::any_of(buffer.users,
+                       [](const DumpUser &u) { return u.isOutput(); }))
+        outputBuffers.push_back({buffer.name, buffer.loc});
+    // Later nodes look built buffers up by name only (`buffers` keeps its
+    // keys; its pointers are followed for buffers not yet built).
+    if (!keepParsed)
+      node.reset();
   }
 
   // Graph outputs: buffers with an OUTPUT user, except the final version of
@@ -121,25 +123,19 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (StringRef input : inputNames)
     if (mutationRenames.count(input))
       implicitOutputs.insert(values.lookup(rename(input)));
-  // A container lists its members' buffers: top-level nodes cover all.
   SmallVector<Value> outputs;
   SmallVector<Type> outputTypes;
-  for (const auto &node : dump.nodes) {
-    for (const DumpBuffer &buffer : node->outputs) {
-      if (llvm::none_of(buffer.users,
-                        [](const DumpUser &u) { return u.isOutput(); }))
-        continue;
-      Value value = values.lookup(buffer.name);
-      if (implicitOutputs.contains(value))
-        continue;
-      if (!isa<BufferType>(value.getType())) {
-        error(buffer.loc) << "graph output '" << buffer.name
-                          << "' must be a buffer, not a multi-output tuple";
-        return nullptr;
-      }
-      outputs.push_back(value);
-      outputTypes.push_back(value.getType());
+  for (auto [name, at] : outputBuffers) {
+    Value value = values.lookup(name);
+    if (implicitOutputs.contains(value))
+      continue;
+    if (!isa<BufferType>(value.getType())) {
+      error(at) << "graph output '" << name
+                << "' must be a buffer, not a multi-output tuple";
+      return nullptr;
     }
+    outputs.push_back(value);
+    outputTypes.push_back(value.getType());
   }
   OutputOp::create(builder, fileLoc, outputs);
   if (ArrayRef<std::string> symbols = dump.symbols.getNames();
