@@ -286,7 +286,7 @@ using PipelineBuilder = std::function<LogicalResult(OpPassManager &)>;
 /// `pipeline`, also runs that pipeline on it. Fills `sample` with the times
 /// taken. Returns a null module on failure, after reporting into
 /// `diagnostics`.
-static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
+static Scheduled importAndSchedule(std::unique_ptr<llvm::MemoryBuffer> contents,
                                    const PipelineBuilder *pipeline,
                                    Diagnostics &diagnostics, Sample &sample) {
   using Clock = std::chrono::steady_clock;
@@ -296,13 +296,11 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
   result.context = makeContext();
   MLIRContext *ctx = result.context.get();
   CollectingHandler handler(ctx, diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      // The dump itself, not a copy: it outlives the import.
-      llvm::MemoryBuffer::getMemBuffer(contents.getBuffer(),
-                                       contents.getBufferIdentifier(),
-                                       /*RequiresNullTerminator=*/false),
-      llvm::SMLoc());
+  // The dump is released once imported, as a compiler that reads it from
+  // a file would: the schedule does not hold it.
+  bool isMlir = contents->getBufferIdentifier().ends_with(".mlir");
+  auto sourceMgr = std::make_unique<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(std::move(contents), llvm::SMLoc());
   std::unique_ptr<PassManager> pm;
   bool pipelineBuilt = true;
   if (pipeline) {
@@ -315,11 +313,11 @@ static Scheduled importAndSchedule(const llvm::MemoryBuffer &contents,
 
   double cpuStart = cpuSeconds();
   Clock::time_point start = Clock::now();
-  result.module = contents.getBufferIdentifier().ends_with(".mlir")
-                      ? parseSourceFile<ModuleOp>(sourceMgr, ctx)
-                      : importInductorDump(sourceMgr, ctx);
+  result.module = isMlir ? parseSourceFile<ModuleOp>(*sourceMgr, ctx)
+                         : importInductorDump(*sourceMgr, ctx);
   Clock::time_point imported = Clock::now();
   double cpuImported = cpuSeconds();
+  sourceMgr.reset();
   // Scheduler nodes, also those the importer put in foreach kernels.
   if (GraphOp graph = result.module ? getGraph(*result.module) : GraphOp())
     for (Operation &op : graph.getBodyBlock().without_terminator())
@@ -465,20 +463,27 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
   Diagnostics explainDiagnostics;
   bool explained = false;
 
-  if (std::unique_ptr<llvm::MemoryBuffer> pre =
-          readDump(prePath, diagnostics)) {
-    for (unsigned rep = 0; rep < std::max(1u, unsigned(repetitions)); ++rep) {
-      Sample sample;
-      Scheduled run = importAndSchedule(*pre, &timed, diagnostics, sample);
-      if (!run.module)
-        break;
-      samples.push_back(sample);
-      ours = std::move(run);
-    }
-    if (ours.module && explain) {
+  // Each run reads the dump itself (from the page cache after the first)
+  // and holds only its own graph: the previous one is freed first.
+  for (unsigned rep = 0; rep < std::max(1u, unsigned(repetitions)); ++rep) {
+    std::unique_ptr<llvm::MemoryBuffer> pre = readDump(prePath, diagnostics);
+    if (!pre)
+      break;
+    ours = Scheduled();
+    Sample sample;
+    Scheduled run =
+        importAndSchedule(std::move(pre), &timed, diagnostics, sample);
+    if (!run.module)
+      break;
+    samples.push_back(sample);
+    ours = std::move(run);
+  }
+  if (ours.module && explain) {
+    if (std::unique_ptr<llvm::MemoryBuffer> pre =
+            readDump(prePath, diagnostics)) {
       Sample ignored;
-      Scheduled run =
-          importAndSchedule(*pre, explain, explainDiagnostics, ignored);
+      Scheduled run = importAndSchedule(std::move(pre), explain,
+                                        explainDiagnostics, ignored);
       explained = bool(run.module);
       llvm::append_range(diagnostics.errors, explainDiagnostics.errors);
     }
@@ -486,8 +491,8 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
   if (std::unique_ptr<llvm::MemoryBuffer> post =
           compare && !isMlir ? readDump(postPath, diagnostics) : nullptr) {
     Sample ignored;
-    inductor =
-        importAndSchedule(*post, /*pipeline=*/nullptr, diagnostics, ignored);
+    inductor = importAndSchedule(std::move(post), /*pipeline=*/nullptr,
+                                 diagnostics, ignored);
   }
 
   json.object([&] {
