@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <charconv>
 #include <limits>
 
 using namespace mlir;
@@ -413,8 +414,13 @@ private:
       return v;
     }
     case Tok::Float: {
+      // from_chars rounds correctly, as APFloat does, at a fraction of the
+      // cost; what it does not take (out of range) goes to APFloat.
       double value;
-      if (tok.text.getAsDouble(value))
+      auto [end, status] =
+          std::from_chars(tok.text.begin(), tok.text.end(), value);
+      if ((status != std::errc() || end != tok.text.end()) &&
+          tok.text.getAsDouble(value))
         return error(start) << "invalid number " << quoteSource(tok.text);
       advance();
       PyValue *v = make(PyValue::Kind::Float, start);
