@@ -156,8 +156,14 @@ public:
     return {Tok::Error, StringRef(start, 1)};
   }
 
-  const char *getPosition() const { return cur; }
-  void setPosition(const char *pos) { cur = pos; }
+  /// True when the next token is the single character `c` (a bracket or
+  /// `=`, `,`, `:`), without lexing it.
+  bool nextIs(char c) const {
+    const char *p = cur;
+    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+      ++p;
+    return p != end && *p == c;
+  }
 
 private:
   const char *cur;
@@ -203,14 +209,6 @@ private:
   void advance() {
     lastEnd = tok.text.empty() ? lastEnd : tok.text.end();
     tok = lexer.next();
-  }
-
-  /// The token after the current one.
-  Token peek() {
-    const char *save = lexer.getPosition();
-    Token next = lexer.next();
-    lexer.setPosition(save);
-    return next;
   }
 
   PyValue *make(PyValue::Kind kind, const char *start) {
@@ -338,7 +336,7 @@ private:
   /// `(` already consumed: positional and keyword arguments, then `)`.
   LogicalResult parseArguments(PyValue &call) {
     while (tok.kind != Tok::RParen) {
-      if (tok.kind == Tok::Ident && peek().kind == Tok::Equal) {
+      if (tok.kind == Tok::Ident && lexer.nextIs('=')) {
         StringRef key = tok.text;
         advance();
         advance();
