@@ -11,6 +11,7 @@
 
 #include "scheduler-opt/Support/NestingDepth.h"
 
+#include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -49,8 +50,8 @@ int main(int argc, char **argv) {
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 
-  // As MlirOptMain(argc, argv, ...) does, with the input's nesting bounded
-  // before MLIR's parser sees it (scheduler-opt/Support/NestingDepth.h).
+  // As MlirOptMain(argc, argv, ...) does, with textual input's nesting
+  // bounded before MLIR's parser sees it (scheduler-opt/Support/NestingDepth.h).
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
       mlir::openInputFile(inputFilename, &error);
@@ -58,8 +59,12 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (const char *deep = mlir::fusion::findExcessiveNesting(
-          input->getBuffer())) {
+  // Bytecode is not text: its bytes are no brackets, and its reader does
+  // not recurse on them.
+  const char *deep = mlir::isBytecode(*input)
+                         ? nullptr
+                         : mlir::fusion::findExcessiveNesting(input->getBuffer());
+  if (deep) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
     sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(deep),
