@@ -13,7 +13,7 @@ using namespace mlir::fusion;
 
 TEST(RangeMaxTreeTest, MatchesBruteForceOnRandomOperations) {
   std::mt19937_64 rng(42);
-  for (unsigned size : {1u, 2u, 3u, 7u, 64u, 1000u}) {
+  for (unsigned size : {1u, 2u, 3u, 7u, 8u, 9u, 64u, 1000u}) {
     std::vector<int64_t> reference(size);
     for (int64_t &v : reference)
       v = static_cast<int64_t>(rng() % 1000) - 500;
@@ -27,6 +27,8 @@ TEST(RangeMaxTreeTest, MatchesBruteForceOnRandomOperations) {
         tree.add(begin, end, delta);
         for (unsigned i = begin; i < end; ++i)
           reference[i] += delta;
+        ASSERT_EQ(tree.max(),
+                  *std::max_element(reference.begin(), reference.end()));
       } else if (begin < end) {
         int64_t expected = *std::max_element(reference.begin() + begin,
                                              reference.begin() + end);

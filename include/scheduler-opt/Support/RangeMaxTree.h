@@ -26,30 +26,34 @@ public:
   explicit RangeMaxTree(llvm::ArrayRef<int64_t> values);
 
   unsigned size() const { return numPositions; }
-
   /// Adds `delta` to every position in [begin, end).
   void add(unsigned begin, unsigned end, int64_t delta);
   /// The maximum over [begin, end); INT64_MIN for an empty range.
   int64_t max(unsigned begin, unsigned end) const;
   /// The maximum over every position; INT64_MIN for an empty tree.
-  int64_t max() const { return max(0, numPositions); }
+  int64_t max() const;
   /// The value at one position.
   int64_t get(unsigned position) const { return max(position, position + 1); }
 
 private:
-  void build(unsigned node, unsigned lo, unsigned hi,
-             llvm::ArrayRef<int64_t> values);
-  void add(unsigned node, unsigned lo, unsigned hi, unsigned begin,
-           unsigned end, int64_t delta);
+  /// Recomputes the maxima of the strict ancestors of `node`.
+  void pullUp(unsigned node);
   int64_t max(unsigned node, unsigned lo, unsigned hi, unsigned begin,
               unsigned end) const;
 
   unsigned numPositions = 0;
+  /// A perfect binary tree in an array: node 1 is the root, node i has
+  /// children 2i and 2i+1, and the leaves, positions 0..leaves-1 (a power
+  /// of two), are nodes leaves..2*leaves-1; positions past numPositions
+  /// hold INT64_MIN and are never added to. Updates walk up from the
+  /// leaves without recursion.
+  unsigned leaves = 0;
   /// maxima[node]: maximum of the node's range, including pending[node].
-  llvm::SmallVector<int64_t> maxima;
-  /// pending[node]: an addition applied to the whole range of the node and
-  /// not pushed to its children (they never need it: queries add it back).
-  llvm::SmallVector<int64_t> pending;
+  llvm::SmallVector<int64_t, 0> maxima;
+  /// pending[node] (inner nodes only): an addition applied to the whole
+  /// range of the node and not pushed to its children (they never need
+  /// it: queries add it back).
+  llvm::SmallVector<int64_t, 0> pending;
 };
 
 } // namespace fusion
