@@ -137,6 +137,7 @@ void Planner::refreshUnitDeps(unsigned unit) {
 
 void Planner::recomputeGroupDeps(Group &group) {
   // Inductor's ReadWrites.merge_list and refresh_group_node_dependencies.
+  bumpVersion(group);
   group.reads.clear();
   group.writes.clear();
   group.unmet.clear();
@@ -392,6 +393,7 @@ void Planner::pruneRedundantDeps() {
     }
     SmallVector<Attribute, 4> unmet(group.unmet.begin(), group.unmet.end());
     if (prune(g, unmet, [&](Attribute dep) { group.reads.remove(dep); })) {
+      bumpVersion(group);
       group.unmet.clear();
       group.unmet.insert(unmet.begin(), unmet.end());
     }

@@ -47,6 +47,12 @@ struct NormalizedDep {
   }
 };
 
+/// A group's dependences in order. Most groups have a few: up to 8 are
+/// looked up by a scan, without a hash set (a DenseSet allocates 64 buckets
+/// on its first insertion, for every list of every group).
+using DepSet = llvm::SetVector<Attribute, SmallVector<Attribute, 4>,
+                               DenseSet<Attribute>, 8>;
+
 enum class GroupKind { Node, Fused, Extern, Nop, Grouped, Foreach };
 
 /// No group (a slot without one, a group outside any foreach kernel).
@@ -72,13 +78,16 @@ struct Group {
   DenseMap<StringAttr, unsigned> readToPart;
   /// Inductor's read_writes (reads without the group's own writes) and
   /// unmet_dependencies.
-  llvm::SetVector<Attribute> reads, writes, unmet;
+  DepSet reads, writes, unmet;
   llvm::SmallDenseSet<StringAttr, 8> bufferNames;
   unsigned minOrder, maxOrder;
   bool isReduction;
   /// Inductor's group: (numel, rnumel), canonical expressions.
   AffineExpr numel, rnumel;
   bool alive = true;
+  /// Changes whenever anything can_fuse reads of the group changes (its
+  /// members, dependences, loop orders); unique across groups and time.
+  uint64_t version = 0;
 
   bool isFusable() const {
     return kind == GroupKind::Node || kind == GroupKind::Fused ||
@@ -108,6 +117,26 @@ struct UnitDeps {
 /// Inductor's tiling of a pointwise kernel: (numel, rnumel) or, tiled in
 /// two, (x, y, rnumel).
 using Tiling = SmallVector<AffineExpr, 3>;
+
+/// A producer whyNotFuseVertical looked at, and the version of its group then.
+struct ProducerStamp {
+  unsigned unit, group;
+  uint64_t version;
+};
+
+/// A can_fuse answer kept by the planner (see Planner::verdicts).
+struct FuseVerdict {
+  uint64_t version1, version2;
+  /// The refusal, or kNoRefusal.
+  uint8_t why;
+  /// Whether the shared score was under the threshold (so that a reorder
+  /// round asks shared_data_after_reordering_loop), and whether the answer
+  /// came from a reorder round.
+  bool underThreshold, inReorderRound;
+  /// The producers looked at: Planner::verdictProducers[begin, end).
+  unsigned producersBegin, producersEnd;
+};
+constexpr uint8_t kNoRefusal = 0xff;
 
 class Planner {
 public:
@@ -149,10 +178,18 @@ private:
   std::optional<int64_t> sharedDataAfterReorderingLoop(unsigned g1,
                                                        unsigned g2);
   bool canFusionIncreasePeakMemory(const Group &g1, const Group &g2);
+  std::optional<std::pair<Type, AffineExpr>> reuseKey(Attribute dep);
+  SmallVector<std::pair<Type, AffineExpr>, 2>
+  singleUserInputs(const Group &group);
   bool areLongDistant(const Group &g1, const Group &g2) const;
 
   // Rules (PlannerRules.cpp; the backend's and tiling in PlannerTiling.cpp).
   std::optional<RefusalReason> whyNotFuse(unsigned g1, unsigned g2);
+  std::optional<RefusalReason> computeWhyNotFuse(unsigned g1, unsigned g2);
+  bool isVerdictKept(unsigned g) const;
+  bool isVerdictValid(const FuseVerdict &verdict, unsigned g1,
+                      unsigned g2) const;
+  void bumpVersion(Group &group) { group.version = ++versionClock; }
   std::optional<RefusalReason> whyNotFuseVertical(unsigned g1, unsigned g2);
   std::optional<RefusalReason> whyNotFuseBackend(unsigned g1, unsigned g2);
   std::optional<RefusalReason> whyNotFuseShapes(const Group &g1,
@@ -174,6 +211,7 @@ private:
   ArrayRef<TilingCandidate> candidateTilings(NodeOp node);
   Tiling selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
                       AffineExpr rnumel);
+  Tiling groupTiling(const Group &group);
 
   // Fusion rounds (FusionPlanner.cpp; candidates in PlannerScoring.cpp).
   bool tryFuse(unsigned g1, unsigned g2);
@@ -249,6 +287,18 @@ private:
   ReachabilityIndex reachability;
   unsigned stamp = 0;
 
+  /// can_fuse's answers, kept across rounds and between finding the
+  /// candidates and fusing them (Inductor asks again for every candidate
+  /// pair in every round): an answer stands while the two groups, and the
+  /// groups of the producers its intermediate-node check looked at, keep
+  /// their versions. Only for plain groups (not foreach kernels or parts).
+  DenseMap<std::pair<unsigned, unsigned>, FuseVerdict> verdicts;
+  SmallVector<ProducerStamp, 0> verdictProducers;
+  /// What the answer being computed looked at (see FuseVerdict).
+  SmallVector<ProducerStamp, 4> consultedProducers;
+  bool consultedUnderThreshold = false;
+  uint64_t versionClock = 0;
+
   FusionPlan plan;
   /// The index in plan.refusals of each pair (first units) refused.
   DenseMap<std::pair<unsigned, unsigned>, unsigned> refusalIndex;
@@ -286,6 +336,11 @@ private:
       normalizedCache;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
+  /// singleUserInputs per group id, with the group's version then.
+  DenseMap<unsigned, std::pair<uint64_t, SmallVector<std::pair<Type, AffineExpr>, 2>>>
+      groupReuseKeys;
+  /// groupTiling per group id, with the group's version then.
+  DenseMap<unsigned, std::pair<uint64_t, Tiling>> groupTilings;
 };
 
 template <typename Fn>

@@ -16,7 +16,6 @@
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "llvm/ADT/MapVector.h"
 
 #include <numeric>
 
@@ -407,28 +406,34 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
                                                          unsigned g2) {
   Group &node1 = groups[g1];
   Group &node2 = groups[g2];
-  llvm::MapVector<StringAttr, SmallVector<Attribute, 2>> remaining;
+  // node2's unmet dependences by their renamed buffer (a group has a few:
+  // a flat list, scanned).
+  struct Remaining {
+    StringAttr key;
+    Attribute dep;
+  };
+  SmallVector<Remaining, 16> remaining;
   for (Attribute dep : node2.unmet) {
     if (auto weak = dyn_cast<WeakDepAttr>(dep))
       if (fusableWeakDep(weak, node1, node2))
         continue;
-    remaining[renamed(getDepName(dep))].push_back(dep);
+    remaining.push_back({renamed(getDepName(dep)), dep});
   }
   for (Attribute write : node1.writes) {
     auto memory = dyn_cast<MemoryDepAttr>(write);
-    if (!memory)
+    if (!memory || remaining.empty())
       continue;
-    auto it = remaining.find(renamed(memory.getName()));
-    if (it == remaining.end())
-      continue;
-    llvm::erase_if(it->second, [&](Attribute read) {
-      return fusableReadAndWrite(read, memory);
+    StringAttr key = renamed(memory.getName());
+    llvm::erase_if(remaining, [&](const Remaining &read) {
+      return read.key == key && fusableReadAndWrite(read.dep, memory);
     });
   }
-  llvm::SetVector<StringAttr> remainingNames;
-  for (auto &[key, list] : remaining)
-    for (Attribute dep : list)
-      remainingNames.insert(getDepName(dep));
+  // The buffers still unmatched, each once (what follows does not depend
+  // on their order).
+  SmallVector<StringAttr, 16> remainingNames;
+  for (const Remaining &entry : remaining)
+    if (!llvm::is_contained(remainingNames, getDepName(entry.dep)))
+      remainingNames.push_back(getDepName(entry.dep));
   for (StringAttr name : remainingNames)
     if (node1.bufferNames.contains(name))
       return RefusalReason::MemoryDepsMismatch;
@@ -439,16 +444,80 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
     return RefusalReason::InPlaceRace;
   for (StringAttr name : remainingNames) {
     std::optional<unsigned> producer = producerUnit(name);
-    if (producer && !inGroup(*producer, g1) &&
-        isAncestor(g1, groupOf[*producer]))
+    if (!producer || inGroup(*producer, g1))
+      continue;
+    // The answer now depends on the producer's group too.
+    unsigned group = groupOf[*producer];
+    consultedProducers.push_back({*producer, group, groups[group].version});
+    if (isAncestor(g1, group))
       return RefusalReason::IntermediateNodes;
   }
   return std::nullopt;
 }
 
+/// Whether can_fuse's answers for group g are kept: a plain group in the
+/// schedule (foreach kernels and their parts follow rules that look at
+/// more than the two groups).
+bool Planner::isVerdictKept(unsigned g) const {
+  const Group &group = groups[g];
+  return (group.kind == GroupKind::Node || group.kind == GroupKind::Fused) &&
+         group.parent == kNoGroup;
+}
+
+/// Whether a kept answer still holds: neither group changed, nor the group
+/// of any producer it looked at, and a reorder round would not have asked
+/// shared_data_after_reordering_loop where the answer's round did not (or
+/// the other way round).
+bool Planner::isVerdictValid(const FuseVerdict &verdict, unsigned g1,
+                             unsigned g2) const {
+  if (verdict.version1 != groups[g1].version ||
+      verdict.version2 != groups[g2].version)
+    return false;
+  if (verdict.underThreshold && verdict.inReorderRound != reorderRound)
+    return false;
+  for (const ProducerStamp &stamp :
+       ArrayRef(verdictProducers)
+           .slice(verdict.producersBegin,
+                  verdict.producersEnd - verdict.producersBegin))
+    if (groupOf[stamp.unit] != stamp.group ||
+        groups[stamp.group].version != stamp.version)
+      return false;
+  return true;
+}
+
+/// Inductor's Scheduler.can_fuse, answered once for as long as the answer
+/// holds (computeWhyNotFuse is the rule itself).
+std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
+  if (!isVerdictKept(g1) || !isVerdictKept(g2))
+    return computeWhyNotFuse(g1, g2);
+  auto it = verdicts.find({g1, g2});
+  if (it != verdicts.end() && isVerdictValid(it->second, g1, g2)) {
+    if (it->second.why == kNoRefusal)
+      return std::nullopt;
+    return static_cast<RefusalReason>(it->second.why);
+  }
+  consultedProducers.clear();
+  consultedUnderThreshold = false;
+  std::optional<RefusalReason> why = computeWhyNotFuse(g1, g2);
+  // A reorder round may have reordered the loops of either group: the
+  // versions after the answer are those it holds for.
+  FuseVerdict verdict{groups[g1].version,
+                      groups[g2].version,
+                      why ? static_cast<uint8_t>(*why) : kNoRefusal,
+                      consultedUnderThreshold,
+                      reorderRound,
+                      static_cast<unsigned>(verdictProducers.size()),
+                      0};
+  llvm::append_range(verdictProducers, consultedProducers);
+  verdict.producersEnd = verdictProducers.size();
+  verdicts[{g1, g2}] = verdict;
+  return why;
+}
+
 /// Inductor's Scheduler.can_fuse (with InductorChoices.can_fuse,
 /// can_fuse_vertical and can_fuse_horizontal). Returns why not, if not.
-std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
+std::optional<RefusalReason> Planner::computeWhyNotFuse(unsigned g1,
+                                                        unsigned g2) {
   const Group &node1 = groups[g1];
   const Group &node2 = groups[g2];
   if (node1.kind == GroupKind::Grouped || node2.kind == GroupKind::Grouped)
@@ -459,6 +528,7 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
     return RefusalReason::Order;
 
   int64_t shared = scoreFusionMemory(groups[g1], groups[g2]);
+  consultedUnderThreshold = shared < options.scoreFusionMemoryThreshold;
   if (reorderRound && shared < options.scoreFusionMemoryThreshold)
     if (std::optional<int64_t> reordered = sharedDataAfterReorderingLoop(g1, g2))
       shared = *reordered;

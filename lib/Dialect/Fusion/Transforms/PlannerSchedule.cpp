@@ -160,6 +160,11 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
   // topological order of the groups.
   if (slotOf[topGroup(g1)] >= slotOf[topGroup(g2)])
     return false;
+  // A direct edge, the usual answer for a producer and its consumer.
+  for (unsigned unit : groups[g1].units)
+    for (unsigned succ : deps.getSuccessors(unit))
+      if (inGroup(succ, g2))
+        return true;
   ArrayRef<unsigned> targets = groups[g2].units;
   unsigned last = 0;
   for (unsigned unit : targets)

@@ -97,7 +97,7 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   // index is not a constant (load_seed).
   auto bufferNames = [](const Group &g) {
     llvm::SetVector<StringAttr> names;
-    for (const llvm::SetVector<Attribute> *list : {&g.reads, &g.writes})
+    for (const DepSet *list : {&g.reads, &g.writes})
       for (Attribute dep : *list)
         if (auto memory = dyn_cast<MemoryDepAttr>(dep))
           if (!isa<AffineConstantExpr>(memory.getIndex().getResult(0)))
@@ -170,36 +170,52 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   return scoreFusionMemory(groups[g1], groups[g2]);
 }
 
+/// Inductor's buffer_reuse_key of a read of a single-user intermediate
+/// buffer (its element type and storage size), or nothing.
+std::optional<std::pair<Type, AffineExpr>> Planner::reuseKey(Attribute dep) {
+  auto [it, inserted] = reuseKeys.try_emplace(dep);
+  if (inserted) {
+    Value buffer = deps.lookupBuffer(getDepName(dep));
+    auto type = buffer && !isa<BlockArgument>(buffer)
+                    ? dyn_cast<BufferType>(buffer.getType())
+                    : BufferType();
+    // buffer_reuse_key: the storage size as a simplified expression.
+    if (type && deps.getUsers(buffer).size() == 1)
+      it->second = std::make_pair(
+          type.getElementType(), SizeVars::simplify(type.getStorageSizeExpr()));
+  }
+  return it->second;
+}
+
+/// The distinct reuse keys of a group's reads, kept while the group keeps
+/// its version. A copy: the next call may move the table.
+SmallVector<std::pair<Type, AffineExpr>, 2>
+Planner::singleUserInputs(const Group &group) {
+  unsigned id = &group - groups.data();
+  auto [it, inserted] = groupReuseKeys.try_emplace(id);
+  if (!inserted && it->second.first == group.version)
+    return it->second.second;
+  llvm::SetVector<std::pair<Type, AffineExpr>> keys;
+  for (Attribute dep : group.reads)
+    if (std::optional<std::pair<Type, AffineExpr>> key = reuseKey(dep))
+      keys.insert(*key);
+  it->second = {group.version, keys.takeVector()};
+  return it->second.second;
+}
+
 /// Inductor's can_fusion_increase_peak_memory heuristic.
 bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
-  auto reuseKey = [&](Attribute dep) {
-    auto [it, inserted] = reuseKeys.try_emplace(dep);
-    if (inserted) {
-      Value buffer = deps.lookupBuffer(getDepName(dep));
-      auto type = buffer && !isa<BlockArgument>(buffer)
-                      ? dyn_cast<BufferType>(buffer.getType())
-                      : BufferType();
-      // buffer_reuse_key: the storage size as a simplified expression.
-      if (type && deps.getUsers(buffer).size() == 1)
-        it->second = std::make_pair(
-            type.getElementType(),
-            SizeVars::simplify(type.getStorageSizeExpr()));
-    }
-    return it->second;
-  };
-  auto singleUserInputs = [&](const Group &g) {
-    llvm::SetVector<std::pair<Type, AffineExpr>> keys;
-    for (Attribute dep : g.reads)
-      if (std::optional<std::pair<Type, AffineExpr>> key = reuseKey(dep))
-        keys.insert(*key);
-    return keys;
-  };
-  auto keys1 = singleUserInputs(g1);
-  auto keys2 = singleUserInputs(g2);
+  SmallVector<std::pair<Type, AffineExpr>, 2> keys1 = singleUserInputs(g1);
+  if (keys1.empty())
+    return false;
+  SmallVector<std::pair<Type, AffineExpr>, 2> keys2 = singleUserInputs(g2);
   int64_t overhead = 0;
   for (auto key : keys1)
-    if (keys2.contains(key))
+    if (llvm::is_contained(keys2, key))
       overhead = saturatingAdd(overhead, sizeVars.sizeHint(key.second));
+  // The score is never negative: no overhead, no refusal.
+  if (overhead == 0)
+    return false;
   return overhead > saturatingMul(32, scoreFusionMemory(g1, g2));
 }
 

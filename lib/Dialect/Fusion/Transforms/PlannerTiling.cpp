@@ -157,6 +157,17 @@ Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
   return fallback;
 }
 
+/// selectTiling of a group's leaves in its own shape, kept while the group
+/// keeps its version. A copy: the next call may move the table.
+Tiling Planner::groupTiling(const Group &group) {
+  unsigned id = &group - groups.data();
+  auto [it, inserted] = groupTilings.try_emplace(id);
+  if (inserted || it->second.first != group.version)
+    it->second = {group.version,
+                  selectTiling(group.leaves, group.numel, group.rnumel)};
+  return it->second.second;
+}
+
 /// SIMDScheduling.can_fuse: foreach kernels follow their own rules;
 /// otherwise the kernels' iteration spaces must agree.
 std::optional<RefusalReason> Planner::whyNotFuseBackend(unsigned g1,
@@ -177,15 +188,19 @@ std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
   if (!g1.isReduction && !g2.isReduction) {
     if (g1.numel != g2.numel || g1.rnumel != g2.rnumel)
       return RefusalReason::PointwiseShapeMismatch;
-    Tiling t1 = selectTiling(g1.leaves, g1.numel, g1.rnumel);
-    Tiling t2 = selectTiling(g2.leaves, g1.numel, g1.rnumel);
+    // The groups' shapes are equal: each one's tiling is its own.
+    Tiling t1 = groupTiling(g1);
+    Tiling t2 = groupTiling(g2);
+    // Without a 2D tiling on either side the merged one does not matter.
+    if (t1.size() <= 2 && t2.size() <= 2)
+      return std::nullopt;
     SmallVector<NodeOp, 8> both(g1.leaves.begin(), g1.leaves.end());
     llvm::append_range(both, g2.leaves);
     Tiling t3 = selectTiling(both, g1.numel, g1.rnumel);
     bool ok = true;
     if (t1.size() > 2)
       ok = t2.size() > 2 ? (t1 == t2 && t2 == t3) : t1 == t3;
-    else if (t2.size() > 2)
+    else
       ok = t2 == t3;
     if (!ok)
       return RefusalReason::TilingMismatch;
@@ -201,7 +216,9 @@ std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
                       [&](NodeOp n) { return isCompatible(groupSizes, n); }))
       return RefusalReason::ReductionShapeIncompatible;
     AffineExpr one = getAffineConstantExpr(1, ctx);
-    Tiling tiling = selectTiling(pointwise.leaves, pointwise.numel, one);
+    Tiling tiling = pointwise.rnumel == one
+                        ? groupTiling(pointwise)
+                        : selectTiling(pointwise.leaves, pointwise.numel, one);
     Tiling flat = {pointwise.numel, one};
     Tiling split = {reduction.numel, reduction.rnumel, one};
     if (tiling != flat && tiling != split)
