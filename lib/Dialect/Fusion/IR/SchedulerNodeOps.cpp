@@ -162,10 +162,24 @@ int64_t NodeOp::getNumel() { return staticProduct(getRanges()); }
 int64_t NodeOp::getReductionNumel() {
   return staticProduct(getReductionRanges());
 }
+/// Product of static `sizes` as a constant, wrapping as the folding of
+/// AffineExpr's `*` does (the verifier keeps it within int64).
+static AffineExpr staticProductExpr(MLIRContext *ctx, ArrayRef<int64_t> sizes) {
+  uint64_t n = 1;
+  for (int64_t size : sizes)
+    n *= static_cast<uint64_t>(size);
+  return getAffineConstantExpr(static_cast<int64_t>(n), ctx);
+}
+
+// Static sizes make a constant without building the product term by term.
 AffineExpr NodeOp::getNumelExpr() {
+  if (!getSymbolicLoopSizesAttr())
+    return staticProductExpr(getContext(), getRanges());
   return productExpr(getContext(), getRangeExprs());
 }
 AffineExpr NodeOp::getReductionNumelExpr() {
+  if (!getSymbolicLoopSizesAttr())
+    return staticProductExpr(getContext(), getReductionRanges());
   return productExpr(getContext(), getReductionRangeExprs());
 }
 
