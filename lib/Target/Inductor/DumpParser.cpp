@@ -293,24 +293,30 @@ private:
     return parseFieldValue(*start, indent);
   }
 
-  /// Checks `key = <value>` at `indent` and returns the value's text.
-  FailureOr<StringRef> parseFieldText(StringRef key, unsigned indent) {
-    FailureOr<const char *> start = expectField(key, indent);
-    if (failed(start))
-      return failure();
-    return parseFieldText(*start, indent);
-  }
-
   /// Reads the field `key` at `indent` with `direct` (DirectFields.cpp)
   /// when its text has one of the common shapes, else parses it as a
   /// Python value and reads that with `generic`.
   template <typename Direct, typename Generic>
   LogicalResult readField(StringRef key, unsigned indent, Direct direct,
                           Generic generic) {
-    FailureOr<StringRef> text = parseFieldText(key, indent);
+    FailureOr<const char *> start = expectField(key, indent);
+    if (failed(start))
+      return failure();
+    // A value that a direct reader reads whole from the rest of its line
+    // has its brackets and quotes balanced there, so it is that whole
+    // value: parseFieldText's scan would find the same text.
+    StringRef rest(*start, line().full.end() - *start);
+    bool restTried = !rest.trim().empty();
+    if (restTried && direct(rest)) {
+      advance();
+      return success();
+    }
+    FailureOr<StringRef> text = parseFieldText(*start, indent);
     if (failed(text))
       return failure();
-    if (direct(*text))
+    bool sameText = restTried && text->data() == rest.data() &&
+                    text->size() == rest.size();
+    if (!sameText && direct(*text))
       return success();
     FailureOr<PyValue *> value = parsePyValue(*text, locator, scratch);
     if (failed(value))
