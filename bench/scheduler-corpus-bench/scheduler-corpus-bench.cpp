@@ -269,8 +269,14 @@ static std::unique_ptr<MLIRContext> makeContext() {
   registry.insert<FusionDialect, arith::ArithDialect, math::MathDialect>();
   auto context =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  // Threading::DISABLED only keeps the context from making a thread pool:
+  // its attribute, type and affine uniquers keep locking and consulting
+  // thread-local caches until disableMultithreading() tells them too
+  // (MLIRContext.cpp). A context with a pool of its own needs both.
   if (threads)
     context->setThreadPool(threadPool());
+  else
+    context->disableMultithreading();
   context->loadAllAvailableDialects();
   // Diagnostics are kept in the JSON: without the printed ops they stay one
   // line each.
