@@ -445,28 +445,50 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
                                      SmallVectorImpl<Value> &operands) {
   MLIRContext *ctx = op.getContext();
   unsigned numLoops = op.getNumLoops();
-  SmallVector<AffineExpr> dimRepl, symRepl;
+  // The loop variables and indirect indices the index uses, in one walk.
+  SmallVector<bool, 8> usesDim(numLoops), usesIndirect(numIndirect);
+  expr.walk([&](AffineExpr e) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      if (dim.getPosition() < numLoops)
+        usesDim[dim.getPosition()] = true;
+    } else if (auto sym = dyn_cast<AffineSymbolExpr>(e)) {
+      if (sym.getPosition() < numIndirect)
+        usesIndirect[sym.getPosition()] = true;
+    }
+  });
+  // Each used one becomes the next operand; the others do not occur.
   SmallVector<Value> dimOperands, symOperands;
-  for (unsigned d = 0; d < numLoops; ++d) {
-    if (expr.isFunctionOfDim(d)) {
-      dimRepl.push_back(getAffineDimExpr(dimOperands.size(), ctx));
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (usesDim[d])
       dimOperands.push_back(op.getLoopVars()[d]);
-    } else {
-      dimRepl.push_back(getAffineConstantExpr(0, ctx));
-    }
-  }
   for (unsigned s = 0; s < numIndirect; ++s) {
-    if (expr.isFunctionOfSymbol(s)) {
-      if (!indirect[s])
-        return error(at) << "index uses indirect" << s
-                         << " before self.set_indirect" << s << "(...)";
-      symRepl.push_back(getAffineSymbolExpr(symOperands.size(), ctx));
-      symOperands.push_back(indirect[s]);
-    } else {
-      symRepl.push_back(getAffineConstantExpr(0, ctx));
-    }
+    if (!usesIndirect[s])
+      continue;
+    if (!indirect[s])
+      return error(at) << "index uses indirect" << s
+                       << " before self.set_indirect" << s << "(...)";
+    symOperands.push_back(indirect[s]);
   }
-  AffineExpr result = expr.replaceDimsAndSymbols(dimRepl, symRepl);
+  // When the used ones are the first ones, each keeps its position, and
+  // replacing each by itself would rebuild the same expression.
+  AffineExpr result = expr;
+  if (llvm::is_contained(ArrayRef(usesDim).drop_front(dimOperands.size()),
+                         true) ||
+      llvm::is_contained(
+          ArrayRef(usesIndirect).drop_front(symOperands.size()), true)) {
+    AffineExpr zero = getAffineConstantExpr(0, ctx);
+    auto renumber = [&](ArrayRef<bool> used, auto make) {
+      SmallVector<AffineExpr> repl;
+      unsigned next = 0;
+      for (bool u : used)
+        repl.push_back(u ? make(next++) : zero);
+      return repl;
+    };
+    result = expr.replaceDimsAndSymbols(
+        renumber(usesDim, [&](unsigned i) { return getAffineDimExpr(i, ctx); }),
+        renumber(usesIndirect,
+                 [&](unsigned i) { return getAffineSymbolExpr(i, ctx); }));
+  }
   // Index terms (symbols from kIndexTermSymbolBase on) are computed here
   // and bound like indirect indices.
   if (!terms.empty()) {
