@@ -2,6 +2,7 @@
 
 #include "scheduler-opt/Analysis/MemoryProfile.h"
 #include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
 using namespace mlir;
@@ -50,12 +51,12 @@ mlir::fusion::collectStorageUses(const DependenceGraph &deps,
           continue;
         if (isKernelInternal(deps, result, n))
           continue;
-        unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+        int64_t itemSize = getElementByteSize(type.getElementType());
         // The verifier bounds the bytes of all buffers together at the
         // hints (verifySizesAtHints), so that the sums below fit.
         int64_t bytes =
             saturatingMul(sizeVars->sizeHint(type.getStorageSizeExpr()),
-                          static_cast<int64_t>(std::max(bits / 8, 1u)));
+                          itemSize);
         if (std::optional<int64_t> elements = type.getNumElements();
             elements && *elements == 0)
           bytes = 0;

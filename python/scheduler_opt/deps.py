@@ -16,6 +16,7 @@ _OTHER_KEY = re.compile(r"^\w+\.[\w.]+ = ")
 _MEMORY_DEP = re.compile(r"MemoryDep\('([^']+)', (.*?), \{(.*?)\}\)")
 # Any other dependency naming a buffer (StarDep, WeakDep, ...).
 _NAMED_DEP = re.compile(r"(\w+Dep)\((?:name=)?'([^']+)'")
+_ALIASES = re.compile(r"^\s+(\w+)\.aliases = \[(.*)\]\s*$")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,3 +77,15 @@ def parse(text: str) -> Dict[str, NodeDeps]:
             _deps(f.get("met_dependencies", "")),
             iteration=iteration)
     return nodes
+
+
+def aliases(text: str) -> Dict[str, Tuple[str, ...]]:
+    """Buffer -> the buffers it aliases (`buf1.aliases = ['buf0']`,
+    Inductor's `get_aliases`: the view an extern such as view_as_complex
+    returns of its input shares the input's memory)."""
+    result = {}
+    for line in text.splitlines():
+        m = _ALIASES.match(line)
+        if m:
+            result[m.group(1)] = tuple(re.findall(r"'([^']+)'", m.group(2)))
+    return result

@@ -30,6 +30,9 @@ DTYPES = (
     ("f8e4m3fnuz", "float8_e4m3fnuz", "f8e4m3fnuz"),
     ("f8e5m2fnuz", "float8_e5m2fnuz", "f8e5m2fnuz"),
     ("f8e8m0fnu", "float8_e8m0fnu", "f8e8m0fnu"),
+    ("c32", "complex32", "c32"),
+    ("c64", "complex64", "c64"),
+    ("c128", "complex128", "c128"),
 )
 
 TORCH_NAME_BY_FX_CODE = {fx: torch for fx, torch, _ in DTYPES}

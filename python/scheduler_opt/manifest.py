@@ -156,7 +156,8 @@ def dtype_size(dtype: str) -> int:
     if dtype == "i1" or dtype.startswith("f8"):
         return 1
     return int(dtype[1:]) // 8 if dtype[0] in "iu" else {
-        "f16": 2, "bf16": 2, "f32": 4, "f64": 8}[dtype]
+        "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
+        "c32": 4, "c64": 8, "c128": 16}[dtype]
 
 
 def _require(cond: bool, message: str):

@@ -153,22 +153,60 @@ def step_storages(step: Step, graph_buffers: Dict[str, str]) -> List[str]:
     return used
 
 
+def _view_groups(manifest: Manifest,
+                 views: Dict[str, Tuple[str, ...]]) -> List[set]:
+    """The storages that share memory through views externs return
+    (`views`: buffer -> the buffers it aliases, `deps.aliases`): the
+    runtime adopts the view an extern such as view_as_complex returns, so
+    its storage is the memory of the storage it views. Each group lives
+    and is released as one (Inductor gives aliasing buffers one list of
+    users), so that no storage of it is released, reused in place or
+    handed over while another still reads the memory."""
+    storage_of = {s.name: s.name for s in manifest.storages}
+    storage_of.update({t.name: t.storage for t in manifest.inputs})
+    storage_of.update(manifest.buffer_storages())
+    parent: Dict[str, str] = {}
+
+    def find(x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for buffer, targets in sorted(views.items()):
+        for target in targets:
+            a, b = find(buffer), find(target)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: Dict[str, set] = {}
+    for buffer in set(parent) | set(parent.values()):
+        if buffer in storage_of:
+            groups.setdefault(find(buffer), set()).add(storage_of[buffer])
+    return [g for _, g in sorted(groups.items()) if len(g) > 1]
+
+
 def _freeable(manifest: Manifest, aliases: Dict[str, str],
-              outputs: List[Output], inputs: List[InputBinding]) -> set:
+              outputs: List[Output], inputs: List[InputBinding],
+              groups: List[set] = ()) -> set:
     """The storages a call releases after their last use: temporaries and
     input storages, but not those that outputs return (directly, through a
     copy that became an alias, or as a view), which live until the call
-    returns."""
+    returns, nor the storages sharing memory with one of those
+    (`_view_groups`)."""
     roles = {s.name: s.role for s in manifest.storages}
     releasable = {name for name, role in roles.items()
                   if role in ("temp", "input")}
     releasable |= {b.storage for b in inputs if b.storage}
     kept = {_resolve(aliases, src) for src in aliases.values()}
     kept |= {out.view.storage for out in outputs if out.view is not None}
-    return releasable - kept
+    freeable = releasable - kept
+    for group in groups:
+        if not group <= freeable:
+            freeable -= group
+    return freeable
 
 
-def _release_points(manifest: Manifest, run: List[Step], freeable: set):
+def _release_points(manifest: Manifest, run: List[Step], freeable: set,
+                    groups: List[set] = ()):
     """After which step each freeable storage (`_freeable`) is used for the
     last time (Inductor's `compute_last_usage`; its wrapper's `del bufN`
     and `del primals_N`), so that the runtime drops its reference there
@@ -183,6 +221,11 @@ def _release_points(manifest: Manifest, run: List[Step], freeable: set):
         for name in step_storages(step, graph_buffers):
             if name in freeable:
                 last_use[name] = i
+    for group in groups:
+        if group <= freeable:
+            last = max(last_use[name] for name in group)
+            for name in group:
+                last_use[name] = last
     releases: Dict[int, List[str]] = {}
     for name, i in last_use.items():
         releases.setdefault(i, []).append(name)
@@ -459,10 +502,12 @@ _CALLER_HELD = ("primals_", "arg")
 
 def plan(manifest: Manifest, signature: dict,
          deps: Optional[Dict[str, NodeDeps]] = None,
-         reorder: bool = True) -> Plan:
+         reorder: bool = True,
+         views: Optional[Dict[str, Tuple[str, ...]]] = None) -> Plan:
     """The run plan of `manifest` for calls with `signature`'s arguments;
     with the dump's dependencies (`deps.parse`), kernels update dying
-    temporaries in place. With `reorder`, the steps run in the order of
+    temporaries in place; with its aliases (`deps.aliases`), storages that
+    externs return views of live as long as the views. With `reorder`, the steps run in the order of
     least estimated peak memory (`order.py`, Inductor's
     reorder_for_peak_memory)."""
     by_name = {t.name: t for t in manifest.inputs}
@@ -536,11 +581,13 @@ def plan(manifest: Manifest, signature: dict,
             raise PlanError("output %d: unknown kind %r" % (k, entry))
 
     _check_symbols_bound(manifest, inputs)
-    freeable = _freeable(manifest, aliases, outputs, inputs)
+    groups = _view_groups(manifest, views or {})
+    freeable = _freeable(manifest, aliases, outputs, inputs, groups)
     run = run_steps(manifest)
     if reorder:
         run = _reordered(manifest, run, freeable, inputs, deps or {})
-    releases, free_at_start = _release_points(manifest, run, freeable)
+    releases, free_at_start = _release_points(manifest, run, freeable,
+                                              groups)
     reuse = _in_place(manifest, run, releases, deps or {})
     allocations = tuple((s.name, s.dtype, s.elements)
                         for s in manifest.storages

@@ -49,3 +49,31 @@ def test_parse():
         deps.Dep("arg34_1", "StarDep"))
     assert op16.iteration == ("2048", "1024")
     assert not op16.pointwise()
+
+
+def test_aliases():
+    """The views externs return, as Inductor 2.11 printed them for
+    torch.view_as_complex(x) * freqs (test/Target/Inductor/Inputs/complex)."""
+    text = """op0: ExternKernelSchedulerNode(FallbackKernel)
+op0.outputs = [
+    buf0: FallbackKernel
+    buf0.layout = MultiOutputLayout(device=device(type='cuda', index=0))
+    buf0.aliases = ['arg0_1']
+    buf0.users = [
+        NodeUser(node=ExternKernelSchedulerNode(name='op1'), can_inplace=False, is_weak=False),
+    ]
+]
+op1: ExternKernelSchedulerNode(MultiOutput)
+op1.outputs = [
+    buf1: MultiOutput
+    buf1.layout = FixedLayout('cuda:0', torch.complex64, size=[2, 64, 16], stride=[1024, 16, 1])
+    buf1.aliases = ['buf0']
+]
+op2.outputs = [
+    buf2: MultiOutput
+    buf2.aliases = ['buf0', 'buf1']
+]
+"""
+    assert deps.aliases(text) == {"buf0": ("arg0_1",), "buf1": ("buf0",),
+                                  "buf2": ("buf0", "buf1")}
+    assert deps.aliases("op0.writes = []\n") == {}

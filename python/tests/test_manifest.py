@@ -93,7 +93,8 @@ class ManifestTest(unittest.TestCase):
                                  "i64": 8, "u8": 1, "u16": 2, "u32": 4,
                                  "u64": 8, "f8e4m3fn": 1, "f8e5m2": 1,
                                  "f8e4m3fnuz": 1, "f8e5m2fnuz": 1,
-                                 "f8e8m0fnu": 1})
+                                 "f8e8m0fnu": 1, "c32": 4, "c64": 8,
+                                 "c128": 16})
 
     def test_errors(self):
         cases = {
@@ -104,7 +105,7 @@ class ManifestTest(unittest.TestCase):
             "overruns": lambda d: d["steps"][2].update(elements=33),
             "reaches element": lambda d: d["inputs"][0].update(shape=[5, 8]),
             "unknown role": lambda d: d["storages"][3].update(role="scratch"),
-            "unknown dtype": lambda d: d["storages"][3].update(dtype="c64"),
+            "unknown dtype": lambda d: d["storages"][3].update(dtype="q8"),
             "unknown step kind": lambda d: d["steps"][0].update(kind="launch"),
             "twice": lambda d: d["storages"].append(dict(d["storages"][0])),
             "lives in a temp storage": lambda d: d["outputs"][0].update(

@@ -403,6 +403,25 @@ def test_handover_of_a_released_temporary():
     assert "t0" in p.steps[1].free_after
 
 
+def test_views_live_with_the_storage_they_view():
+    """A view an extern returns (view_as_complex: the dump's `t1.aliases
+    = ['t0']`) is the memory of the storage it views: t0 is released with
+    t1 after t1's last reader (k2, step 2), not after k1, so it is neither
+    handed over to `out` nor released while t1 is read; a storage that an
+    output views is never released."""
+    m, sig = _handover_graph()
+    p = plan.plan(m, sig, views={"t1": ("t0",)})
+    released = {n: i for i, r in enumerate(p.steps) for n in r.free_after}
+    assert released == {"t0": 2, "t1": 2, "x": 0}
+    assert not any(r.handover for r in p.steps)
+    # Through a tuple buffer that has no storage (the FallbackKernel's
+    # MultiOutputLayout), as the dump prints it: out -> buf -> t0.
+    p = plan.plan(m, sig, views={"out": ("buf",), "buf": ("t0",)})
+    released = {n for r in p.steps for n in r.free_after}
+    assert "t0" not in released and "out" not in released
+    assert not any(r.handover for r in p.steps)
+
+
 def test_handover_never_raises_the_peak():
     """With a step k1b between the release of t0 and the write of `out`
     that allocates a 64-element t2 (from t1, which it releases), holding

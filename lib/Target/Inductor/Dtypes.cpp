@@ -37,5 +37,6 @@ mlir::fusion::inductor::convertDtype(StringRef dtype, const char *loc,
   return locator.emitError(loc)
          << "unsupported dtype '" << dtype
          << "' (expected torch.float32, float16, bfloat16, float64, a float8 "
-            "type, bool, int8 to int64 or uint8 to uint64)";
+            "type, bool, int8 to int64, uint8 to uint64 or complex32 to "
+            "complex128)";
 }

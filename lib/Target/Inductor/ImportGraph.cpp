@@ -107,10 +107,18 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (auto &node : dump.nodes) {
     if (failed(buildNode(*node)))
       return nullptr;
-    for (const DumpBuffer &buffer : node->outputs)
+    for (const DumpBuffer &buffer : node->outputs) {
+      // Inductor gives buffers that alias each other one list of users
+      // (Scheduler.compute_dependencies), so the tuple of an extern that
+      // returns a view of a graph output lists OUTPUT too; its element
+      // (a MultiOutput) is the buffer the graph returns.
+      if (!buffer.aliases.empty() &&
+          buffer.layout.kind == DumpLayout::Kind::MultiOutput)
+        continue;
       if (llvm::any_of(buffer.users,
                        [](const DumpUser &u) { return u.isOutput(); }))
         outputBuffers.push_back({buffer.name, buffer.loc});
+    }
     // Later nodes look built buffers up by name only (`buffers` keeps its
     // keys; its pointers are followed for buffers not yet built).
     if (!keepParsed)
@@ -157,11 +165,17 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
 
 LogicalResult GraphImporter::buildNode(const DumpNode &node) {
   for (const DumpBuffer &buffer : node.outputs) {
-    if (!buffer.aliases.empty() && node.kind != DumpNode::Kind::Nop)
+    // An extern may return a view of its input (a FallbackKernel of an
+    // ATen view op: view_as_complex, view_as_real, view.dtype, _conj). It
+    // stays an extern: the runtime calls the op and adopts the view it
+    // returns, and keeps the viewed storage alive as long as the view
+    // (plan.py, from the dump's `aliases`).
+    if (!buffer.aliases.empty() && node.kind != DumpNode::Kind::Nop &&
+        node.kind != DumpNode::Kind::Extern)
       return error(buffer.aliases.front().second)
              << "buffer '" << buffer.name
-             << "' aliases another buffer; only NopKernelSchedulerNode "
-                "results may alias their inputs in the fusion dialect";
+             << "' aliases another buffer; only NopKernelSchedulerNode and "
+                "ExternKernelSchedulerNode results may alias their inputs";
     if (buffer.mutations.size() > 1)
       return error(buffer.mutations[1].second)
              << "a buffer mutates at most one buffer (Inductor asserts it)";

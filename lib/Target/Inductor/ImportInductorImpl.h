@@ -339,6 +339,9 @@ private:
   /// Binds `values` to `result`: one value, or a tuple indexed by `x[i]`.
   void setResults(BodyValue &result, ValueRange values, bool tuple = false);
   FailureOr<Type> dtypeArg(const PyValue *arg);
+  /// The error for a complex dtype (`type`) in a loop body, or for a load
+  /// or store of the complex buffer `buffer` (empty for a dtype argument).
+  InFlightDiagnostic complexInBody(const char *at, StringRef buffer, Type type);
   LogicalResult expectArgs(const PyValue &call, unsigned min, unsigned max,
                            ArrayRef<StringRef> keywords = {});
 

@@ -277,7 +277,25 @@ FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
     return error(arg->loc()) << "expected a dtype such as torch.float32, "
                                 "found "
                              << arg->text;
-  return convertDtype(arg->str, arg->loc(), graph.locator);
+  FailureOr<Type> type = convertDtype(arg->str, arg->loc(), graph.locator);
+  if (succeeded(type) && isa<ComplexType>(*type))
+    return complexInBody(arg->loc(), "", *type);
+  return type;
+}
+
+InFlightDiagnostic BodyImporter::complexInBody(const char *at,
+                                               StringRef buffer, Type type) {
+  // Inductor lowers no operation on complex tensors to a loop body
+  // (lowering.py's fallback_node_due_to_unsupported_type sends them to
+  // ATen as FallbackKernels), so such a body is not Inductor's.
+  InFlightDiagnostic diag = error(at) << "a loop body ";
+  if (buffer.empty())
+    diag << "with the complex dtype " << type;
+  else
+    diag << "reading or writing '" << buffer << "', a buffer of " << type;
+  diag << ": Inductor computes complex tensors with ATen (externs), never "
+          "in a loop body";
+  return diag;
 }
 
 Type BodyImporter::torchType(Value v) const {

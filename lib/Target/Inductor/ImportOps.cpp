@@ -379,9 +379,12 @@ FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
   FailureOr<Value> buffer = graph.lookupBuffer(renamed, arg->loc());
   if (failed(buffer))
     return failure();
-  if (!isa<BufferType>(buffer->getType()))
+  auto type = dyn_cast<BufferType>(buffer->getType());
+  if (!type)
     return error(arg->loc())
            << "cannot load from '" << renamed << "', a multi-output tuple";
+  if (!BufferType::isValidValueType(type.getValueType()))
+    return complexInBody(arg->loc(), renamed, type.getElementType());
   return buffer;
 }
 
@@ -441,6 +444,9 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
            << "'" << node.name << "' stores to '" << *buf
            << "', which is not one of its outputs";
   BlockArgument handle = op.getOutputHandles()[output - node.outputs.begin()];
+  if (auto type = dyn_cast<BufferType>(handle.getType());
+      type && !BufferType::isValidValueType(type.getValueType()))
+    return complexInBody(call.elements[0]->loc(), *buf, type.getElementType());
   FailureOr<unsigned> index = indexRef(call.elements[1], env);
   if (failed(index))
     return failure();

@@ -4,8 +4,9 @@
 // Types and attributes
 //===----------------------------------------------------------------------===//
 
-// expected-error @below {{unsupported buffer element type 'complex<f32>'}}
-fusion.graph @bad_element(%x: !fusion.buffer<4xcomplex<f32>>) attributes {device = "cuda:0"} {
+// torch's complex dtypes are complex<f16>, complex<f32> and complex<f64>.
+// expected-error @below {{unsupported buffer element type 'complex<i32>'}}
+fusion.graph @bad_element(%x: !fusion.buffer<4xcomplex<i32>>) attributes {device = "cuda:0"} {
   fusion.output
 }
 
@@ -930,6 +931,32 @@ fusion.graph @load_symbol_loop(%x: !fusion.buffer<16xf32>) attributes {device = 
     // expected-error @below {{'fusion.load' op indirect index #0 is a loop variable; use it as a dimension instead}}
     %0 = fusion.load %x[symbol(%p0) * 4] : !fusion.buffer<16xf32>
     fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+// Complex buffers are read and written by externs only (Inductor falls
+// back to ATen for complex tensors): no loop body moves their values.
+fusion.graph @load_complex(%x: !fusion.buffer<4xcomplex<f32>>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    // expected-error @below {{'fusion.load' op moves a value of 'complex<f32>', which loop bodies do not compute with (complex buffers are read and written by externs only)}}
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xcomplex<f32>>
+    %1 = arith.constant 1.0 : f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
+fusion.graph @store_complex(%v: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xcomplex<f32>>) {
+    %0 = fusion.load %v[%p0] : !fusion.buffer<4xf32>
+    %1 = "test.make_complex"(%0, %0) : (f32, f32) -> complex<f32>
+    // expected-error @below {{'fusion.store' op moves a value of 'complex<f32>', which loop bodies do not compute with (complex buffers are read and written by externs only)}}
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xcomplex<f32>>
   }
   fusion.output
 }

@@ -1,6 +1,7 @@
 //===- FusionTypes.cpp - Types of the fusion dialect ----------------------===//
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionDialect.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
@@ -37,6 +38,16 @@ SmallVector<int64_t> BufferType::getContiguousStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+unsigned fusion::getElementBitWidth(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * complex.getElementType().getIntOrFloatBitWidth();
+  return type.getIntOrFloatBitWidth();
+}
+
+int64_t fusion::getElementByteSize(Type type) {
+  return std::max<int64_t>(getElementBitWidth(type) / 8, 1);
+}
+
 bool BufferType::isValidValueType(Type type) {
   if (type.isF16() || type.isBF16() || type.isF32() || type.isF64())
     return true;
@@ -53,6 +64,12 @@ bool BufferType::isValidElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type);
       intType && intType.isUnsigned())
     return llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+  // torch.complex32, complex64 and complex128: elements of buffers that
+  // only externs read and write, never values of a loop body.
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    Type part = complex.getElementType();
+    return part.isF16() || part.isF32() || part.isF64();
+  }
   return isValidValueType(type);
 }
 
@@ -187,10 +204,8 @@ BufferType::getSizeInBytes(ArrayRef<int64_t> symbolValues) const {
   std::optional<int64_t> storage = getStorageSize(symbolValues);
   if (!storage)
     return std::nullopt;
-  unsigned bits = getElementType().getIntOrFloatBitWidth();
   int64_t bytes;
-  if (llvm::MulOverflow(*storage, static_cast<int64_t>(std::max(bits / 8, 1u)),
-                        bytes))
+  if (llvm::MulOverflow(*storage, getElementByteSize(getElementType()), bytes))
     return std::nullopt;
   return bytes;
 }
@@ -210,8 +225,9 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
                    ArrayRef<AffineExpr> layoutExprs) {
   if (!isValidElementType(elementType))
     return emitError() << "unsupported buffer element type " << elementType
-                       << "; expected f16, bf16, f32, f64, i1, i8, i16, i32 "
-                          "or i64";
+                       << "; expected a torch dtype: f16, bf16, f32, f64, a "
+                          "float8 type, i1, i8 to i64, ui8 to ui64, or "
+                          "complex of f16, f32 or f64";
   if (strides.size() != shape.size())
     return emitError() << "buffer of rank " << shape.size() << " has "
                        << strides.size() << " strides";

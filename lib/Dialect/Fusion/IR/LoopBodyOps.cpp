@@ -72,6 +72,17 @@ void LoadOp::getEffects(
   effects.emplace_back(MemoryEffects::Read::get(), &getBufferMutable());
 }
 
+/// Loop bodies compute with the buffers' value types; complex buffers
+/// are read and written by externs only (Inductor falls back to ATen for
+/// complex tensors).
+static LogicalResult verifyValueType(Operation *op, Type type) {
+  if (BufferType::isValidValueType(type))
+    return success();
+  return op->emitOpError("moves a value of ")
+         << type << ", which loop bodies do not compute with (complex "
+         << "buffers are read and written by externs only)";
+}
+
 LogicalResult LoadOp::verify() {
   if (failed(verifyIndexing(*this)))
     return failure();
@@ -79,7 +90,7 @@ LogicalResult LoadOp::verify() {
     if (isa<NodeOp>(arg.getOwner()->getParentOp()))
       return emitOpError("reads an output handle; read the buffer's previous "
                          "version (the value the node mutates) instead");
-  return success();
+  return verifyValueType(*this, getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -104,7 +115,7 @@ LogicalResult StoreOp::verify() {
   if ((*this)->getParentOp() != node)
     return emitOpError("must be directly in the body of a fusion.node, not "
                        "in a nested region");
-  return success();
+  return verifyValueType(*this, getValue().getType());
 }
 
 //===----------------------------------------------------------------------===//

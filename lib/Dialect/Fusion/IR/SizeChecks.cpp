@@ -2,6 +2,7 @@
 
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
+#include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
@@ -36,8 +37,7 @@ fusion::getCheckedSizeInBytes(ArrayRef<int64_t> shape,
       return std::nullopt;
   }
   int64_t extent, bytes;
-  int64_t itemSize =
-      std::max<int64_t>(elementType.getIntOrFloatBitWidth() / 8, 1);
+  int64_t itemSize = getElementByteSize(elementType);
   if (llvm::AddOverflow(last, int64_t(1), extent) ||
       llvm::MulOverflow(extent, itemSize, bytes))
     return std::nullopt;

@@ -12,6 +12,7 @@
 #include "FusionPlannerImpl.h"
 
 #include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "mlir/IR/AffineExpr.h"
@@ -64,8 +65,7 @@ int64_t Planner::depSize(Attribute dep) {
   auto type = buffer ? dyn_cast<BufferType>(buffer.getType()) : BufferType();
   if (!type)
     return it->second;
-  int64_t itemSize =
-      std::max<int64_t>(type.getElementType().getIntOrFloatBitWidth() / 8, 1);
+  int64_t itemSize = getElementByteSize(type.getElementType());
   auto memory = dyn_cast<MemoryDepAttr>(dep);
   int64_t numel = memory ? depElements(memory) : bufferElements(name);
   return it->second = saturatingMul(numel, itemSize);
