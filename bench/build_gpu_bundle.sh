@@ -67,6 +67,7 @@ libs="$(dirname "$runner")/../lib"
 libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
 red="$root/test/Conversion/FusionToLoops/reductions-jit.mlir"
 outer="$root/test/Conversion/FusionToLoops/outer-reductions-jit.mlir"
+transposes="$root/test/Conversion/FusionToLoops/transpose-jit.mlir"
 # Reductions over columns (2-D tiles; the pipeline fuses the producer in,
 # whose per-element store is what runs across rows): one thread per
 # column (6 rows), 8 lanes per column in registers (100 rows; 37 columns,
@@ -78,12 +79,23 @@ declare -A semantics=(
   [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"
   [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
-  [rand]="$root/bench/semantics/rand.mlir")
+  [rand]="$root/bench/semantics/rand.mlir"
+  [transposes_100x37]="$transposes 3=100 5=37"
+  [transposes_4096x9]="$transposes 3=4096 5=9"
+  [transposes_200x1000]="$transposes 3=200 5=1000")
+# Transposes (2-D tiles through shared memory): partial tiles, tiles of 9
+# columns (a 3x3 convolution weight into channels-last), larger tiles;
+# unfused (schedule=0), since fused the consumers read the producer's
+# registers and no kernel changes layout.
+declare -A ptx_options=(
+  [transposes_100x37]="schedule=0" [transposes_4096x9]="schedule=0"
+  [transposes_200x1000]="schedule=0")
 for case in "${!semantics[@]}"; do
   dir="$out/semantics/$case"
   mkdir -p "$dir"
   python3 "$root/test/Inputs/resize_graph.py" ${semantics[$case]} > "$dir/graph.mlir"
-  "$opt" "$dir/graph.mlir" -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$dir"
+  "$opt" "$dir/graph.mlir" -o /dev/null \
+      --fusion-to-ptx="chip=$chip output-dir=$dir ${ptx_options[$case]:-}"
   "$opt" "$dir/graph.mlir" --convert-fusion-to-loops --test-fusion-jit-main \
       --fusion-loops-to-llvm \
     | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \

@@ -81,6 +81,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionRowsPerBlock = options.reductionRowsPerBlock;
   gpuOptions.approxExp = options.approxExp;
   gpuOptions.reductionTiles = options.reductionTiles;
+  gpuOptions.transposeTiles = options.transposeTiles;
   gpuOptions.f32Division = options.f32Division;
   gpuOptions.loopUnroll = options.loopUnroll;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));

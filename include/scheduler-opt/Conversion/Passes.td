@@ -117,6 +117,10 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "Reductions over an outer dimension (accesses contiguous across "
            "rows rather than along them) take 2-D tiles: rows along the "
            "threads of a warp, each row's threads across warps">,
+    Option<"transposeTiles", "transpose-tiles", "bool", "true",
+           "Pointwise kernels whose loads and stores are contiguous along "
+           "different dimensions take 2-D tiles through shared memory "
+           "(TransposeTiles.h)">,
     Option<"approxExp", "approx-exp", "bool", "true",
            "f32 exponentials as Triton computes them (ex2.approx of x * "
            "log2(e)) rather than libdevice's expf">,

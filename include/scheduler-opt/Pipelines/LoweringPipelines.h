@@ -115,6 +115,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "reduction-tiles",
       llvm::cl::desc("convert-fusion-to-gpu's reduction-tiles"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> transposeTiles{
+      *this, "transpose-tiles",
+      llvm::cl::desc("convert-fusion-to-gpu's transpose-tiles"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};

@@ -6,6 +6,8 @@
 //   - pointwise: `pointwise-block-size` threads per block, each taking
 //     `pointwise-vector-width` adjacent elements (vector accesses where
 //     contiguous; splitPointwiseRows), or one when the size does not divide;
+//     those that change layout in 2-D tiles through shared memory
+//     (TransposeTiles.h);
 //   - reductions: L threads per row and R rows per block (chooseMapping):
 //     at most a warp for rows of at most warp-reduction-max-size elements
 //     (several rows per warp when shorter), else up to a block, with
@@ -33,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Conversion/FusionToGPU/TransposeTiles.h"
 #include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
 #include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
 #include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
@@ -93,6 +96,7 @@ struct MappingOptions {
   int64_t reductionLanes;
   int64_t reductionRowsPerBlock;
   bool reductionTiles;
+  bool transposeTiles;
 };
 
 /// How a kernel's rows map onto the grid.
@@ -496,6 +500,13 @@ public:
                                 const GraphPlan &graph,
                                 ArrayRef<unsigned> storages,
                                 ValueRange args) override;
+  /// A pointwise kernel that changes layout, in 2-D tiles through shared
+  /// memory (TransposeTiles.h).
+  LogicalResult emitTransposeKernel(OpBuilder &b, const KernelPlan &plan,
+                                    const TransposeTile &tile,
+                                    const GraphPlan &graph,
+                                    ArrayRef<unsigned> storages,
+                                    ValueRange args);
 
   void noteExtern(ExternOp op, const GraphPlan &graph,
                   ArrayRef<unsigned> storages) override {
@@ -939,6 +950,10 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
                                         ArrayRef<unsigned> storages,
                                         ValueRange args) {
   Location loc = plan.op->getLoc();
+  if (std::optional<TransposeTile> tile =
+          options.transposeTiles ? chooseTransposeTile(plan, graph.storage)
+                                 : std::nullopt)
+    return emitTransposeKernel(b, plan, *tile, graph, storages, args);
   KernelMapping mapping = chooseMapping(plan, options);
   if (failed(checkGridSize(plan.op, mapping.gridSize)))
     return failure();
@@ -953,6 +968,30 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
     return failure();
   launch(b, loc, kernel, plan.name, mapping.gridSize, mapping.blockSize,
          graph, storages, args);
+  return success();
+}
+
+LogicalResult GPUHostTarget::emitTransposeKernel(OpBuilder &b,
+                                                 const KernelPlan &plan,
+                                                 const TransposeTile &tile,
+                                                 const GraphPlan &graph,
+                                                 ArrayRef<unsigned> storages,
+                                                 ValueRange args) {
+  Location loc = plan.op->getLoc();
+  AffineExpr grid = getAffineConstantExpr(tile.getNumBlocks(), b.getContext());
+  if (failed(checkGridSize(plan.op, grid)))
+    return failure();
+  gpu::GPUFuncOp kernel = createKernelFunc(
+      b, loc, plan.name, tile.getBlockSize(), graph, storages, args);
+  OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  LogicalResult result =
+      emitTransposeTileBody(kb, kernel, plan, tile,
+                            memrefGetter(kernel, graph, storages), sharedBytes);
+  gpu::ReturnOp::create(kb, loc);
+  if (failed(result))
+    return failure();
+  launch(b, loc, kernel, plan.name, grid, tile.getBlockSize(), graph,
+         storages, args);
   return success();
 }
 
@@ -1236,7 +1275,7 @@ struct ConvertFusionToGPUPass final
         pointwiseBlockSize,    pointwiseVectorWidth, elementsPerThread,
         maxReductionBlockSize, warpReductionMaxSize, maxPersistentElements,
         loopUnroll,            reductionLanes,       reductionRowsPerBlock,
-        reductionTiles};
+        reductionTiles,        transposeTiles};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "

@@ -14,6 +14,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -220,6 +222,10 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
     if (it != plan.producers.end()) {
       StoreOp producer = it->second;
       scope.values[value] = operand(producer.getValue());
+      return success();
+    }
+    if (Value loaded = loadedValues ? loadedValues->lookup(op) : Value()) {
+      scope.values[value] = loaded;
       return success();
     }
     SmallVector<Value> symbols;
@@ -860,10 +866,29 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   return success();
 }
 
+FailureOr<Value> KernelEmitter::emitDirectLoad(OpBuilder &b, Value x,
+                                               LoadOp load) {
+  if (plan.isReduction || hasIndirectIndices(load) || plan.isForwarded(load))
+    return load.emitOpError("internal error: a direct load needs a "
+                            "pointwise kernel and a load of a storage "
+                            "without indirect indices");
+  Scope row;
+  row.x = x;
+  row.r = createIntConstant(b, loc, indexType, 0);
+  FailureOr<Value> index = emitIndex(b, row, load, {}, b.getIndexType());
+  if (failed(index))
+    return failure();
+  return memref::LoadOp::create(b, loc, getMemref(load.getBuffer()), *index)
+      .getResult();
+}
+
 LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
                                      const RowLayout &layout) {
   Scope row;
   row.x = x;
+  loadedValues = &layout.loadedValues;
+  auto forgetLoadedValues =
+      llvm::make_scope_exit([&] { loadedValues = nullptr; });
   finishedRowOps.clear();
   allocateRowScratch(b);
   // Computed once per row, where it dominates every use.

@@ -1,8 +1,10 @@
 // Pointwise kernels take four adjacent elements per thread: accesses
 // contiguous in the flat index (also broadcasts through `mod` by a multiple
 // of four) become 16-byte vector loads and stores, others stay scalar.
-// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s
-// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="pointwise-vector-width=1 approx-exp=0" | FileCheck %s --check-prefix=SCALAR
+// (Transposes are tiled through shared memory by default, transpose-tiles.mlir;
+// here they show what the vector grouping does alone.)
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="transpose-tiles=0" | FileCheck %s
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="pointwise-vector-width=1 approx-exp=0 transpose-tiles=0" | FileCheck %s --check-prefix=SCALAR
 
 // A bias added along the last dimension: x and the output as vectors of x,
 // the bias (index x mod 1024) as vectors too; 16384 groups, 64 blocks.

@@ -58,6 +58,10 @@ struct RowLayout {
   std::function<SmallVector<Value>(OpBuilder &, Location,
                                    const ReductionCombiner &, ValueRange)>
       combineAcrossLanes;
+  /// Values of loads that the target already read for this row (a
+  /// transposing tile's loads, through shared memory; TransposeTiles.h),
+  /// by load op; those loads are not emitted again.
+  DenseMap<Operation *, Value> loadedValues;
 };
 // Kernels with sorts or scans (RowOps.h) need one lane per row: each
 // thread sorts or scans its own row in scratch arrays.
@@ -82,6 +86,10 @@ public:
   /// point. Fails with a diagnostic on the kernel when a storage is read
   /// after the kernel overwrote it in place.
   LogicalResult emitRow(OpBuilder &b, Value x, const RowLayout &layout);
+
+  /// Emits `load` (a load without indirect indices of a storage, in a
+  /// kernel without reductions) for row `x` at `b`'s insertion point.
+  FailureOr<Value> emitDirectLoad(OpBuilder &b, Value x, LoadOp load);
 
   /// Allocates the per-thread scratch arrays of the kernel's sorts and
   /// scans (RowOps.h) at `b`'s insertion point, which must dominate every
@@ -150,6 +158,8 @@ private:
   SmallVector<Value> sizeSymbols;
   /// rnumel in the index type for the row being emitted.
   Value rnumelValue;
+  /// The row layout's loads read by the target (RowLayout::loadedValues).
+  const DenseMap<Operation *, Value> *loadedValues = nullptr;
   Location loc;
   /// Phases of the row (one per row segment and per pass over the row), to
   /// detect loads of a storage after the kernel overwrote it.

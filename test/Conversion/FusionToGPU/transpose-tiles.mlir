@@ -1,0 +1,172 @@
+// Pointwise kernels that change layout take 2-D tiles through shared
+// memory (TransposeTiles.h), as Triton's ynumel x xnumel kernels do.
+// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu | FileCheck %s
+// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu="transpose-tiles=0" | FileCheck %s --check-prefix=OFF
+
+// A convolution weight copied into channels-last (resnet18's op12 at 64
+// channels): loads W[576 o + 9 i + k] are contiguous in x = 576 o + 9 i + k,
+// stores out[576 o + i + 64 k] step by 64. The smallest step of x after
+// which the store moves by one is 9 (i to i + 1): the kernel is 4096 rows
+// of 9 columns (Inductor's ynumel = 4096, xnumel = 9). A block takes 32
+// rows of 9: phase 1 reads them row by row (288 contiguous floats) into
+// shared memory, pitch 9 (odd: a column read hits 32 banks); after the
+// barrier each thread takes row tid mod 32, column tid / 32, so that a
+// warp stores 32 adjacent floats.
+// CHECK: steps = [{args = ["w", "buf12"], block = [288, 1, 1], grid = [128, 1, 1], kind = "kernel", name = "kernel_op12", node = "op12", shared_bytes = 1152 : i64}]
+// CHECK-LABEL: gpu.func @kernel_op12
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<288xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: known_block_size = array<i32: 288, 1, 1>
+// CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[BID:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BID]], %c32_i32{{[_0-9]*}}
+// CHECK: %[[R1:.*]] = arith.divui %[[TID]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[C1:.*]] = arith.remui %[[TID]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[ROW1:.*]] = arith.addi %[[FIRST]], %[[R1]]
+// CHECK: %[[X1R:.*]] = arith.muli %[[ROW1]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[X1:.*]] = arith.addi %[[X1R]], %[[C1]]
+// CHECK: %[[S1R:.*]] = arith.muli %[[R1]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[S1:.*]] = arith.addi %[[S1R]], %[[C1]]
+// CHECK: %[[SLOT1:.*]] = arith.index_castui %[[S1]]
+// CHECK: %[[AT:.*]] = arith.index_cast %[[X1]]
+// CHECK: %[[V:.*]] = memref.load %arg0[%[[AT]]]
+// CHECK: memref.store %[[V]], %[[SMEM]][%[[SLOT1]]]
+// CHECK: gpu.barrier
+// CHECK: %[[C2:.*]] = arith.divui %[[TID]], %c32_i32{{[_0-9]*}}
+// CHECK: %[[R2:.*]] = arith.remui %[[TID]], %c32_i32{{[_0-9]*}}
+// CHECK: %[[ROW2:.*]] = arith.addi %[[FIRST]], %[[R2]]
+// CHECK: %[[S2R:.*]] = arith.muli %[[R2]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[S2:.*]] = arith.addi %[[S2R]], %[[C2]]
+// CHECK: %[[SLOT2:.*]] = arith.index_castui %[[S2]]
+// CHECK: %[[T:.*]] = memref.load %[[SMEM]][%[[SLOT2]]]
+// CHECK-NOT: memref.load %arg0
+// CHECK: memref.store %[[T]], %arg1
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
+// OFF: block = [256, 1, 1], grid = [36, 1, 1]
+// OFF-LABEL: gpu.func @kernel_op12
+// OFF-NOT: gpu.barrier
+// OFF: gpu.return
+fusion.graph @weights(%w: !fusion.buffer<64x64x3x3xf32>) -> (!fusion.buffer<64x64x3x3xf32, strides = [576, 1, 192, 64]>) attributes {device = "cuda:0"} {
+  %buf12 = fusion.node "op12" (%p0, %p1, %p2, %p3) in [64, 64, 3, 3] writes(%out : !fusion.buffer<64x64x3x3xf32, strides = [576, 1, 192, 64]>) {
+    %0 = fusion.load %w[%p0 * 576 + %p1 * 9 + %p2 * 3 + %p3] : !fusion.buffer<64x64x3x3xf32>
+    fusion.store %0, %out[%p0 * 576 + %p1 + %p2 * 192 + %p3 * 64] : !fusion.buffer<64x64x3x3xf32, strides = [576, 1, 192, 64]>
+  }
+  fusion.output %buf12 : !fusion.buffer<64x64x3x3xf32, strides = [576, 1, 192, 64]>
+}
+
+// -----
+
+// The other way round: stores contiguous in x, the load transposed (a
+// permute made contiguous). 96 rows of 256 columns, tiles of 32 x 32 (8
+// tiles across, 3 down: 24 blocks of 1024 threads), pitch 33. Phase 1
+// reads down the columns (thread = column * 32 + row), phase 2 computes
+// along the rows.
+// CHECK: block = [1024, 1, 1], grid = [24, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 4224 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<1056xf32, #gpu.address_space<workgroup>>)
+// CHECK: arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[BID:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[TR:.*]] = arith.divui %[[BID]], %c8_i32{{[_0-9]*}}
+// CHECK: %[[FIRSTROW:.*]] = arith.muli %[[TR]], %c32_i32{{[_0-9]*}}
+// CHECK: %[[TC:.*]] = arith.remui %[[BID]], %c8_i32{{[_0-9]*}}
+// CHECK: %[[FIRSTCOL:.*]] = arith.muli %[[TC]], %c32_i32{{[_0-9]*}}
+// CHECK: %[[C1:.*]] = arith.divui %{{.*}}, %c32_i32{{[_0-9]*}}
+// CHECK: %[[R1:.*]] = arith.remui %{{.*}}, %c32_i32{{[_0-9]*}}
+// CHECK: arith.addi %[[FIRSTROW]], %[[R1]]
+// CHECK: arith.addi %[[FIRSTCOL]], %[[C1]]
+// CHECK: %[[S1R:.*]] = arith.muli %[[R1]], %c33_i32{{[_0-9]*}}
+// CHECK: arith.addi %[[S1R]], %[[C1]]
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %[[SMEM]]
+// CHECK: gpu.barrier
+// CHECK: %[[R2:.*]] = arith.divui %{{.*}}, %c32_i32{{[_0-9]*}}
+// CHECK: %[[C2:.*]] = arith.remui %{{.*}}, %c32_i32{{[_0-9]*}}
+// CHECK: %[[S2R:.*]] = arith.muli %[[R2]], %c33_i32{{[_0-9]*}}
+// CHECK: arith.addi %[[S2R]], %[[C2]]
+// CHECK: memref.load %[[SMEM]]
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: gpu.return
+fusion.graph @permute(%a: !fusion.buffer<256x96xf32>) -> (!fusion.buffer<96x256xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [96, 256] writes(%out : !fusion.buffer<96x256xf32>) {
+    %0 = fusion.load %a[%p1 * 96 + %p0] : !fusion.buffer<256x96xf32>
+    fusion.store %0, %out[%p0 * 256 + %p1] : !fusion.buffer<96x256xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<96x256xf32>
+}
+
+// -----
+
+// Partial tiles (100 rows of 37 columns: 4 tiles down, 2 across, the last
+// ones partial): both phases clamp the element into the kernel, so that
+// phase 1 reads in bounds what phase 2 then reads back, and only the
+// stores of elements inside it run. %r, contiguous in the order the kernel
+// computes in (down the columns), is read directly; %a goes through shared
+// memory. Values of two types take a tile each (f32 and f64).
+// CHECK: block = [1024, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 12672 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-SAME: workgroup(%[[SA:.*]] : memref<1056xf32, #gpu.address_space<workgroup>>, %[[SD:.*]] : memref<1056xf64, #gpu.address_space<workgroup>>)
+// CHECK: arith.minui %{{.*}}, %c99_i32{{[_0-9]*}}
+// CHECK: arith.minui %{{.*}}, %c36_i32{{[_0-9]*}}
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %[[SA]]
+// CHECK: memref.load %arg1
+// CHECK: memref.store %{{.*}}, %[[SD]]
+// CHECK: gpu.barrier
+// CHECK: %[[IN1:.*]] = arith.cmpi ult, %{{.*}}, %c100_i32{{[_0-9]*}}
+// CHECK: arith.minui %{{.*}}, %c99_i32{{[_0-9]*}}
+// CHECK: %[[IN2:.*]] = arith.cmpi ult, %{{.*}}, %c37_i32{{[_0-9]*}}
+// CHECK: %[[VALID:.*]] = arith.andi %[[IN1]], %[[IN2]]
+// CHECK: arith.minui %{{.*}}, %c36_i32{{[_0-9]*}}
+// CHECK: memref.load %[[SA]]
+// CHECK: memref.load %[[SD]]
+// CHECK: memref.load %arg2
+// CHECK: scf.if %[[VALID]]
+// CHECK-NEXT: memref.store %{{.*}}, %arg3
+// CHECK: gpu.return
+fusion.graph @partial(%a: !fusion.buffer<100x37xf32>, %d: !fusion.buffer<100x37xf64>, %r: !fusion.buffer<37x100xf32>) -> (!fusion.buffer<37x100xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [100, 37] writes(%out : !fusion.buffer<37x100xf32>) {
+    %0 = fusion.load %a[%p0 * 37 + %p1] : !fusion.buffer<100x37xf32>
+    %1 = fusion.load %d[%p0 * 37 + %p1] : !fusion.buffer<100x37xf64>
+    %2 = fusion.load %r[%p1 * 100 + %p0] : !fusion.buffer<37x100xf32>
+    %3 = arith.truncf %1 : f64 to f32
+    %4 = arith.addf %0, %2 : f32
+    %5 = arith.addf %4, %3 : f32
+    fusion.store %5, %out[%p1 * 100 + %p0] : !fusion.buffer<37x100xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<37x100xf32>
+}
+
+// -----
+
+// A per-channel bias (b[x / 9]: a step of 0 along x, a broadcast the cache
+// serves) does not make a layout change: the kernel stays one of 16-byte
+// vectors.
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: gpu.barrier
+// CHECK: vector.load
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @negative_broadcast(%a: !fusion.buffer<8x64x9xf32>, %b: !fusion.buffer<64xf32>) -> (!fusion.buffer<8x64x9xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1, %p2) in [8, 64, 9] writes(%out : !fusion.buffer<8x64x9xf32>) {
+    %0 = fusion.load %a[%p0 * 576 + %p1 * 9 + %p2] : !fusion.buffer<8x64x9xf32>
+    %1 = fusion.load %b[%p1] : !fusion.buffer<64xf32>
+    %2 = arith.addf %0, %1 : f32
+    fusion.store %2, %out[%p0 * 576 + %p1 * 9 + %p2] : !fusion.buffer<8x64x9xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<8x64x9xf32>
+}
+
+// -----
+
+// Nothing to stage: a transposed store of values computed from the
+// position alone (no load), so the kernel keeps one thread per element.
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @negative_no_load() -> (!fusion.buffer<256x96xi64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [96, 256] writes(%out : !fusion.buffer<256x96xi64>) {
+    %0 = fusion.index_expr [%p0 * 256 + %p1] : i64
+    fusion.store %0, %out[%p1 * 96 + %p0] : !fusion.buffer<256x96xi64>
+  }
+  fusion.output %buf0 : !fusion.buffer<256x96xi64>
+}
