@@ -7,20 +7,23 @@
 // channels): loads W[576 o + 9 i + k] are contiguous in x = 576 o + 9 i + k,
 // stores out[576 o + i + 64 k] step by 64. The smallest step of x after
 // which the store moves by one is 9 (i to i + 1): the kernel is 4096 rows
-// of 9 columns (Inductor's ynumel = 4096, xnumel = 9). A block takes 32
-// rows of 9: phase 1 reads them row by row (288 contiguous floats) into
-// shared memory, pitch 9 (odd: a column read hits 32 banks); after the
-// barrier each thread takes row tid mod 32, column tid / 32, so that a
-// warp stores 32 adjacent floats.
-// CHECK: steps = [{args = ["w", "buf12"], block = [288, 1, 1], grid = [128, 1, 1], kind = "kernel", name = "kernel_op12", node = "op12", shared_bytes = 1152 : i64}]
+// of 9 columns (Inductor's ynumel = 4096, xnumel = 9). A block takes 128
+// rows of 9 with 288 threads, four elements each (positions t, t + 288,
+// t + 576, t + 864 of the tile): phase 1 reads them row by row (1152
+// contiguous floats, the four loads before the first store) into shared
+// memory, pitch 9 (odd: a column read hits 32 banks); after the barrier
+// each thread takes, per iteration, row p mod 128 and column p / 128, so
+// that a warp stores 32 adjacent floats.
+// CHECK: steps = [{args = ["w", "buf12"], block = [288, 1, 1], grid = [32, 1, 1], kind = "kernel", name = "kernel_op12", node = "op12", shared_bytes = 4608 : i64}]
 // CHECK-LABEL: gpu.func @kernel_op12
-// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<288xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<1152xf32, #gpu.address_space<workgroup>>)
 // CHECK-SAME: known_block_size = array<i32: 288, 1, 1>
 // CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[BID:.*]] = arith.index_castui %{{.*}} : index to i32
-// CHECK: %[[FIRST:.*]] = arith.muli %[[BID]], %c32_i32{{[_0-9]*}}
-// CHECK: %[[R1:.*]] = arith.divui %[[TID]], %c9_i32{{[_0-9]*}}
-// CHECK: %[[C1:.*]] = arith.remui %[[TID]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BID]], %c128_i32{{[_0-9]*}}
+// CHECK: %[[P1:.*]] = arith.addi %{{.*}}, %[[TID]]
+// CHECK: %[[R1:.*]] = arith.divui %[[P1]], %c9_i32{{[_0-9]*}}
+// CHECK: %[[C1:.*]] = arith.remui %[[P1]], %c9_i32{{[_0-9]*}}
 // CHECK: %[[ROW1:.*]] = arith.addi %[[FIRST]], %[[R1]]
 // CHECK: %[[X1R:.*]] = arith.muli %[[ROW1]], %c9_i32{{[_0-9]*}}
 // CHECK: %[[X1:.*]] = arith.addi %[[X1R]], %[[C1]]
@@ -29,10 +32,16 @@
 // CHECK: %[[SLOT1:.*]] = arith.index_castui %[[S1]]
 // CHECK: %[[AT:.*]] = arith.index_cast %[[X1]]
 // CHECK: %[[V:.*]] = memref.load %arg0[%[[AT]]]
+// CHECK-COUNT-3: memref.load %arg0
+// CHECK-NOT: memref.store
 // CHECK: memref.store %[[V]], %[[SMEM]][%[[SLOT1]]]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[SMEM]]
 // CHECK: gpu.barrier
-// CHECK: %[[C2:.*]] = arith.divui %[[TID]], %c32_i32{{[_0-9]*}}
-// CHECK: %[[R2:.*]] = arith.remui %[[TID]], %c32_i32{{[_0-9]*}}
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %c4_i32{{[_0-9]*}}
+// CHECK: %[[P2R:.*]] = arith.muli %[[K]], %c288_i32{{[_0-9]*}}
+// CHECK: %[[P2:.*]] = arith.addi %[[P2R]], %[[TID]]
+// CHECK: %[[C2:.*]] = arith.divui %[[P2]], %c128_i32{{[_0-9]*}}
+// CHECK: %[[R2:.*]] = arith.remui %[[P2]], %c128_i32{{[_0-9]*}}
 // CHECK: %[[ROW2:.*]] = arith.addi %[[FIRST]], %[[R2]]
 // CHECK: %[[S2R:.*]] = arith.muli %[[R2]], %c9_i32{{[_0-9]*}}
 // CHECK: %[[S2:.*]] = arith.addi %[[S2R]], %[[C2]]
@@ -58,10 +67,10 @@ fusion.graph @weights(%w: !fusion.buffer<64x64x3x3xf32>) -> (!fusion.buffer<64x6
 
 // The other way round: stores contiguous in x, the load transposed (a
 // permute made contiguous). 96 rows of 256 columns, tiles of 32 x 32 (8
-// tiles across, 3 down: 24 blocks of 1024 threads), pitch 33. Phase 1
-// reads down the columns (thread = column * 32 + row), phase 2 computes
-// along the rows.
-// CHECK: block = [1024, 1, 1], grid = [24, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 4224 : i64
+// tiles across, 3 down: 24 blocks of 256 threads, four elements each),
+// pitch 33. Phase 1 reads down the columns (position p = column * 32 +
+// row), phase 2 computes along the rows.
+// CHECK: block = [256, 1, 1], grid = [24, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 4224 : i64
 // CHECK-LABEL: gpu.func @kernel_op0
 // CHECK-SAME: workgroup(%[[SMEM:.*]] : memref<1056xf32, #gpu.address_space<workgroup>>)
 // CHECK: arith.index_castui %{{.*}} : index to i32
@@ -76,9 +85,10 @@ fusion.graph @weights(%w: !fusion.buffer<64x64x3x3xf32>) -> (!fusion.buffer<64x6
 // CHECK: arith.addi %[[FIRSTCOL]], %[[C1]]
 // CHECK: %[[S1R:.*]] = arith.muli %[[R1]], %c33_i32{{[_0-9]*}}
 // CHECK: arith.addi %[[S1R]], %[[C1]]
-// CHECK: memref.load %arg0
-// CHECK: memref.store %{{.*}}, %[[SMEM]]
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SMEM]]
 // CHECK: gpu.barrier
+// CHECK: scf.for
 // CHECK: %[[R2:.*]] = arith.divui %{{.*}}, %c32_i32{{[_0-9]*}}
 // CHECK: %[[C2:.*]] = arith.remui %{{.*}}, %c32_i32{{[_0-9]*}}
 // CHECK: %[[S2R:.*]] = arith.muli %[[R2]], %c33_i32{{[_0-9]*}}
@@ -102,16 +112,17 @@ fusion.graph @permute(%a: !fusion.buffer<256x96xf32>) -> (!fusion.buffer<96x256x
 // stores of elements inside it run. %r, contiguous in the order the kernel
 // computes in (down the columns), is read directly; %a goes through shared
 // memory. Values of two types take a tile each (f32 and f64).
-// CHECK: block = [1024, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 12672 : i64
+// CHECK: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 12672 : i64
 // CHECK-LABEL: gpu.func @kernel_op0
 // CHECK-SAME: workgroup(%[[SA:.*]] : memref<1056xf32, #gpu.address_space<workgroup>>, %[[SD:.*]] : memref<1056xf64, #gpu.address_space<workgroup>>)
 // CHECK: arith.minui %{{.*}}, %c99_i32{{[_0-9]*}}
 // CHECK: arith.minui %{{.*}}, %c36_i32{{[_0-9]*}}
-// CHECK: memref.load %arg0
-// CHECK: memref.store %{{.*}}, %[[SA]]
-// CHECK: memref.load %arg1
-// CHECK: memref.store %{{.*}}, %[[SD]]
+// CHECK-COUNT-4: memref.load %arg0
+// CHECK-COUNT-4: memref.load %arg1
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SA]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[SD]]
 // CHECK: gpu.barrier
+// CHECK: scf.for
 // CHECK: %[[IN1:.*]] = arith.cmpi ult, %{{.*}}, %c100_i32{{[_0-9]*}}
 // CHECK: arith.minui %{{.*}}, %c99_i32{{[_0-9]*}}
 // CHECK: %[[IN2:.*]] = arith.cmpi ult, %{{.*}}, %c37_i32{{[_0-9]*}}

@@ -16,12 +16,12 @@
 // RUN: %resize_graph %s 3=100 5=37 | scheduler-opt --convert-fusion-to-gpu \
 // RUN: | FileCheck %s --check-prefix=GPU
 
-// At 100 x 37 the three consumers take 32 x 32 tiles of 1024 threads; op0
-// (contiguous) stays one of vectors.
+// At 100 x 37 the three consumers take 32 x 32 tiles of 256 threads (four
+// elements each); op0 (contiguous) stays one of vectors.
 // GPU: name = "kernel_op0", node = "op0", shared_bytes = 0
-// GPU-SAME: block = [1024, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op1", node = "op1", shared_bytes = 4224
-// GPU-SAME: block = [1024, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op2", node = "op2", shared_bytes = 4224
-// GPU-SAME: block = [1024, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op3", node = "op3", shared_bytes = 4224
+// GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op1", node = "op1", shared_bytes = 4224
+// GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op2", node = "op2", shared_bytes = 4224
+// GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op3", node = "op3", shared_bytes = 4224
 // GPU-LABEL: gpu.func @kernel_op1
 // GPU: gpu.barrier
 // GPU-LABEL: gpu.func @kernel_op2

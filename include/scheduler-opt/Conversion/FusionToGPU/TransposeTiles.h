@@ -15,9 +15,9 @@
 // `tileRows` x `tileColumns` elements and runs in two phases:
 //
 //   1. the loads that are contiguous in the direction the kernel does not
-//      compute in (the staged loads) are read in their own order, one
-//      element per thread, into shared memory;
-//   2. after a barrier, each thread computes one element of the tile in
+//      compute in (the staged loads) are read in their own order, a few
+//      elements per thread (all in flight together), into shared memory;
+//   2. after a barrier, each thread computes its elements of the tile in
 //      the order its stores are contiguous in, reading the staged loads'
 //      values from shared memory and everything else as usual.
 //
@@ -42,8 +42,10 @@ namespace mlir::fusion::codegen {
 struct TransposeTile {
   /// The kernel's elements as a rows x columns matrix (row-major in x).
   int64_t rows = 0, columns = 0;
-  /// Elements of a tile (one per thread of a block).
+  /// Elements of a tile, the threads of its block, and the elements each
+  /// thread takes (positions t, t + blockSize, ... of the tile).
   int64_t tileRows = 0, tileColumns = 0;
+  int64_t blockSize = 0, elementsPerThread = 0;
   /// True when the stores are contiguous down a column (threads compute
   /// the tile column by column, and the staged loads are contiguous along
   /// a row); false for the reverse.
@@ -53,7 +55,7 @@ struct TransposeTile {
   /// write, contiguous in the direction the kernel does not compute in.
   SmallVector<LoadOp> staged;
 
-  int64_t getBlockSize() const { return tileRows * tileColumns; }
+  int64_t getBlockSize() const { return blockSize; }
   int64_t getNumBlocks() const {
     return llvm::divideCeil(rows, tileRows) *
            llvm::divideCeil(columns, tileColumns);
