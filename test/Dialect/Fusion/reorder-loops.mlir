@@ -233,3 +233,27 @@ fusion.graph @fused_members(%x: !fusion.buffer<8x16xf32>, %y: !fusion.buffer<16x
   fusion.output %buf0, %buf1 : !fusion.buffer<8x16xf32>, !fusion.buffer<8x16xf32, strides = [1, 8]>
 }
 
+
+// -----
+
+// The same index over other loops: op0 reads x with stride 1 along p0 and
+// turns its loops round (as in @transposed); op1's index is the same affine
+// expression of its loops the other way round, already innermost-last, and
+// keeps its order. The strides are memoized across the nodes of a graph by
+// index map and loops; a memo by map alone would give op1 op0's order.
+// CHECK-LABEL: fusion.graph @same_index_other_loops
+// PICK:       fusion.node "op0" (%[[A0:.*]], %[[A1:.*]]) in [16, 8]
+// PICK-NEXT:    fusion.load %{{.*}}[%[[A0]] * 8 + %[[A1]]] : !fusion.buffer<16x8xf32>
+// PICK:       fusion.node "op1" (%[[B0:.*]], %[[B1:.*]]) in [16, 8]
+// PICK-NEXT:    fusion.load %{{.*}}[%[[B0]] * 8 + %[[B1]]] : !fusion.buffer<16x8xf32>
+fusion.graph @same_index_other_loops(%x: !fusion.buffer<16x8xf32>) -> (!fusion.buffer<8x16xf32, strides = [1, 8]>, !fusion.buffer<16x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [8, 16] writes(%out : !fusion.buffer<8x16xf32, strides = [1, 8]>) {
+    %0 = fusion.load %x[%p1 * 8 + %p0] : !fusion.buffer<16x8xf32>
+    fusion.store %0, %out[%p1 * 8 + %p0] : !fusion.buffer<8x16xf32, strides = [1, 8]>
+  }
+  %buf1 = fusion.node "op1" (%p0, %p1) in [16, 8] writes(%out : !fusion.buffer<16x8xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<16x8xf32>
+    fusion.store %0, %out[%p0 * 8 + %p1] : !fusion.buffer<16x8xf32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<8x16xf32, strides = [1, 8]>, !fusion.buffer<16x8xf32>
+}

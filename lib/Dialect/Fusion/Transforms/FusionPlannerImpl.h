@@ -19,6 +19,7 @@
 #include "scheduler-opt/Analysis/MemoryProfile.h"
 #include "scheduler-opt/Analysis/SizeVars.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "scheduler-opt/Support/RangeMaxTree.h"
 #include "scheduler-opt/Support/ReachabilityIndex.h"
 
@@ -334,6 +335,8 @@ private:
   /// normalizeDep per dependence (attributes are uniqued) and mode.
   DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
       normalizedCache;
+  /// The strides of the leaves' accesses (candidateTilings).
+  LoopStrideCache loopStrides;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
   /// singleUserInputs per group id, with the group's version then.

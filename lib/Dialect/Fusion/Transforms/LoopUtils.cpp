@@ -333,7 +333,36 @@ mlir::fusion::pickLoopOrder(ArrayRef<SmallVector<int64_t>> strides,
   return order;
 }
 
-SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(NodeOp node) {
+std::optional<SmallVector<int64_t>>
+LoopStrideCache::get(NodeOp node, Operation *access) {
+  auto indexed = dyn_cast<IndexedOpInterface>(access);
+  if (!indexed || !node->isProperAncestor(access))
+    return std::nullopt;
+  AffineMap map = indexed.getIndexMap();
+  // The loops of the map's dimensions, 8 bits each, as the key; an index
+  // that does not fit is computed without the memo.
+  unsigned numDims = map.getNumDims();
+  unsigned numLoops = node.getNumLoops();
+  unsigned numIndirect = indexed.getNumIndirectSymbols();
+  if (numDims > 7 || numLoops > 255 || numIndirect > 255)
+    return getLoopStrides(node, access);
+  uint64_t loops = numDims;
+  for (Value index : indexed.getIndexOperands().take_front(numDims)) {
+    auto arg = dyn_cast<BlockArgument>(index);
+    if (!arg || arg.getOwner() != &node.getBodyBlock() ||
+        arg.getArgNumber() >= numLoops)
+      return std::nullopt; // not a loop variable: no strides
+    loops = (loops << 8) | arg.getArgNumber();
+  }
+  Key key{map, loops, numLoops | numIndirect << 8};
+  auto [it, inserted] = entries.try_emplace(key);
+  if (inserted)
+    it->second = getLoopStrides(node, access);
+  return it->second;
+}
+
+SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(
+    NodeOp node, LoopStrideCache *cache) {
   unsigned numLoops = node.getNumLoops();
   SmallVector<unsigned> order = llvm::to_vector(llvm::seq(0u, numLoops));
   SmallVector<Operation *> stores, loads, others;
@@ -345,7 +374,8 @@ SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(NodeOp node) {
   // order (Inductor's "Did not simplify complex index" fallback).
   SmallVector<SmallVector<int64_t>> allStrides;
   for (Operation *op : addresses) {
-    std::optional<SmallVector<int64_t>> strides = getLoopStrides(node, op);
+    std::optional<SmallVector<int64_t>> strides =
+        cache ? cache->get(node, op) : getLoopStrides(node, op);
     if (!strides)
       return order;
     allStrides.push_back(std::move(*strides));

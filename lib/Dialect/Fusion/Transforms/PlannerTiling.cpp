@@ -91,7 +91,7 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
   });
   int64_t nodeNumel = sizeVars.sizeHint(node.getNumelExpr());
   for (auto [access, name] : accesses) {
-    std::optional<SmallVector<int64_t>> strides = getLoopStrides(node, access);
+    std::optional<SmallVector<int64_t>> strides = loopStrides.get(node, access);
     if (!strides)
       continue;
     strides->truncate(ranges.size());

@@ -41,8 +41,9 @@ struct ReorderLoopsPass final
     if (pickLoopOrder) {
       // Inductor picks the order when it creates a SchedulerNode, before any
       // fusion: the members of a fused node keep their common order.
+      LoopStrideCache strides;
       for (auto node : graph.getBodyBlock().getOps<NodeOp>()) {
-        SmallVector<unsigned> order = computePreferredLoopOrder(node);
+        SmallVector<unsigned> order = computePreferredLoopOrder(node, &strides);
         if (isIdentity(order))
           continue;
         LLVM_DEBUG(llvm::dbgs() << "reorder loops of " << node.getName()

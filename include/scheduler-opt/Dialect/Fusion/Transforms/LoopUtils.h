@@ -25,7 +25,9 @@
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -56,6 +58,39 @@ getStrides(AffineExpr expr, unsigned numDims, unsigned numSymbols,
 std::optional<SmallVector<int64_t>> getLoopStrides(NodeOp node,
                                                    Operation *access);
 
+/// Memo of getLoopStrides over the nodes of one graph. The strides of an
+/// access depend only on its index map, the loops its dimensions are, the
+/// node's number of loops and of indirect indices, and the graph's size
+/// hints; the same index over the same loops recurs in node after node.
+class LoopStrideCache {
+public:
+  /// getLoopStrides(node, access), computed once per distinct key.
+  std::optional<SmallVector<int64_t>> get(NodeOp node, Operation *access);
+
+private:
+  struct Key {
+    AffineMap map;
+    uint64_t loops;
+    unsigned shape;
+    bool operator==(const Key &other) const {
+      return map == other.map && loops == other.loops && shape == other.shape;
+    }
+  };
+  struct KeyInfo {
+    static Key getEmptyKey() {
+      return {DenseMapInfo<AffineMap>::getEmptyKey(), 0, 0};
+    }
+    static Key getTombstoneKey() {
+      return {DenseMapInfo<AffineMap>::getTombstoneKey(), 0, 0};
+    }
+    static unsigned getHashValue(const Key &key) {
+      return llvm::hash_combine(key.map, key.loops, key.shape);
+    }
+    static bool isEqual(const Key &a, const Key &b) { return a == b; }
+  };
+  DenseMap<Key, std::optional<SmallVector<int64_t>>, KeyInfo> entries;
+};
+
 /// Inductor's `pick_loop_order` heuristic. `strides[k][i]` is the stride of
 /// loop `i` in memory access `k`, `sizes[i]` the size of loop `i`. Returns
 /// the loops innermost first: a loop goes further in when its strides are
@@ -71,7 +106,9 @@ SmallVector<unsigned> pickLoopOrder(ArrayRef<SmallVector<int64_t>> strides,
 /// becomes loop `j`. The pointwise loops and the reduction loops are ordered
 /// separately from the strides of the node's stores then loads; a group
 /// with an index whose strides are not constant keeps its order.
-SmallVector<unsigned> computePreferredLoopOrder(NodeOp node);
+/// With `cache`, the strides come from it (all nodes of one graph).
+SmallVector<unsigned> computePreferredLoopOrder(NodeOp node,
+                                                LoopStrideCache *cache = nullptr);
 
 /// Inductor's `apply_new_loop_order` generalized to all loops: loop `j` of
 /// the result iterates as loop `order[j]` did. Fails without changing
