@@ -180,8 +180,7 @@ private:
                                                        unsigned g2);
   bool canFusionIncreasePeakMemory(const Group &g1, const Group &g2);
   std::optional<std::pair<Type, AffineExpr>> reuseKey(Attribute dep);
-  SmallVector<std::pair<Type, AffineExpr>, 2>
-  singleUserInputs(const Group &group);
+  ArrayRef<std::pair<Type, AffineExpr>> singleUserInputs(const Group &group);
   bool areLongDistant(const Group &g1, const Group &g2) const;
 
   // Rules (PlannerRules.cpp; the backend's and tiling in PlannerTiling.cpp).
@@ -340,8 +339,11 @@ private:
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
   /// singleUserInputs per group id, with the group's version then.
-  DenseMap<unsigned, std::pair<uint64_t, SmallVector<std::pair<Type, AffineExpr>, 2>>>
-      groupReuseKeys;
+  struct GroupReuseKeys {
+    uint64_t version = ~uint64_t(0); // never a group's version: not computed
+    SmallVector<std::pair<Type, AffineExpr>, 2> keys;
+  };
+  SmallVector<GroupReuseKeys, 0> groupReuseKeys;
   /// groupTiling per group id, with the group's version then.
   DenseMap<unsigned, std::pair<uint64_t, Tiling>> groupTilings;
 };

@@ -464,7 +464,7 @@ SmallVector<unsigned> Planner::inductorOrder() {
   // The producers of g's unmet dependencies by buffer name, then any other
   // predecessor (an ordering edge without a dependence of its own).
   auto producers = [&](unsigned g) {
-    SmallVector<std::pair<StringRef, unsigned>> named;
+    SmallVector<std::pair<StringRef, unsigned>, 8> named;
     for (Attribute dep : groups[g].unmet)
       if (std::optional<unsigned> producer = producerGroup(dep))
         if (*producer != g)

@@ -188,27 +188,29 @@ std::optional<std::pair<Type, AffineExpr>> Planner::reuseKey(Attribute dep) {
 }
 
 /// The distinct reuse keys of a group's reads, kept while the group keeps
-/// its version. A copy: the next call may move the table.
-SmallVector<std::pair<Type, AffineExpr>, 2>
+/// its version. Valid until groups are added (the table then grows).
+ArrayRef<std::pair<Type, AffineExpr>>
 Planner::singleUserInputs(const Group &group) {
-  unsigned id = &group - groups.data();
-  auto [it, inserted] = groupReuseKeys.try_emplace(id);
-  if (!inserted && it->second.first == group.version)
-    return it->second.second;
-  llvm::SetVector<std::pair<Type, AffineExpr>> keys;
+  if (groupReuseKeys.size() < groups.size())
+    groupReuseKeys.resize(groups.size());
+  GroupReuseKeys &entry = groupReuseKeys[&group - groups.data()];
+  if (entry.version == group.version)
+    return entry.keys;
+  entry.keys.clear();
   for (Attribute dep : group.reads)
     if (std::optional<std::pair<Type, AffineExpr>> key = reuseKey(dep))
-      keys.insert(*key);
-  it->second = {group.version, keys.takeVector()};
-  return it->second.second;
+      if (!llvm::is_contained(entry.keys, *key))
+        entry.keys.push_back(*key);
+  entry.version = group.version;
+  return entry.keys;
 }
 
 /// Inductor's can_fusion_increase_peak_memory heuristic.
 bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
-  SmallVector<std::pair<Type, AffineExpr>, 2> keys1 = singleUserInputs(g1);
+  ArrayRef<std::pair<Type, AffineExpr>> keys1 = singleUserInputs(g1);
   if (keys1.empty())
     return false;
-  SmallVector<std::pair<Type, AffineExpr>, 2> keys2 = singleUserInputs(g2);
+  ArrayRef<std::pair<Type, AffineExpr>> keys2 = singleUserInputs(g2);
   int64_t overhead = 0;
   for (auto key : keys1)
     if (llvm::is_contained(keys2, key))
@@ -235,22 +237,47 @@ bool Planner::areLongDistant(const Group &g1, const Group &g2) const {
 /// buffer, each group with at most `pairwiseAttempts` later ones, that
 /// can_fuse allows, by decreasing score_fusion_key.
 SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
-  llvm::MapVector<StringAttr, SmallVector<unsigned>> byBuffer;
   SmallVector<unsigned> order = inductorOrder();
+  // The groups using each buffer, buffers in the order of their first use:
+  // (buffer, group) pairs in a flat list, then grouped by buffer (a list per
+  // buffer allocates for each of them, every round).
+  DenseMap<StringAttr, unsigned> bufferIndex;
+  SmallVector<std::pair<unsigned, unsigned>> uses;
+  SmallVector<StringAttr, 16> used;
+  llvm::SmallDenseSet<StringAttr, 16> usedSet;
   for (unsigned g : order) {
     Group &group = groups[g];
     if (!group.isFusable())
       continue;
-    llvm::SetVector<StringAttr> used;
-    for (Attribute dep : group.reads)
-      used.insert(getDepName(dep));
-    for (Attribute dep : group.writes)
-      used.insert(getDepName(dep));
-    for (StringAttr name : used)
-      byBuffer[name].push_back(g);
+    used.clear();
+    usedSet.clear();
+    for (const DepSet *list : {&group.reads, &group.writes})
+      for (Attribute dep : *list)
+        if (StringAttr name = getDepName(dep); usedSet.insert(name).second)
+          used.push_back(name);
+    for (StringAttr name : used) {
+      auto it = bufferIndex.try_emplace(name, bufferIndex.size()).first;
+      uses.push_back({it->second, g});
+    }
+  }
+  SmallVector<unsigned> firstUse(bufferIndex.size() + 1, 0);
+  for (auto [buffer, g] : uses)
+    ++firstUse[buffer + 1];
+  std::partial_sum(firstUse.begin(), firstUse.end(), firstUse.begin());
+  SmallVector<unsigned> users(uses.size());
+  SmallVector<unsigned> next(firstUse.begin(), std::prev(firstUse.end()));
+  for (auto [buffer, g] : uses)
+    users[next[buffer]++] = g;
+  // The pairs checkAllPairs may visit, so that `seen` is sized once.
+  size_t numPairs = 0;
+  for (unsigned b = 0, e = bufferIndex.size(); b < e; ++b) {
+    size_t n = firstUse[b + 1] - firstUse[b];
+    for (size_t i = 0; i < n; ++i)
+      numPairs += std::min<size_t>(n - 1 - i, options.pairwiseAttempts);
   }
   SmallVector<std::pair<unsigned, unsigned>> possible;
   llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
+  seen.reserve(numPairs);
   auto checkAllPairs = [&](ArrayRef<unsigned> nodes) {
     for (unsigned i = 0, e = nodes.size(); i < e; ++i) {
       unsigned end = std::min<unsigned>(e, i + 1 + options.pairwiseAttempts);
@@ -272,8 +299,9 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
       }
     }
   };
-  for (auto &[name, nodes] : byBuffer)
-    checkAllPairs(nodes);
+  for (unsigned b = 0, e = bufferIndex.size(); b < e; ++b)
+    checkAllPairs(
+        ArrayRef(users).slice(firstUse[b], firstUse[b + 1] - firstUse[b]));
   if (options.aggressiveFusion) {
     // config.aggressive_fusion: also pair nodes of the same iteration group.
     llvm::MapVector<std::pair<AffineExpr, AffineExpr>, SmallVector<unsigned>>
