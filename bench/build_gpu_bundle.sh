@@ -58,10 +58,12 @@ done
 # Semantics: graphs that make their own data, run on the GPU against the
 # outputs of the CPU JIT (whose values the lit tests check by hand at 2x6):
 # every reduction kind on rows of 6 and 37 (one warp per row, masked
-# lanes), 1000 (one block per row, in registers) and 20000 (looped), the
+# lanes), 1000 (one block per row, in registers) and 20000 (looped), and
+# split over several blocks per row (split_*), the
 # larger ones on v = (37 i mod 101) - 1, whose first maximum lies in
 # another lane than the first element; body ops and host-side copies;
-# Philox random numbers (also against Triton).
+# Philox random numbers (also against Triton); a normalization whose
+# threads take the same columns of 4 rows (rows_600x1024).
 runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
 libs="$(dirname "$runner")/../lib"
 libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
@@ -78,6 +80,10 @@ declare -A semantics=(
   [reductions_2x6]="$red" [reductions_3x37]="$red 2=3 6=37 3=37 4=101"
   [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [split_3x1000]="$red 2=3 6=1000 3=37 4=101"
+  [split_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [split_2x20000]="$red 2=2 6=20000 3=37 4=101"
+  [rows_600x1024]="$root/bench/semantics/rows.mlir"
   [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
   [rand]="$root/bench/semantics/rand.mlir"
   [transposes_100x37]="$transposes 3=100 5=37"
@@ -86,10 +92,21 @@ declare -A semantics=(
 # Transposes (2-D tiles through shared memory): partial tiles, tiles of 9
 # columns (a 3x3 convolution weight into channels-last), larger tiles;
 # unfused (schedule=0), since fused the consumers read the producer's
-# registers and no kernel changes layout.
+# registers and no kernel changes layout. Split reductions of every kind
+# (the rows above compute their values and read nothing, so the default
+# keeps them whole): 2 blocks per row in registers, 32 in registers, 2
+# looped (at 20000: on rows of 60000 the JIT's own sequential float sums
+# drift by 2e-4 from the exact Welford m2 and softmax sum, which the
+# GPU's matched to 1e-7). The normalization's 4 rows a thread are fixed
+# (its weight and bias exceed the default's register budget), 4 rows of
+# 128 threads a block: 16 rows a block, so that the last block's rows
+# past the 600th compute and store nothing.
 declare -A ptx_options=(
   [transposes_100x37]="schedule=0" [transposes_4096x9]="schedule=0"
-  [transposes_200x1000]="schedule=0")
+  [transposes_200x1000]="schedule=0"
+  [split_3x1000]="reduction-split=2"
+  [split_3x20000]="reduction-split=32" [split_2x20000]="reduction-split=2"
+  [rows_600x1024]="reduction-rows-per-thread=4 reduction-lanes=128 reduction-rows-per-block=4")
 for case in "${!semantics[@]}"; do
   dir="$out/semantics/$case"
   mkdir -p "$dir"

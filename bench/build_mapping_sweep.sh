@@ -3,8 +3,9 @@
 # the unfused graphs through --fusion-to-ptx) under fixed thread mappings,
 # one variant folder each, to calibrate convert-fusion-to-gpu's choices on
 # a GPU: threads per row (reduction-lanes) and rows per block, loop unroll,
-# the exact against Triton's approximate exponential, and PyTorch eager's
-# IEEE division against Triton's div.full.
+# the exact against Triton's approximate exponential, PyTorch eager's
+# IEEE division against Triton's div.full, blocks per row of split
+# reductions (split*) and rows a thread takes the same columns of (rpt*).
 #
 #   bash bench/build_mapping_sweep.sh DIR      # adds DIR/sweep_*/
 #
@@ -34,7 +35,11 @@ declare -A sweep=(
   [l1024]="reduction-lanes=1024"
   [u16]="loop-unroll=16" [l1024u16]="reduction-lanes=1024 loop-unroll=16"
   [l256u16]="reduction-lanes=256 loop-unroll=16"
-  [p32]="max-persistent-elements=32")
+  [p32]="max-persistent-elements=32"
+  [split1]="reduction-split=1" [split2]="reduction-split=2"
+  [split4]="reduction-split=4" [split8]="reduction-split=8"
+  [rpt1]="reduction-rows-per-thread=1" [rpt2]="reduction-rows-per-thread=2"
+  [rpt4]="reduction-rows-per-thread=4")
 for variant in "${!sweep[@]}"; do
   for file in "${workloads[@]}"; do
     "$opt" "$file" -o /dev/null \

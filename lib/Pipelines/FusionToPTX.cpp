@@ -84,6 +84,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.transposeTiles = options.transposeTiles;
   gpuOptions.f32Division = options.f32Division;
   gpuOptions.loopUnroll = options.loopUnroll;
+  gpuOptions.reductionRowsPerThread = options.reductionRowsPerThread;
+  gpuOptions.reductionSplit = options.reductionSplit;
+  gpuOptions.numSMs = options.numSMs;
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -113,6 +113,18 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     Option<"reductionRowsPerBlock", "reduction-rows-per-block", "int64_t", "0",
            "Rows per block of every reduction kernel (a power of two); 0 "
            "chooses per kernel">,
+    Option<"reductionRowsPerThread", "reduction-rows-per-thread", "int64_t",
+           "0",
+           "Rows each thread of a reduction computes at the same element "
+           "positions (1, 2 or 4; a weight along the row is loaded once for "
+           "them); 0 chooses per kernel by the register budget">,
+    Option<"reductionSplit", "reduction-split", "int64_t", "0",
+           "Blocks per row of reductions with few long rows (a power of two "
+           "up to 32; their last block merges the partials); 0 chooses by "
+           "the row count against num-sms, 1 never splits">,
+    Option<"numSMs", "num-sms", "int64_t", "132",
+           "Streaming multiprocessors of the target GPU (132 on an H100 or "
+           "H200), for the choice of split reductions and rows per thread">,
     Option<"reductionTiles", "reduction-tiles", "bool", "true",
            "Reductions over an outer dimension (accesses contiguous across "
            "rows rather than along them) take 2-D tiles: rows along the "

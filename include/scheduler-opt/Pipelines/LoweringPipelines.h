@@ -103,6 +103,17 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "reduction-rows-per-block",
       llvm::cl::desc("convert-fusion-to-gpu's reduction-rows-per-block"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionRowsPerThread{
+      *this, "reduction-rows-per-thread",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-rows-per-thread"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionSplit{
+      *this, "reduction-split",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-split"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> numSMs{
+      *this, "num-sms", llvm::cl::desc("convert-fusion-to-gpu's num-sms"),
+      llvm::cl::init(132)};
   PassOptions::Option<int64_t> loopUnroll{
       *this, "loop-unroll",
       llvm::cl::desc("convert-fusion-to-gpu's loop-unroll"),

@@ -53,6 +53,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -97,6 +98,9 @@ struct MappingOptions {
   int64_t reductionRowsPerBlock;
   bool reductionTiles;
   bool transposeTiles;
+  int64_t reductionRowsPerThread;
+  int64_t reductionSplit;
+  int64_t numSMs;
 };
 
 /// How a kernel's rows map onto the grid.
@@ -117,6 +121,14 @@ struct KernelMapping {
   int64_t elementsPerLane = 1;
   /// Adjacent row elements a thread takes at a time (vector accesses).
   int64_t vectorWidth = 1;
+  /// Rows each thread computes at the same element positions (Triton's
+  /// XBLOCK > 1): a block takes rowsPerBlock * rowsPerThread rows, its
+  /// thread rows taking rows t, t + rowsPerBlock, ...
+  int64_t rowsPerThread = 1;
+  /// Split reductions: blocks per row (each one a block of `blockSize`
+  /// lanes of the row's `numLanes`), which merge their partials through
+  /// memory; 1 otherwise.
+  int64_t splitBlocks = 1;
   /// Reduction over an outer dimension (a 2-D tile, Inductor's
   /// ReductionHint.OUTER): the block's `rowsPerBlock` rows run along
   /// consecutive threads, each row's `numLanes` threads lie `rowsPerBlock`
@@ -149,42 +161,163 @@ static int64_t chooseLanes(int64_t rnumel, const MappingOptions &options,
                              options.maxReductionBlockSize);
 }
 
-/// Distinct elements a row reads per element position: the loads of its
-/// members whose index moves with r (by storage and index), loads of
-/// buffers the group produces excepted (those are registers).
-static int64_t countRowInputs(const KernelPlan &plan) {
-  llvm::SmallDenseSet<std::pair<Value, AffineExpr>> inputs;
-  for (const auto &[op, expr] : plan.indexExprs)
-    if (auto load = dyn_cast<LoadOp>(op);
-        load && !plan.isForwarded(load) && expr.isFunctionOfDim(1))
-      inputs.insert({load.getBuffer(), expr});
-  return inputs.size();
+/// What a row reads per element position: the distinct elements (by
+/// storage and index) that its members load with an index moving with r,
+/// loads of buffers the group produces excepted (those are registers);
+/// `columns` of them do not depend on the row (a weight or bias along the
+/// row), which threads computing several rows load once.
+/// `bytes` is what one position of the row reads from all of them.
+struct RowInputs {
+  int64_t rows = 0;
+  int64_t columns = 0;
+  int64_t bytes = 0;
+};
+
+static RowInputs countRowInputs(const KernelPlan &plan) {
+  llvm::SmallDenseSet<std::pair<Value, AffineExpr>> rows, columns;
+  RowInputs inputs;
+  for (const auto &[op, expr] : plan.indexExprs) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || plan.isForwarded(load) || !expr.isFunctionOfDim(1))
+      continue;
+    bool added = expr.isFunctionOfDim(0) || hasIndirectIndices(load)
+                     ? rows.insert({load.getBuffer(), expr}).second
+                     : columns.insert({load.getBuffer(), expr}).second;
+    Type type = load.getType();
+    if (added && type.isIntOrFloat())
+      inputs.bytes += std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  }
+  inputs.rows = rows.size();
+  inputs.columns = columns.size();
+  return inputs;
 }
 
-/// Threads take twice elements-per-thread elements of a row when the row
-/// reads a single input: what a thread keeps in registers across the
-/// reduction is one value per element then, where a normalization keeps
-/// its input and reloads its weight and bias after the reduction, which
-/// ptxas holds in registers too. The wider threads let all rows of a
-/// large kernel be resident at once (softmax over 4096 rows of 1024: 2048
-/// blocks of 2 rows by 64 threads, one wave on an H100, 6% faster than
-/// two waves of 128-thread rows); with two or three inputs they raise the
-/// registers per thread from 32 to 43 and 56, fewer blocks fit and the
-/// kernels ran 4 to 15% slower (docs/Lowering.md).
-static int64_t getElementsPerThread(const KernelPlan &plan,
-                                    const MappingOptions &options) {
+/// The elements of one row a thread takes, and how many rows it takes
+/// them of (the same columns of each).
+struct RowShape {
+  int64_t elementsPerThread;
+  int64_t rowsPerThread = 1;
+};
+
+/// Most rows a thread computes at the same element positions.
+constexpr int64_t kMaxRowsPerThread = 4;
+
+/// The register-budget rule. A thread that keeps a long row in registers
+/// takes twice elements-per-thread elements (16) of rows in all, so that
+/// all rows of a large kernel are resident at once (softmax over 4096 rows
+/// of 1024: 2048 blocks of 2 rows by 64 threads, one wave on an H100, 6%
+/// faster than two waves of 128-thread rows), when what it holds across
+/// the reduction stays within 20 values (one per element of its rows,
+/// plus one per column of each input that does not depend on the row: a
+/// normalization's weight and bias, which ptxas keeps in registers too),
+/// where ptxas fits the 32 registers a thread has at full occupancy; the
+/// rest goes to indices, the reduction and the epilogue. Threads taking
+/// the same columns of several rows load the weight once for them
+/// (Triton's 2-D blocks with XBLOCK > 1). Measured on an H100
+/// (docs/Lowering.md): rmsnorm's 4 rows of 4 (20 values) took 32
+/// registers, one wave, 5% faster than 8 elements of one row; its 2 rows
+/// of 8 (24 values) took 43 registers and gained nothing, layernorm's 4
+/// rows of 4 with weight and bias (24) took 42 and ran 15% slower than
+/// one row of 8 (its 2 rows of 8 and one row of 16, 47 and 56 registers,
+/// 7 and 6% slower). Rows
+/// with two inputs that depend on the row, rows kept in a loop, short
+/// rows and kernels with too few rows to share keep elements-per-thread
+/// of one row. `reduction-rows-per-thread` fixes the rows.
+static RowShape chooseRowShape(const KernelPlan &plan,
+                               const MappingOptions &options, bool combo) {
+  RowShape narrow{options.elementsPerThread};
   int64_t rnumel = plan.getRNumelHint();
+  if (!plan.hasStaticRNumel() || rnumel <= options.warpReductionMaxSize)
+    return narrow;
+  RowInputs inputs = countRowInputs(plan);
+  if (inputs.rows != 1)
+    return narrow;
   int64_t wide = 2 * options.elementsPerThread;
-  if (!plan.hasStaticRNumel() || rnumel <= options.warpReductionMaxSize ||
-      countRowInputs(plan) != 1)
-    return options.elementsPerThread;
-  // Only where the row then stays in registers: looped rows gain more
-  // from more threads.
-  int64_t lanes = chooseLanes(rnumel, options, wide);
-  if (static_cast<int64_t>(llvm::divideCeil(rnumel, lanes)) >
-      options.maxPersistentElements)
-    return options.elementsPerThread;
-  return wide;
+  int64_t budget = wide + wide / 4;
+  for (int64_t rows = 1; rows <= kMaxRowsPerThread; rows *= 2) {
+    if (options.reductionRowsPerThread > 0 &&
+        rows != options.reductionRowsPerThread)
+      continue;
+    int64_t columns = wide / rows;
+    // (At least a 16-byte group of each row a thread.)
+    if (rows > 1 && (combo || columns < 4 || !plan.hasStaticNumel() ||
+                     plan.numel < rows * options.numSMs))
+      break;
+    if (options.reductionRowsPerThread == 0 &&
+        wide + columns * inputs.columns > budget)
+      continue;
+    // Only where the rows then stay in registers: looped rows gain more
+    // from more threads.
+    int64_t lanes = chooseLanes(rnumel, options, columns);
+    if (static_cast<int64_t>(llvm::divideCeil(rnumel, lanes)) >
+        options.maxPersistentElements)
+      continue;
+    return {columns, rows};
+  }
+  return narrow;
+}
+
+/// True when a member body asserts (check_bounds, device_assert_async):
+/// the blocks of a split row that do not finish it compute its per-row
+/// values on placeholders, which must not assert.
+static bool hasAsserts(const KernelPlan &plan) {
+  bool found = false;
+  plan.op->walk([&](OpaqueOp op) {
+    if (op.getOpName() == "check_bounds" ||
+        op.getOpName() == "device_assert_async")
+      found = true;
+  });
+  return found;
+}
+
+/// The bytes an SM reads in the time the blocks of a split row take to
+/// exchange their partials (a store, a fence and an atomic in each block,
+/// then the last block's fence and loads: about 1.3 us on an H100, where
+/// an SM reads about 22 GB/s of the 2.93 TB/s copy rate).
+constexpr int64_t kSplitExchangeBytes = 32 * 1024;
+
+/// Blocks per row of a split reduction. Kernels with fewer rows than half
+/// the SMs may spread each row over up to PowerOf2Floor(SMs / rows)
+/// blocks, at most a warp of them (the last block merges the partials
+/// with shuffles) and each with more than warp-reduction-max-size
+/// elements (a block of at least 64 threads); they do when the part of a
+/// row's reads that moves to other SMs, rowBytes * (split - 1) / split,
+/// exceeds kSplitExchangeBytes. Measured on an H100 (docs/Lowering.md):
+/// add_sum (64 rows of 4096, 32 KiB a row) ran 2.13 us unsplit and 3.38,
+/// 3.53 and 3.80 us with 2, 4 and 8 blocks a row; cross_entropy's mean
+/// (one row of 4096 targets and gathered logits, 48 KiB) 5.01 us
+/// unsplit, 4.37, 3.98 and 3.75 with 2, 4 and 8.
+/// Only kernels of one reduction level whose per-element stores come
+/// before it and whose per-row stores after it (the row's last block
+/// makes those). `reduction-split` fixes the count (1: never).
+static int64_t chooseSplit(const KernelPlan &plan,
+                           const MappingOptions &options) {
+  if (options.reductionSplit == 1 || options.reductionLanes != 0 ||
+      options.reductionRowsPerBlock != 0 || !plan.rowOps.empty() ||
+      !plan.hasStaticNumel() || !plan.hasStaticRNumel() ||
+      plan.numLevels != 1 || hasAsserts(plan))
+    return 1;
+  for (StoreOp store : plan.memoryStores)
+    if (plan.isElementStore(store) != (plan.getEmitDepth(store) == 0))
+      return 1;
+  int64_t split = options.reductionSplit;
+  if (split == 0) {
+    if (2 * plan.numel > options.numSMs)
+      return 1;
+    split = static_cast<int64_t>(
+        llvm::bit_floor(static_cast<uint64_t>(options.numSMs / plan.numel)));
+  }
+  split = std::min<int64_t>(split, kWarpSize);
+  while (split > 1 && plan.rnumel / split <= options.warpReductionMaxSize)
+    split /= 2;
+  if (options.reductionSplit == 0 && split > 1) {
+    // In floating point: a row of 2^62 elements must not wrap.
+    double rowBytes =
+        static_cast<double>(plan.rnumel) * countRowInputs(plan).bytes;
+    if (rowBytes * (split - 1) / split <= kSplitExchangeBytes)
+      return 1;
+  }
+  return split;
 }
 
 /// `expr` (of d0 = x, d1 = r, no symbols) at (x, r).
@@ -337,8 +470,9 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     m.elementsPerLane = m.persistent ? perLane : options.loopUnroll;
     return m;
   }
-  m.numLanes = chooseLanes(rnumel, options,
-                           getElementsPerThread(plan, options));
+  RowShape shape = chooseRowShape(plan, options, blockSize.has_value());
+  m.numLanes = chooseLanes(rnumel, options, shape.elementsPerThread);
+  m.rowsPerThread = shape.rowsPerThread;
   if (blockSize) {
     // A combo part: rows of a warp or less share the block, longer rows
     // take all of it.
@@ -360,7 +494,19 @@ KernelMapping chooseMapping(const KernelPlan &plan,
                                        llvm::divideCeil(kWarpSize, m.numLanes));
   }
   m.blockSize = m.numLanes * m.rowsPerBlock;
-  m.gridSize = gridOf(m.rowsPerBlock);
+  int64_t split = blockSize ? 1 : chooseSplit(plan, options);
+  if (split > 1) {
+    // Block b takes lanes (b mod split) * L ... of row b / split.
+    m.splitBlocks = split;
+    m.blockSize = chooseLanes(llvm::divideCeil(rnumel, split), options,
+                              shape.elementsPerThread);
+    m.numLanes = split * m.blockSize;
+    m.rowsPerBlock = 1;
+    m.rowsPerThread = 1;
+  }
+  m.gridSize = split > 1 ? getAffineConstantExpr(plan.numel * split,
+                                                 plan.op->getContext())
+                         : gridOf(m.rowsPerBlock * m.rowsPerThread);
   // Threads take 16-byte groups of adjacent elements when rows divide.
   bool staticRows = plan.hasStaticRNumel();
   m.vectorWidth = staticRows && plan.rnumel % 4 == 0 ? 4 : 1;
@@ -371,6 +517,10 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   m.elementsPerLane = m.persistent
                           ? perLane
                           : llvm::alignTo(options.loopUnroll, m.vectorWidth);
+  if (!m.persistent && m.rowsPerThread > 1) {
+    m.rowsPerThread = 1;
+    m.gridSize = gridOf(m.rowsPerBlock);
+  }
   return m;
 }
 
@@ -573,6 +723,20 @@ private:
                                     const ReductionCombiner &combiner,
                                     ValueRange acc);
 
+  /// Merges the accumulators of a split row (see KernelMapping): each
+  /// block combines its lanes' partials, its first thread writes them to
+  /// the kernel's global workspace and counts the block in the row's
+  /// counter; the block that counts last merges the row's partials in
+  /// partial order (deterministic, whichever block ends last), resets the
+  /// counter for the next launch (CUDA graph replays included), and sets
+  /// `finished`, which the per-row stores wait for. Other blocks return
+  /// the identity.
+  SmallVector<SmallVector<Value>>
+  splitAllReduce(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
+                 Value x, Value part, const KernelMapping &mapping,
+                 ArrayRef<const ReductionCombiner *> combiners,
+                 ArrayRef<SmallVector<Value>> accs, Value &finished);
+
   /// Combines `acc` over the `numLanes` threads of each row of a column
   /// layout (thread = lane * rowsPerBlock + row) through shared memory;
   /// every thread folds its row's partials in lane order.
@@ -588,6 +752,8 @@ private:
   unsigned &numKernels;
   gpu::GPUModuleOp module;
   int64_t sharedBytes = 0;
+  /// Split reductions emitted into the current kernel (names its globals).
+  unsigned numSplits = 0;
 };
 
 gpu::GPUModuleOp GPUHostTarget::getOrCreateModule(OpBuilder &b,
@@ -704,6 +870,163 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
   return result;
 }
 
+/// The type a split reduction's workspace keeps a partial of `type` in
+/// (i1 as a byte, as memrefs of i1 are not addressable bits).
+static Type getWorkspaceType(Type type) {
+  return type.isInteger(1) ? IntegerType::get(type.getContext(), 8) : type;
+}
+
+SmallVector<SmallVector<Value>> GPUHostTarget::splitAllReduce(
+    OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid, Value x,
+    Value part, const KernelMapping &mapping,
+    ArrayRef<const ReductionCombiner *> combiners,
+    ArrayRef<SmallVector<Value>> accs, Value &finished) {
+  MLIRContext *ctx = b.getContext();
+  Type indexType = tid.getType();
+  int64_t split = mapping.splitBlocks;
+  auto constant = [&](int64_t v) {
+    return createIntConstant(b, loc, indexType, v);
+  };
+  // Each block's partials, in all of its threads.
+  SmallVector<SmallVector<Value>> partials;
+  for (auto [combiner, acc] : llvm::zip(combiners, accs))
+    partials.push_back(
+        mapping.blockSize > kWarpSize
+            ? blockAllReduce(b, loc, kernel, tid, mapping.blockSize,
+                             mapping.blockSize, *combiner, acc)
+            : warpAllReduce(b, loc, *combiner, acc, mapping.blockSize));
+
+  // The kernel's workspace: one partial per block of each accumulator
+  // value, and a counter per row, zero when the module loads and reset by
+  // each row's last block. Module globals, so that they need no
+  // allocation or clearing by the runtime.
+  unsigned id = numSplits++;
+  auto globalSpace = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Global);
+  int64_t rows = cast<AffineConstantExpr>(mapping.gridSize).getValue() / split;
+  auto makeGlobal = [&](const Twine &suffix, Type type, int64_t size,
+                        bool zero) -> Value {
+    auto memrefType = MemRefType::get({size}, type, AffineMap(), globalSpace);
+    std::string name =
+        (kernel.getName() + "_split" + Twine(id) + "_" + suffix).str();
+    OpBuilder gb(kernel);
+    Attribute init = gb.getUnitAttr();
+    if (zero)
+      init = DenseElementsAttr::get(RankedTensorType::get({size}, type),
+                                    gb.getZeroAttr(type));
+    memref::GlobalOp::create(gb, loc, name, gb.getStringAttr("private"),
+                             memrefType, init, /*constant=*/false,
+                             /*alignment=*/IntegerAttr());
+    return memref::GetGlobalOp::create(b, loc, memrefType, name);
+  };
+  SmallVector<Value> workspaces;
+  for (auto [i, combiner] : llvm::enumerate(combiners))
+    for (auto [j, type] : llvm::enumerate(combiner->getAccumulatorTypes()))
+      workspaces.push_back(makeGlobal("partial" + Twine(i) + "_" + Twine(j),
+                                      getWorkspaceType(type), rows * split,
+                                      /*zero=*/false));
+  Value counters = makeGlobal("count", b.getI32Type(), rows, /*zero=*/true);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value flag = kernel.addWorkgroupAttribution(
+      MemRefType::get({1}, b.getI32Type(), AffineMap(), workgroup), loc);
+  sharedBytes += 4;
+
+  auto toIndex = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
+  };
+  auto fence = [&](OpBuilder &fb) {
+    LLVM::FenceOp::create(fb, loc, LLVM::AtomicOrdering::acq_rel, "device");
+  };
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  Value row = toIndex(x);
+  {
+    // The block's first thread publishes its partials and counts the block.
+    OpBuilder::InsertionGuard guard(b);
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid,
+                                         constant(0));
+    auto ifOp = scf::IfOp::create(b, loc, leader, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value slot = toIndex(arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, x, constant(split)), part));
+    unsigned w = 0;
+    for (const SmallVector<Value> &values : partials)
+      for (Value v : values) {
+        Type stored = getWorkspaceType(v.getType());
+        if (stored != v.getType())
+          v = arith::ExtUIOp::create(b, loc, stored, v);
+        memref::StoreOp::create(b, loc, v, workspaces[w++], ValueRange{slot});
+      }
+    fence(b);
+    Value one = createIntConstant(b, loc, b.getI32Type(), 1);
+    Value before = memref::AtomicRMWOp::create(
+        b, loc, arith::AtomicRMWKind::addi, one, counters, ValueRange{row});
+    Value last = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, before,
+        createIntConstant(b, loc, b.getI32Type(), split - 1));
+    auto reset = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard resetGuard(b);
+      b.setInsertionPoint(reset.thenBlock()->getTerminator());
+      memref::StoreOp::create(b, loc,
+                              createIntConstant(b, loc, b.getI32Type(), 0),
+                              counters, ValueRange{row});
+    }
+    memref::StoreOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, b.getI32Type(), last), flag,
+        ValueRange{zeroIndex});
+  }
+  gpu::BarrierOp::create(b, loc);
+  finished = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      memref::LoadOp::create(b, loc, flag, ValueRange{zeroIndex}),
+      createIntConstant(b, loc, b.getI32Type(), 0));
+
+  // The last block: lane l of each warp reads partial l mod split, and a
+  // butterfly over the split's lanes merges them in a fixed order.
+  SmallVector<Type> resultTypes;
+  for (const ReductionCombiner *combiner : combiners)
+    llvm::append_range(resultTypes, combiner->getAccumulatorTypes());
+  auto ifOp = scf::IfOp::create(b, loc, resultTypes, finished,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    fence(b);
+    Value which = arith::AndIOp::create(b, loc, tid, constant(split - 1));
+    Value slot = toIndex(arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, x, constant(split)), which));
+    SmallVector<Value> merged;
+    unsigned w = 0;
+    for (const ReductionCombiner *combiner : combiners) {
+      SmallVector<Value> loaded;
+      for (Type type : combiner->getAccumulatorTypes()) {
+        Value v =
+            memref::LoadOp::create(b, loc, workspaces[w++], ValueRange{slot});
+        if (v.getType() != type)
+          v = arith::TruncIOp::create(b, loc, type, v);
+        loaded.push_back(v);
+      }
+      llvm::append_range(merged,
+                         warpAllReduce(b, loc, *combiner, loaded, split));
+    }
+    scf::YieldOp::create(b, loc, merged);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    SmallVector<Value> identities;
+    for (const ReductionCombiner *combiner : combiners)
+      llvm::append_range(identities, combiner->emitIdentity(b, loc));
+    scf::YieldOp::create(b, loc, identities);
+  }
+  SmallVector<SmallVector<Value>> results;
+  unsigned pos = 0;
+  for (const ReductionCombiner *combiner : combiners) {
+    size_t n = combiner->getAccumulatorTypes().size();
+    results.emplace_back(ifOp.getResults().begin() + pos,
+                         ifOp.getResults().begin() + pos + n);
+    pos += n;
+  }
+  return results;
+}
+
 LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         const KernelPlan &kernelPlan,
@@ -718,7 +1041,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   constexpr int64_t kMaxI32 = std::numeric_limits<int32_t>::max();
   bool narrow =
       plan.hasStaticNumel() && plan.hasStaticRNumel() &&
-      plan.numel < kMaxI32 - mapping.rowsPerBlock &&
+      plan.numel < kMaxI32 - mapping.rowsPerBlock * mapping.rowsPerThread &&
       plan.rnumel < kMaxI32 - mapping.numLanes * mapping.elementsPerLane;
   Type indexType = narrow ? b.getI32Type() : b.getI64Type();
   // The size symbols are the kernel's last arguments.
@@ -752,13 +1075,36 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     x = arith::AddIOp::create(b, loc, first, row);
     layout.lane = arith::ShRUIOp::create(
         b, loc, tid, constant(llvm::Log2_64(mapping.rowsPerBlock)));
+  } else if (mapping.splitBlocks > 1) {
+    // Row bid / split; the block's lanes are lanes (bid mod split) * L, ...
+    // of the row's split * L.
+    int64_t split = mapping.splitBlocks;
+    x = arith::ShRUIOp::create(b, loc, bid, constant(llvm::Log2_64(split)));
+    Value part = arith::AndIOp::create(b, loc, bid, constant(split - 1));
+    layout.lane = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, part, constant(mapping.blockSize)), tid);
+    layout.twoPassStatistics = false;
+    layout.finishedRow = std::make_shared<Value>();
+    layout.combineLevelAcrossLanes =
+        [this, kernel, tid, x, part, &mapping, finished = layout.finishedRow](
+            OpBuilder &cb, Location cl,
+            ArrayRef<const ReductionCombiner *> combiners,
+            ArrayRef<SmallVector<Value>> accs) {
+          return splitAllReduce(cb, cl, kernel, tid, x, part, mapping,
+                                combiners, accs, *finished);
+        };
   } else if (mapping.rowsPerBlock == 1) {
-    x = bid;
+    x = mapping.rowsPerThread == 1
+            ? bid
+            : arith::MulIOp::create(b, loc, bid,
+                                    constant(mapping.rowsPerThread))
+                  .getResult();
     layout.lane = tid;
   } else {
     // Row tid / numLanes of the block, lane tid mod numLanes (powers of two).
-    Value first =
-        arith::MulIOp::create(b, loc, bid, constant(mapping.rowsPerBlock));
+    Value first = arith::MulIOp::create(
+        b, loc, bid, constant(mapping.rowsPerBlock * mapping.rowsPerThread));
     Value row = arith::ShRUIOp::create(
         b, loc, tid, constant(llvm::Log2_64(mapping.numLanes)));
     x = arith::AddIOp::create(b, loc, first, row);
@@ -774,10 +1120,10 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                     ValueRange acc) {
       return columnAllReduce(cb, cl, kernel, tid, rows, lanes, combiner, acc);
     };
-  } else if (mapping.columns) {
-    // One thread per row: nothing to combine.
+  } else if (mapping.columns || mapping.splitBlocks > 1) {
+    // One thread per row: nothing to combine (split rows: see above).
   } else if (mapping.kind == KernelMapping::Kind::Reduction &&
-      mapping.numLanes <= kWarpSize) {
+             mapping.numLanes <= kWarpSize) {
     layout.combineAcrossLanes = [lanes = mapping.numLanes](
                                     OpBuilder &cb, Location cl,
                                     const ReductionCombiner &combiner,
@@ -800,29 +1146,46 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
   auto staticGrid = dyn_cast<AffineConstantExpr>(mapping.gridSize);
-  if (!plan.hasStaticNumel() ||
-      staticGrid.getValue() * mapping.rowsPerBlock != plan.numel) {
-    // Threads past the last row compute on the last row and store nothing.
-    Value numel = emitter.emitSize(b, plan.numelExpr);
-    Value last = plan.hasStaticNumel()
-                     ? constant(plan.numel - 1)
-                     : arith::SubIOp::create(b, loc, numel, constant(1))
-                           .getResult();
-    layout.rowValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                            x, numel);
-    x = arith::MinUIOp::create(b, loc, x, last);
+  bool partialGrid =
+      !plan.hasStaticNumel() ||
+      (mapping.splitBlocks == 1 &&
+       staticGrid.getValue() * mapping.rowsPerBlock * mapping.rowsPerThread !=
+           plan.numel);
+  // The thread's rows: x, x + rowsPerBlock, ...
+  SmallVector<RowInstance> rows;
+  for (int64_t k = 0; k < mapping.rowsPerThread; ++k) {
+    RowInstance row;
+    row.x = k == 0 ? x
+                   : arith::AddIOp::create(b, loc, x,
+                                           constant(k * mapping.rowsPerBlock))
+                         .getResult();
+    if (partialGrid) {
+      // Threads past the last row compute on the last row and store
+      // nothing.
+      Value numel = emitter.emitSize(b, plan.numelExpr);
+      Value last =
+          plan.hasStaticNumel()
+              ? constant(plan.numel - 1)
+              : arith::SubIOp::create(b, loc, numel, constant(1)).getResult();
+      row.valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        row.x, numel);
+      row.x = arith::MinUIOp::create(b, loc, row.x, last);
+    }
+    row.storeGuard = row.valid;
+    if (mapping.kind == KernelMapping::Kind::Reduction) {
+      // One lane stores what a row computes once (the first thread of the
+      // block that finishes a split row).
+      Value leader = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq,
+          mapping.splitBlocks > 1 ? tid : layout.lane, zero);
+      row.storeGuard =
+          row.valid
+              ? arith::AndIOp::create(b, loc, leader, row.valid).getResult()
+              : leader;
+    }
+    rows.push_back(row);
   }
-  layout.rowStoreGuard = layout.rowValid;
-  if (mapping.kind == KernelMapping::Kind::Reduction) {
-    // One lane stores what a row computes once.
-    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         layout.lane, zero);
-    layout.rowStoreGuard =
-        layout.rowValid
-            ? arith::AndIOp::create(b, loc, leader, layout.rowValid).getResult()
-            : leader;
-  }
-  return emitter.emitRow(b, x, layout);
+  return emitter.emitRows(b, rows, layout);
 }
 
 /// A valid PTX identifier for a node name.
@@ -871,6 +1234,7 @@ gpu::GPUFuncOp GPUHostTarget::createKernelFunc(OpBuilder &b, Location loc,
     kernel.setArgAttr(i, "llvm.noalias", kb.getUnitAttr());
   }
   sharedBytes = 0;
+  numSplits = 0;
   return kernel;
 }
 
@@ -1271,11 +1635,20 @@ struct ConvertFusionToGPUPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MappingOptions mappingOptions{
-        pointwiseBlockSize,    pointwiseVectorWidth, elementsPerThread,
-        maxReductionBlockSize, warpReductionMaxSize, maxPersistentElements,
-        loopUnroll,            reductionLanes,       reductionRowsPerBlock,
-        reductionTiles,        transposeTiles};
+    MappingOptions mappingOptions{pointwiseBlockSize,
+                                  pointwiseVectorWidth,
+                                  elementsPerThread,
+                                  maxReductionBlockSize,
+                                  warpReductionMaxSize,
+                                  maxPersistentElements,
+                                  loopUnroll,
+                                  reductionLanes,
+                                  reductionRowsPerBlock,
+                                  reductionTiles,
+                                  transposeTiles,
+                                  reductionRowsPerThread,
+                                  reductionSplit,
+                                  numSMs};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "
@@ -1288,12 +1661,16 @@ struct ConvertFusionToGPUPass final
         maxReductionBlockSize % kWarpSize != 0 ||
         !llvm::isPowerOf2_64(maxReductionBlockSize) ||
         maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
-        maxPersistentElements < 1 || loopUnroll < 1 ||
-        elementsPerThread < 1 || pointwiseVectorWidth < 1 ||
-        pointwiseVectorWidth > 16 ||
+        maxPersistentElements < 1 || loopUnroll < 1 || elementsPerThread < 1 ||
+        pointwiseVectorWidth < 1 || pointwiseVectorWidth > 16 ||
         !llvm::isPowerOf2_64(pointwiseVectorWidth) || reductionLanes < 0 ||
         reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
-        reductionRowsPerBlock < 0 ||
+        reductionRowsPerBlock < 0 || reductionRowsPerThread < 0 ||
+        reductionRowsPerThread > kMaxRowsPerThread ||
+        !llvm::isPowerOf2_64(std::max<int64_t>(reductionRowsPerThread, 1)) ||
+        reductionSplit < 0 || reductionSplit > kWarpSize ||
+        !llvm::isPowerOf2_64(std::max<int64_t>(reductionSplit, 1)) ||
+        numSMs < 1 ||
         (reductionRowsPerBlock > 0 &&
          (!llvm::isPowerOf2_64(reductionRowsPerBlock) ||
           reductionRowsPerBlock * lanes > 1024 ||
@@ -1301,9 +1678,10 @@ struct ConvertFusionToGPUPass final
       module.emitError(
           "convert-fusion-to-gpu: block sizes must be multiples of 32 up to "
           "1024 (the reduction one a power of two), element counts "
-          "positive, the vector width, reduction lanes and rows per block "
-          "powers of two (vectors of at most 16 elements, blocks of 32 to "
-          "1024 threads)");
+          "positive, the vector width, reduction lanes, rows per block, "
+          "rows per thread (at most 4) and the split (at most 32) powers of "
+          "two (vectors of at most 16 elements, blocks of 32 to 1024 "
+          "threads), num-sms positive");
       return signalPassFailure();
     }
     Builder builder(module.getContext());

@@ -51,6 +51,10 @@ struct KernelEmitter::ElementGroup {
   SmallVector<std::unique_ptr<Scope>> elements;
   /// Vector values of the group's contiguous loads, by storage and index.
   DenseMap<std::pair<Value, AffineExpr>, Value> vectorLoads;
+  /// The group at the same element positions in the first of the rows a
+  /// thread computes (null in that row): loads that do not depend on the
+  /// row are shared with it.
+  ElementGroup *peer = nullptr;
 };
 
 struct KernelEmitter::PendingStore {
@@ -242,8 +246,16 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
                               "overwrote in place in an earlier pass over "
                               "the row; this kernel has no lowering");
     std::pair<Value, AffineExpr> key = {memref, plan.indexExprs.lookup(load)};
-    if (ElementGroup *group = scope.group;
-        group && group->width > 1 && isContiguous(load, group->width)) {
+    // Loads that are the same for every row of the thread go to the first
+    // row's group (rows are emitted in order within each straight-line
+    // level, so its values dominate the other rows' uses).
+    ElementGroup *group = scope.group;
+    Scope *cacheScope = &scope;
+    if (group && group->peer && isColumnLoad(load, memref)) {
+      group = group->peer;
+      cacheScope = group->elements[scope.inGroup].get();
+    }
+    if (group && group->width > 1 && isContiguous(load, group->width)) {
       // One vector load per group; the first element of the group computes
       // its index (elements are emitted in order, so it dominates the rest).
       Value &vector = group->vectorLoads[key];
@@ -263,12 +275,12 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
       return success();
     }
     if (!hasIndirectIndices(load)) {
-      for (Scope *s = &scope; s; s = s->parent)
+      for (Scope *s = cacheScope; s; s = s->parent)
         if (Value loaded = s->loads.lookup(key)) {
           scope.values[value] = loaded;
           return success();
         }
-      scope.values[value] = scope.loads[key] =
+      scope.values[value] = cacheScope->loads[key] =
           memref::LoadOp::create(b, loc, memref, *index);
       return success();
     }
@@ -471,6 +483,12 @@ bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
   return constant && constant.getValue() == 0;
 }
 
+bool KernelEmitter::isColumnLoad(LoadOp load, Value memref) const {
+  return !hasIndirectIndices(load) &&
+         !plan.indexExprs.lookup(load).isFunctionOfDim(0) &&
+         !writtenMemrefs.contains(memref);
+}
+
 int64_t KernelEmitter::getVectorBytes(Type type, int64_t width) {
   // i1 vectors are bit-packed in LLVM, unlike i1 memrefs (a byte each).
   if (!type.isIntOrFloat() || type.isInteger(1))
@@ -628,8 +646,9 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
 
 LogicalResult
 KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
-                         const RowLayout &layout,
-                         SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups) {
+                         const RowLayout &layout, Value rowValid,
+                         SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
+                         ArrayRef<std::unique_ptr<ElementGroup>> peers) {
   SmallVector<std::unique_ptr<Accumulator>> owned;
   SmallVector<Accumulator *> accumulators;
   for (ReduceOp reduce : plan.reduces)
@@ -660,8 +679,9 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
   // The reduce results of each accumulator, once known.
   SmallVector<std::optional<SmallVector<Value>>> finals(accumulators.size());
   auto isTwoPass = [&](ReduceKind kind) {
-    return layout.persistent && (kind == ReduceKind::WelfordReduce ||
-                                 kind == ReduceKind::OnlineSoftmaxReduce);
+    return layout.persistent && layout.twoPassStatistics &&
+           (kind == ReduceKind::WelfordReduce ||
+            kind == ReduceKind::OnlineSoftmaxReduce);
   };
 
   // Stores of a group, after the values of all its elements.
@@ -692,7 +712,7 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
       for (auto &pending : perElement)
         scalar.push_back(pending[i]);
     }
-    Value guard = andConditions(eb, loc, group.valid, layout.rowValid);
+    Value guard = andConditions(eb, loc, group.valid, rowValid);
     emitStores(eb, scalar, guard);
     if (vectors.empty())
       return success();
@@ -739,6 +759,8 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
             createIntConstant(b, loc, indexType, width));
         bool mayBePast = (j + 1) * numLanes * width > plan.rnumel;
         groups.push_back(makeGroup(b, row, start, width, mayBePast));
+        if (!peers.empty())
+          groups.back()->peer = peers[j].get();
       }
     // Reductions folded element by element, and those computed in two
     // passes over the registers.
@@ -845,10 +867,27 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     finishedRowOps.insert(op);
   }
 
+  if (layout.combineLevelAcrossLanes) {
+    SmallVector<const ReductionCombiner *> combiners;
+    SmallVector<SmallVector<Value>> partials;
+    SmallVector<unsigned> open;
+    for (auto [i, acc] : llvm::enumerate(accumulators))
+      if (!finals[i]) {
+        combiners.push_back(&acc->combiner);
+        partials.push_back(values[i]);
+        open.push_back(i);
+      }
+    if (!open.empty()) {
+      SmallVector<SmallVector<Value>> merged =
+          layout.combineLevelAcrossLanes(b, loc, combiners, partials);
+      for (auto [i, v] : llvm::zip(open, merged))
+        values[i] = v;
+    }
+  }
   for (auto [i, acc] : llvm::enumerate(accumulators)) {
     if (finals[i])
       continue;
-    if (layout.combineAcrossLanes)
+    if (layout.combineAcrossLanes && !layout.combineLevelAcrossLanes)
       values[i] = layout.combineAcrossLanes(b, loc, acc->combiner, values[i]);
     finals[i] = acc->combiner.emitResults(b, loc, values[i]);
   }
@@ -884,35 +923,66 @@ FailureOr<Value> KernelEmitter::emitDirectLoad(OpBuilder &b, Value x,
 
 LogicalResult KernelEmitter::emitRow(OpBuilder &b, Value x,
                                      const RowLayout &layout) {
-  Scope row;
-  row.x = x;
+  return emitRows(b, RowInstance{x, layout.rowValid, layout.rowStoreGuard},
+                  layout);
+}
+
+LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
+                                      const RowLayout &layout) {
+  if (rows.size() > 1 && (!layout.persistent || !plan.rowOps.empty()))
+    return plan.op->emitOpError("internal error: several rows per thread "
+                                "need rows held in registers");
+  writtenMemrefs.clear();
+  for (StoreOp store : plan.memoryStores) {
+    NodeOp node = plan.getMember(store).node;
+    writtenMemrefs.insert(getMemref(
+        node.getResultForHandle(cast<BlockArgument>(store.getBuffer()))));
+  }
+  struct RowState {
+    Scope scope;
+    SmallVector<std::unique_ptr<ElementGroup>> groups;
+  };
+  SmallVector<RowState> states(rows.size());
+  for (auto [state, row] : llvm::zip(states, rows))
+    state.scope.x = row.x;
   loadedValues = &layout.loadedValues;
   auto forgetLoadedValues =
       llvm::make_scope_exit([&] { loadedValues = nullptr; });
   finishedRowOps.clear();
   allocateRowScratch(b);
   // Computed once per row, where it dominates every use.
-  rnumelValue =
-      plan.hasStaticRNumel() ? Value() : emitSize(b, plan.rnumelExpr);
-  SmallVector<std::unique_ptr<ElementGroup>> groups;
+  rnumelValue = plan.hasStaticRNumel() ? Value() : emitSize(b, plan.rnumelExpr);
   for (unsigned level = 0; level <= plan.numLevels; ++level) {
-    // Per-row stores whose values wait for `level` reductions.
+    // Per-row stores whose values wait for `level` reductions (after a
+    // split reduction, only where this block finished the row).
     ++phase;
-    SmallVector<PendingStore> pending;
-    for (StoreOp store : plan.memoryStores) {
-      if (plan.isElementStore(store) || plan.getEmitDepth(store) != level)
-        continue;
-      FailureOr<PendingStore> p = prepareStore(b, row, store);
-      if (failed(p))
-        return failure();
-      pending.push_back(*p);
+    for (auto [state, row] : llvm::zip(states, rows)) {
+      SmallVector<PendingStore> pending;
+      for (StoreOp store : plan.memoryStores) {
+        if (plan.isElementStore(store) || plan.getEmitDepth(store) != level)
+          continue;
+        FailureOr<PendingStore> p = prepareStore(b, state.scope, store);
+        if (failed(p))
+          return failure();
+        pending.push_back(*p);
+      }
+      Value guard = row.storeGuard;
+      if (!pending.empty() && level > 0 && layout.finishedRow &&
+          *layout.finishedRow)
+        guard = andConditions(b, loc, guard, *layout.finishedRow);
+      emitStores(b, pending, guard);
     }
-    emitStores(b, pending, layout.rowStoreGuard);
     if (level == plan.numLevels)
       break;
     ++phase;
-    if (failed(emitLevel(b, row, level, layout, groups)))
-      return failure();
+    for (auto [k, state] : llvm::enumerate(states)) {
+      ArrayRef<std::unique_ptr<ElementGroup>> peers;
+      if (k > 0)
+        peers = states.front().groups;
+      if (failed(emitLevel(b, state.scope, level, layout, rows[k].valid,
+                           state.groups, peers)))
+        return failure();
+    }
   }
   return success();
 }

@@ -85,7 +85,8 @@ fusion.graph @short_rows(%x: !fusion.buffer<100x20xf32>) -> (!fusion.buffer<100x
 
 // Rows too long to hold in registers: each thread loops over the row,
 // carrying its argmax accumulator (value, position), then the block
-// combines the (value, position) pairs, positions as two 32-bit halves.
+// combines the (value, position) pairs, positions as two 32-bit halves
+// (enough rows not to split them: split-reductions.mlir).
 // CHECK-LABEL: gpu.module @long_rows_kernels
 // CHECK: gpu.func @kernel_op0
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, i64)
@@ -93,13 +94,13 @@ fusion.graph @short_rows(%x: !fusion.buffer<100x20xf32>) -> (!fusion.buffer<100x
 // CHECK: gpu.shuffle xor {{.*}} : f32
 // CHECK: gpu.shuffle xor {{.*}} : i32
 // CHECK: gpu.shuffle xor {{.*}} : i32
-fusion.graph @long_rows(%x: !fusion.buffer<2x50000xf32>) -> (!fusion.buffer<2xi64>) attributes {device = "cuda:0"} {
-  %buf0 = fusion.node "op0" (%p0, %p1) in [2] reduce [50000] writes(%out : !fusion.buffer<2xi64>) {
-    %0 = fusion.load %x[%p0 * 50000 + %p1] : !fusion.buffer<2x50000xf32>
+fusion.graph @long_rows(%x: !fusion.buffer<200x50000xf32>) -> (!fusion.buffer<200xi64>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [200] reduce [50000] writes(%out : !fusion.buffer<200xi64>) {
+    %0 = fusion.load %x[%p0 * 50000 + %p1] : !fusion.buffer<200x50000xf32>
     %1 = fusion.reduce argmax %0 : f32 -> i64
-    fusion.store %1, %out[%p0] : !fusion.buffer<2xi64>
+    fusion.store %1, %out[%p0] : !fusion.buffer<200xi64>
   }
-  fusion.output %buf0 : !fusion.buffer<2xi64>
+  fusion.output %buf0 : !fusion.buffer<200xi64>
 }
 
 // -----

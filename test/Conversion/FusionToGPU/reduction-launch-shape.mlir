@@ -28,12 +28,13 @@ fusion.graph @one(%x: !fusion.buffer<4096x1024xf32>) -> (!fusion.buffer<4096xf32
 
 // -----
 
-// Two inputs (a row and a weight along it): 8 elements per thread, 128
-// threads per row, one row per block.
-// CHECK: two = {{{.*}}steps = [{args = ["x", "w", "buf0"], block = [128, 1, 1], grid = [4096, 1, 1]
+// Two inputs (a row and a weight along it): threads take the same 4
+// columns of 4 rows (rows-per-thread.mlir), 256 threads per row, one row
+// of threads per block; the weight is loaded once for the 4 rows.
+// CHECK: two = {{{.*}}steps = [{args = ["x", "w", "buf0"], block = [256, 1, 1], grid = [1024, 1, 1]
 // CHECK-LABEL: gpu.module @two_kernels
 // CHECK-NOT: scf.for
-// CHECK-COUNT-4: vector.load {{.*}} vector<4xf32>
+// CHECK-COUNT-5: vector.load {{.*}} vector<4xf32>
 // CHECK-NOT: vector.load
 // CHECK: gpu.return
 // E4: two = {{{.*}}steps = [{args = ["x", "w", "buf0"], block = [256, 1, 1], grid = [4096, 1, 1]
@@ -66,17 +67,18 @@ fusion.graph @mirror(%x: !fusion.buffer<64x1024xf32>) -> (!fusion.buffer<64xf32>
 // -----
 
 // A row too long for registers at 16 elements per thread (32000 over at
-// most 512 threads) is looped over with the most threads.
-// CHECK: long = {{{.*}}steps = [{args = ["x", "buf0"], block = [512, 1, 1], grid = [8, 1, 1]
+// most 512 threads) is looped over with the most threads (enough rows not
+// to split them: split-reductions.mlir).
+// CHECK: long = {{{.*}}steps = [{args = ["x", "buf0"], block = [512, 1, 1], grid = [200, 1, 1]
 // CHECK-LABEL: gpu.module @long_kernels
 // CHECK: scf.for
-fusion.graph @long(%x: !fusion.buffer<8x32000xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
-  %buf0 = fusion.node "op0" (%p0, %p1) in [8] reduce [32000] writes(%out : !fusion.buffer<8xf32>) {
-    %0 = fusion.load %x[%p0 * 32000 + %p1] : !fusion.buffer<8x32000xf32>
+fusion.graph @long(%x: !fusion.buffer<200x32000xf32>) -> (!fusion.buffer<200xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [200] reduce [32000] writes(%out : !fusion.buffer<200xf32>) {
+    %0 = fusion.load %x[%p0 * 32000 + %p1] : !fusion.buffer<200x32000xf32>
     %1 = fusion.reduce sum %0 : f32 -> f32
-    fusion.store %1, %out[%p0] : !fusion.buffer<8xf32>
+    fusion.store %1, %out[%p0] : !fusion.buffer<200xf32>
   }
-  fusion.output %buf0 : !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<200xf32>
 }
 
 // -----

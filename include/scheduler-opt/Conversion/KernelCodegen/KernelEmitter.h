@@ -62,6 +62,33 @@ struct RowLayout {
   /// transposing tile's loads, through shared memory; TransposeTiles.h),
   /// by load op; those loads are not emitted again.
   DenseMap<Operation *, Value> loadedValues;
+  /// Welford and online-softmax statistics of rows held in registers are
+  /// computed in two passes (as Inductor's persistent reductions do);
+  /// false folds them element by element, which split reductions need
+  /// (their lanes' partials are merged across blocks).
+  bool twoPassStatistics = true;
+  /// When set, merges the accumulators of all of a level's reductions at
+  /// once instead of combineAcrossLanes one by one (split reductions: one
+  /// exchange between the row's blocks for all of them); every lane gets
+  /// the results.
+  std::function<SmallVector<SmallVector<Value>>(
+      OpBuilder &, Location, ArrayRef<const ReductionCombiner *>,
+      ArrayRef<SmallVector<Value>>)>
+      combineLevelAcrossLanes;
+  /// Split reductions: set by combineAcrossLanes to the i1 that says
+  /// whether this thread's block finished the row (the last of the row's
+  /// blocks); per-row stores after a reduction also wait for it. Null
+  /// otherwise.
+  std::shared_ptr<Value> finishedRow;
+};
+
+/// One of the rows a thread computes: the row index (clamped into the
+/// kernel), whether it is a real row, and whether this thread stores its
+/// per-row values (see RowLayout::rowValid and rowStoreGuard).
+struct RowInstance {
+  Value x;
+  Value valid;
+  Value storeGuard;
 };
 // Kernels with sorts or scans (RowOps.h) need one lane per row: each
 // thread sorts or scans its own row in scratch arrays.
@@ -90,6 +117,16 @@ public:
   /// Emits `load` (a load without indirect indices of a storage, in a
   /// kernel without reductions) for row `x` at `b`'s insertion point.
   FailureOr<Value> emitDirectLoad(OpBuilder &b, Value x, LoadOp load);
+
+  /// Emits several rows that the same lanes compute at the same element
+  /// positions (Triton's 2-D blocks with XBLOCK > 1), level by level: the
+  /// rows' element loads that do not depend on the row (a weight or bias
+  /// along the row, from a storage the kernel does not write) are loaded
+  /// once for all of them. Rows must be persistent (in registers) when
+  /// there are several; `layout.rowValid` and `rowStoreGuard` are ignored
+  /// for the rows' own.
+  LogicalResult emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
+                         const RowLayout &layout);
 
   /// Allocates the per-thread scratch arrays of the kernel's sorts and
   /// scans (RowOps.h) at `b`'s insertion point, which must dominate every
@@ -148,9 +185,18 @@ private:
   /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
   /// them.
   LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op);
-  LogicalResult emitLevel(OpBuilder &b, Scope &row, unsigned level,
-                          const RowLayout &layout,
-                          SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups);
+  /// One pass over row `row` at `level`; `peers` are the groups of the
+  /// first row of the thread (empty for that row), whose row-independent
+  /// loads this row reuses.
+  LogicalResult
+  emitLevel(OpBuilder &b, Scope &row, unsigned level, const RowLayout &layout,
+            Value rowValid,
+            SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
+            ArrayRef<std::unique_ptr<ElementGroup>> peers);
+  /// True when `load` reads the same element for every row at a given
+  /// position in the row (its index does not depend on x, it has no
+  /// indirect index, and the kernel does not write its storage).
+  bool isColumnLoad(LoadOp load, Value memref) const;
 
   const KernelPlan &plan;
   std::function<Value(Value)> getMemref;
@@ -169,6 +215,8 @@ private:
   /// (sorted or scanned) in the row being emitted.
   DenseMap<Operation *, SmallVector<Value>> rowScratch;
   DenseSet<Operation *> finishedRowOps;
+  /// Storages the kernel stores to (filled by emitRows).
+  DenseSet<Value> writtenMemrefs;
 };
 
 } // namespace mlir::fusion::codegen
