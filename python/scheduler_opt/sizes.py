@@ -30,7 +30,9 @@ _BINARY = {
     ast.FloorDiv: lambda a, b: a // b,
     ast.Mod: lambda a, b: a % b,
 }
-_CALLS = {"min": min, "max": max}
+# sympy prints Max and Min capitalized (torch's contiguous strides of a
+# dynamic shape are products of Max(1, size)).
+_CALLS = {"min": min, "max": max, "Min": min, "Max": max}
 
 
 class Expr:

@@ -17,6 +17,13 @@ def test_parse_and_evaluate():
     # Powers by small constants, as sympy prints s27*s27 (attention's
     # scores: 8*s77*s27**2 elements).
     assert sizes.parse("8*s27**2").evaluate({"s27": 3}) == 72
+    # sympy's Max and Min: torch's contiguous strides of a dynamic shape
+    # (view_as_complex's result, as dump.py writes it).
+    e = sizes.parse("s27*Max(1,(s53//2))")
+    assert e.symbols == {"s27", "s53"}
+    assert e.evaluate({"s27": 64, "s53": 32}) == 1024
+    assert e.evaluate({"s27": 64, "s53": 1}) == 64
+    assert sizes.parse("Min(s0, 5)").evaluate({"s0": 7}) == 5
 
 
 @pytest.mark.parametrize("text", ["s0 +", "s0 / 2", "s0 ** s1", "s0 ** -1",

@@ -70,12 +70,14 @@ FailureOr<StringRef> ValueReader::readString(const PyValue *v, StringRef what) {
 }
 
 FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
-                                            StringRef what) {
+                                            StringRef what,
+                                            ArrayRef<AffineExpr> layoutSizes) {
   MLIRContext *ctx = locator.getContext();
   if (v->kind == PyValue::Kind::Int)
     return getAffineConstantExpr(v->intValue, ctx);
+  // A function call alone (`Max(1, s53)`) is a Call to the value parser.
   if (v->kind != PyValue::Kind::Name && v->kind != PyValue::Kind::Expr &&
-      v->kind != PyValue::Kind::Tuple)
+      v->kind != PyValue::Kind::Tuple && v->kind != PyValue::Kind::Call)
     return error(v) << "expected an integer or a size expression in " << what
                     << ", found " << quoteSource(v->text);
   // Size expressions use size symbols only: no loop variables.
@@ -87,17 +89,18 @@ FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
   return parseIndexExpr(
       v->text, ctx, resolve,
       [&](const char *at) -> InFlightDiagnostic { return locator.emitError(at); },
-      [](unsigned) { return true; });
+      [](unsigned) { return true; }, layoutSizes);
 }
 
 LogicalResult ValueReader::readSizeList(const PyValue *v,
                                         SmallVectorImpl<AffineExpr> &out,
-                                        StringRef what) {
+                                        StringRef what,
+                                        ArrayRef<AffineExpr> layoutSizes) {
   if (v->kind != PyValue::Kind::List && v->kind != PyValue::Kind::Tuple)
     return error(v) << "expected " << what << " (a list of sizes), found "
                     << quoteSource(v->text);
   for (const PyValue *e : v->elements) {
-    FailureOr<AffineExpr> size = readSize(e, what);
+    FailureOr<AffineExpr> size = readSize(e, what, layoutSizes);
     if (failed(size))
       return failure();
     out.push_back(*size);
@@ -328,7 +331,8 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   FailureOr<const PyValue *> stride = requireKeyword(v, "stride");
   if (failed(stride) ||
       failed(readSizeList(*size, layout.size, "the layout size")) ||
-      failed(readSizeList(*stride, layout.stride, "the layout stride")))
+      failed(readSizeList(*stride, layout.stride, "the layout stride",
+                          layout.size)))
     return failure();
   if (layout.size.size() != layout.stride.size())
     return error(*stride) << "layout has " << layout.size.size()

@@ -40,9 +40,12 @@ public:
   FailureOr<StringRef> readString(const PyValue *v, StringRef what);
   /// A size: an integer or an expression in the size symbols (`s77`,
   /// `s27*s77`, `((s77 + 7)//8)`).
-  FailureOr<AffineExpr> readSize(const PyValue *v, StringRef what);
+  /// `layoutSizes`: for a stride, the sizes of its layout (parseIndexExpr).
+  FailureOr<AffineExpr> readSize(const PyValue *v, StringRef what,
+                                 ArrayRef<AffineExpr> layoutSizes = {});
   LogicalResult readSizeList(const PyValue *v, SmallVectorImpl<AffineExpr> &out,
-                             StringRef what);
+                             StringRef what,
+                             ArrayRef<AffineExpr> layoutSizes = {});
   /// `{d0: 64, d1: 4096}` or `{p0: s77}`.
   LogicalResult
   readVarSizes(const PyValue *v,

@@ -92,9 +92,11 @@ class IndexParser {
 public:
   IndexParser(StringRef text, MLIRContext *context, IndexVarResolver resolve,
               ErrorEmitter emitError, SmallVectorImpl<IndexTerm> *terms,
-              SizeSymbolPredicate isSizeSymbol)
+              SizeSymbolPredicate isSizeSymbol,
+              ArrayRef<AffineExpr> layoutSizes = {})
       : cur(text.begin()), end(text.end()), context(context), resolve(resolve),
-        emitError(emitError), terms(terms), isSizeSymbol(isSizeSymbol) {}
+        emitError(emitError), terms(terms), isSizeSymbol(isSizeSymbol),
+        layoutSizes(layoutSizes) {}
 
   FailureOr<AffineExpr> parse() {
     const char *start = cur;
@@ -496,7 +498,8 @@ private:
     const IndexFunctionInfo *info = lookupIndexFunction(name);
     bool affineOnly = name == "ModularIndexing" || name == "FloorDiv" ||
                       name == "CleanDiv" || name == "Mod" ||
-                      name == "PythonMod";
+                      name == "PythonMod" ||
+                      (name == "Max" && !layoutSizes.empty());
     if (!info || (!terms && !affineOnly))
       return error(nameLoc) << "unsupported function '" << name
                             << "' in the index expression (expected "
@@ -574,6 +577,16 @@ private:
       if (std::optional<int64_t> folded = fold(name, args))
         return affine(getAffineConstantExpr(*folded, context));
     }
+    if (name == "Max" && !terms) {
+      // A stride's Max(1, size): see parseIndexExpr.
+      if (args.size() == 2 && !anyFloat(args))
+        for (unsigned i = 0; i < 2; ++i)
+          if (constantOf(args[i]) == 1 &&
+              llvm::is_contained(layoutSizes, args[1 - i].affine))
+            return args[1 - i];
+      return error(nameLoc) << "unsupported 'Max' in a stride (expected "
+                               "Max(1, size) of a size of the same layout)";
+    }
     bool isFloat = info.isFloat;
     if (name == "Where" || name == "Min" || name == "Max" || name == "Abs")
       isFloat = anyFloat(name == "Where" ? args.drop_front() : args);
@@ -602,6 +615,7 @@ private:
   ErrorEmitter emitError;
   SmallVectorImpl<IndexTerm> *terms;
   SizeSymbolPredicate isSizeSymbol;
+  ArrayRef<AffineExpr> layoutSizes;
   unsigned depth = 0;
   unsigned numOperators = 0;
 };
@@ -611,8 +625,10 @@ FailureOr<AffineExpr>
 mlir::fusion::inductor::parseIndexExpr(StringRef text, MLIRContext *context,
                                        IndexVarResolver resolve,
                                        ErrorEmitter emitError,
-                                       SizeSymbolPredicate isSizeSymbol) {
-  return IndexParser(text, context, resolve, emitError, nullptr, isSizeSymbol)
+                                       SizeSymbolPredicate isSizeSymbol,
+                                       ArrayRef<AffineExpr> layoutSizes) {
+  return IndexParser(text, context, resolve, emitError, nullptr, isSizeSymbol,
+                     layoutSizes)
       .parse();
 }
 

@@ -79,10 +79,16 @@ constexpr unsigned kIndexTermSymbolBase = 1u << 16;
 /// constant, `//` and `%` by a positive constant, `FloorDiv(x, d)`,
 /// `CleanDiv(x, d)`, `ModularIndexing(x, d, m)` (`(x floordiv d) mod m`),
 /// `Mod(x, m)` and `PythonMod(x, m)`. Anything else is an error.
+/// With `layoutSizes` (the sizes of the tensor whose stride `text` is),
+/// `Max(1, e)` of one of those sizes `e` is `e`: they differ only when
+/// `e` is 0, and then the tensor has no element that a stride places
+/// (torch's contiguous strides, `make_contiguous_strides_for`, are
+/// products of `Max(1, size)`).
 FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
                                      ErrorEmitter emitError,
-                                     SizeSymbolPredicate isSizeSymbol = {});
+                                     SizeSymbolPredicate isSizeSymbol = {},
+                                     ArrayRef<AffineExpr> layoutSizes = {});
 
 /// Parses `text` as parseIndexExpr does, and also every function of
 /// torch/utils/_sympy/functions.py and sympy that Inductor prints in
