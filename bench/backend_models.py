@@ -68,6 +68,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "python"))
 import scheduler_opt  # noqa: E402  (registers the backend)
 from scheduler_opt import backend as so_backend  # noqa: E402
+from scheduler_opt.harness import kernel_pairs  # noqa: E402
 
 DEVICE = "cuda"
 TOLERANCES = [None, (1e-5, 1e-5), (1e-4, 1e-4), (1e-3, 1e-3), (1e-2, 1e-2)]
@@ -607,19 +608,33 @@ def kernel_profile(run, steps=3, top=200):
             run()
         torch.cuda.synchronize()
     by_name = {}
+    events = []
     for evt in prof.events():
         if evt.device_type != torch.autograd.DeviceType.CUDA:
             continue
         us = evt.time_range.elapsed_us()
+        events.append((evt.time_range.start, evt.name, us))
         total, count = by_name.get(evt.name, (0.0, 0))
         by_name[evt.name] = (total + us, count + 1)
     busy = sum(t for t, _ in by_name.values()) / steps
     launches = sum(c for _, c in by_name.values()) / steps
     largest = sorted(by_name.items(), key=lambda kv: -kv[1][0])[:top]
-    return {"busy_ms": busy / 1e3, "kernels_per_step": launches,
-            "largest": [[name[:100], round(t / steps, 2),
-                         round(c / steps, 2)]
-                        for name, (t, c) in largest]}
+    result = {"busy_ms": busy / 1e3, "kernels_per_step": launches,
+              "largest": [[name[:100], round(t / steps, 2),
+                           round(c / steps, 2)]
+                          for name, (t, c) in largest]}
+    # One step's work in launch order (each entry's median over the
+    # steps), for kernel_pairs; only where every step launched the same.
+    events.sort()
+    n = len(events) // steps
+    if n * steps == len(events) and all(
+            events[i][1] == events[i + k * n][1]
+            for i in range(n) for k in range(steps)):
+        result["sequence"] = [
+            [events[i][1][:100], round(statistics.median(
+                events[i + k * n][2] for k in range(steps)), 2)]
+            for i in range(n)]
+    return result
 
 
 def host_profile(run, steps=100, top=25):
@@ -751,6 +766,10 @@ def run_model(name, make, args):
             result[label + "_profile"] = kernel_profile(run)
             if label in args.host_profile.split(","):
                 result[label + "_host_profile"] = host_profile(run)
+        sequences = [result.get(v + "_profile", {}).get("sequence")
+                     for v in ("ours", "inductor")]
+        if all(sequences):
+            result["kernel_pairs"] = kernel_pairs.pair_kernels(*sequences)
     except Exception as e:
         result["timing_error"] = error_text(e)
         if args.verbose:
@@ -935,6 +954,22 @@ def summary(r):
                 if errors else ""))
 
 
+def losses_table(results, top=3):
+    """Per model, the generated kernels that lose the most time to
+    Inductor's counterparts (kernel_pairs: one step, launch order)."""
+    lines = ["| model | ours | Inductor | µs ours / Inductor |",
+             "| --- | --- | --- | --- |"]
+    for r in results:
+        rows = r.get("kernel_pairs")
+        if rows is None:
+            continue
+        for row in kernel_pairs.largest_losses(rows, top):
+            lines.append("| %s | %s | %s | %.2f / %.2f |" % (
+                r["model"], row["ours"][:60], row["inductor"][:60],
+                row["ours_us"], row["inductor_us"]))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--models", default=",".join(
@@ -1000,8 +1035,11 @@ def main():
             f.write(table([r for r in report["models"]]))
         if report.get("dynamic"):
             f.write("\n" + dynamic_table(report["dynamic"]))
+        if report["models"]:
+            f.write("\n" + losses_table(report["models"]))
     if report["models"]:
         print(table(report["models"]))
+        print(losses_table(report["models"]))
     if report.get("dynamic"):
         print(dynamic_table(report["dynamic"]))
 
