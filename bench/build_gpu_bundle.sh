@@ -88,9 +88,11 @@ declare -A semantics=(
   [rand]="$root/bench/semantics/rand.mlir"
   [transposes_100x37]="$transposes 3=100 5=37"
   [transposes_4096x9]="$transposes 3=4096 5=9"
-  [transposes_200x1000]="$transposes 3=200 5=1000")
+  [transposes_200x1000]="$transposes 3=200 5=1000"
+  [transposes_64x49]="$transposes 3=64 5=49")
 # Transposes (2-D tiles through shared memory): partial tiles, tiles of 9
-# columns (a 3x3 convolution weight into channels-last), larger tiles;
+# columns (a 3x3 convolution weight into channels-last), larger tiles,
+# tiles that only reorder (op4) of 7 columns (64 x 49);
 # unfused (schedule=0), since fused the consumers read the producer's
 # registers and no kernel changes layout. Split reductions of every kind
 # (the rows above compute their values and read nothing, so the default
@@ -103,7 +105,7 @@ declare -A semantics=(
 # past the 600th compute and store nothing.
 declare -A ptx_options=(
   [transposes_100x37]="schedule=0" [transposes_4096x9]="schedule=0"
-  [transposes_200x1000]="schedule=0"
+  [transposes_200x1000]="schedule=0" [transposes_64x49]="schedule=0"
   [split_3x1000]="reduction-split=2"
   [split_3x20000]="reduction-split=32" [split_2x20000]="reduction-split=2"
   [rows_600x1024]="reduction-rows-per-thread=4 reduction-lanes=128 reduction-rows-per-block=4")

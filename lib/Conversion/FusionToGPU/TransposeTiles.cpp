@@ -130,6 +130,19 @@ bool canStage(LoadOp load, const KernelPlan &plan,
 int64_t getPitch(const TransposeTile &tile) {
   return tile.tileColumns % 2 ? tile.tileColumns : tile.tileColumns + 1;
 }
+
+/// The tile's rows, threads and elements a thread for its columns: rows
+/// for about four elements a thread of a warp per column, 32 x 32 by 256
+/// threads, 128 x 9 by 288 (fewer where the kernel has fewer rows).
+void setTileShape(TransposeTile &tile) {
+  tile.tileRows = std::min(tile.rows, tile.tileColumns < kMaxTileColumns
+                                          ? 4 * kWarpSize
+                                          : kWarpSize);
+  int64_t tileElements = tile.tileRows * tile.tileColumns;
+  tile.blockSize = llvm::alignTo(
+      llvm::divideCeil(tileElements, kElementsPerThread), kWarpSize);
+  tile.elementsPerThread = llvm::divideCeil(tileElements, tile.blockSize);
+}
 } // namespace
 
 std::optional<TransposeTile>
@@ -181,17 +194,9 @@ codegen::chooseTransposeTile(const KernelPlan &plan,
   TransposeTile tile;
   tile.columns = columns;
   tile.rows = plan.numel / columns;
-  // Up to 32 columns, and rows for about four elements a thread of a
-  // warp per column: 32 x 32 by 256 threads, 128 x 9 by 288 (fewer where
-  // the kernel has fewer rows or columns).
+  // Up to 32 columns (fewer where the kernel has fewer).
   tile.tileColumns = std::min(columns, kMaxTileColumns);
-  tile.tileRows = std::min(tile.rows, tile.tileColumns < kMaxTileColumns
-                                          ? 4 * kWarpSize
-                                          : kWarpSize);
-  int64_t tileElements = tile.tileRows * tile.tileColumns;
-  tile.blockSize = llvm::alignTo(
-      llvm::divideCeil(tileElements, kElementsPerThread), kWarpSize);
-  tile.elementsPerThread = llvm::divideCeil(tileElements, tile.blockSize);
+  setTileShape(tile);
   // The kernel computes in the order most of its stores are contiguous in.
   int64_t storesDown = 0, storesAlong = 0;
   for (auto &[op, f] : stores) {
@@ -223,8 +228,26 @@ codegen::chooseTransposeTile(const KernelPlan &plan,
     }
     tile.staged.push_back(load);
   }
-  if (tile.staged.empty())
+  if (!tile.staged.empty())
+    return tile;
+  // Nothing to stage: the kernel is tiled only to compute in the order its
+  // stores are contiguous in, when that is down the columns (every access
+  // of resnet18's batch norms after their loops took the statistics'
+  // order, [n, c, h, w] over channels-last buffers, moves by 512 along x
+  // and by 1 down a column). No shared memory is used, so the tile's
+  // columns need not be 32: the largest divisor of the kernel's columns
+  // from 4 to 32 (blocks of 128 to 1024 threads) leaves no partial tile
+  // across (7 of 49: 128 x 7 by 224 threads).
+  if (!tile.computeDownColumns)
     return std::nullopt;
+  if (columns > kMaxTileColumns && columns % kMaxTileColumns != 0) {
+    for (int64_t d = kMaxTileColumns - 1; d >= 4; --d)
+      if (columns % d == 0) {
+        tile.tileColumns = d;
+        break;
+      }
+  }
+  setTileShape(tile);
   return tile;
 }
 
@@ -316,47 +339,49 @@ LogicalResult codegen::emitTransposeTileBody(
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
 
-  // Phase 1: the staged loads in the order they are contiguous in, into
-  // shared memory (one tile per storage and position); every load of the
-  // thread is issued before the first store, so that they are in flight
-  // together.
-  SmallVector<Value> loadXs, loadSlots;
-  for (int64_t round = 0; round < tile.elementsPerThread; ++round) {
-    Value p = positionOf(constant(round));
-    if (pastTile)
-      p = arith::MinUIOp::create(b, loc, p, constant(tileElements - 1));
-    std::pair<Value, Value> at = position(p, !tile.computeDownColumns);
-    loadXs.push_back(element(at.first, at.second).first);
-    loadSlots.push_back(slot(at));
-  }
   DenseMap<std::pair<Value, AffineExpr>, Value> tiles;
-  SmallVector<std::pair<Value, SmallVector<Value>>> pending;
   auto keyOf = [&](LoadOp load) {
     return std::pair{getMemref(load.getBuffer()),
                      plan.indexExprs.lookup(load)};
   };
-  for (LoadOp load : tile.staged) {
-    Value &shared = tiles[keyOf(load)];
-    if (shared)
-      continue;
-    int64_t elements = tile.tileRows * getPitch(tile);
-    shared = kernel.addWorkgroupAttribution(
-        MemRefType::get({elements}, load.getType(), AffineMap(), workgroup),
-        loc);
-    sharedBytes += elements * load.getType().getIntOrFloatBitWidth() / 8;
-    SmallVector<Value> values;
-    for (Value x : loadXs) {
-      FailureOr<Value> value = emitter.emitDirectLoad(b, x, load);
-      if (failed(value))
-        return failure();
-      values.push_back(*value);
+  // Phase 1: the staged loads in the order they are contiguous in, into
+  // shared memory (one tile per storage and position); every load of the
+  // thread is issued before the first store, so that they are in flight
+  // together. A tile with nothing staged only changes the order.
+  if (!tile.staged.empty()) {
+    SmallVector<Value> loadXs, loadSlots;
+    for (int64_t round = 0; round < tile.elementsPerThread; ++round) {
+      Value p = positionOf(constant(round));
+      if (pastTile)
+        p = arith::MinUIOp::create(b, loc, p, constant(tileElements - 1));
+      std::pair<Value, Value> at = position(p, !tile.computeDownColumns);
+      loadXs.push_back(element(at.first, at.second).first);
+      loadSlots.push_back(slot(at));
     }
-    pending.push_back({shared, values});
+    SmallVector<std::pair<Value, SmallVector<Value>>> pending;
+    for (LoadOp load : tile.staged) {
+      Value &shared = tiles[keyOf(load)];
+      if (shared)
+        continue;
+      int64_t elements = tile.tileRows * getPitch(tile);
+      shared = kernel.addWorkgroupAttribution(
+          MemRefType::get({elements}, load.getType(), AffineMap(), workgroup),
+          loc);
+      sharedBytes += elements * load.getType().getIntOrFloatBitWidth() / 8;
+      SmallVector<Value> values;
+      for (Value x : loadXs) {
+        FailureOr<Value> value = emitter.emitDirectLoad(b, x, load);
+        if (failed(value))
+          return failure();
+        values.push_back(*value);
+      }
+      pending.push_back({shared, values});
+    }
+    for (auto &[shared, values] : pending)
+      for (auto [value, at] : llvm::zip(values, loadSlots))
+        memref::StoreOp::create(b, loc, value, shared, ValueRange{at});
+    gpu::BarrierOp::create(b, loc);
   }
-  for (auto &[shared, values] : pending)
-    for (auto [value, at] : llvm::zip(values, loadSlots))
-      memref::StoreOp::create(b, loc, value, shared, ValueRange{at});
-  gpu::BarrierOp::create(b, loc);
 
   // Phase 2: each thread computes its elements in the order the stores are
   // contiguous in, one per iteration, the staged loads read from shared
@@ -381,14 +406,16 @@ LogicalResult codegen::emitTransposeTileBody(
           valid = valid ? arith::AndIOp::create(b, loc, valid, inTile)
                               .getResult()
                         : inTile;
-        Value computeSlot = slot(at);
         RowLayout layout;
         layout.lane = constant(0);
         layout.rowValid = layout.rowStoreGuard = valid;
         DenseMap<std::pair<Value, AffineExpr>, Value> values;
+        Value computeSlot;
         for (LoadOp load : tile.staged) {
           auto key = keyOf(load);
           Value &value = values[key];
+          if (!computeSlot)
+            computeSlot = slot(at);
           if (!value)
             value = memref::LoadOp::create(b, loc, tiles.lookup(key),
                                            ValueRange{computeSlot});

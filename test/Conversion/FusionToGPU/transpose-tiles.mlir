@@ -169,12 +169,49 @@ fusion.graph @negative_broadcast(%a: !fusion.buffer<8x64x9xf32>, %b: !fusion.buf
 
 // -----
 
-// Nothing to stage: a transposed store of values computed from the
-// position alone (no load), so the kernel keeps one thread per element.
+// Nothing to stage, every access contiguous down a column (as resnet18's
+// batch norms over channels-last buffers, whose loops took the statistics'
+// [n, c, h, w] order: a step of 512 along x): the tile only changes the
+// order, without shared memory or a barrier. The kernel is 64 rows of 49
+// columns; 49 is not a multiple of 32, so the tile takes 7 columns (its
+// largest divisor from 4 to 32, no partial tile across): 64 x 7 by 128
+// threads, four positions each (the last round partly past the tile,
+// masked), 7 blocks. A warp takes 32 adjacent rows of a column.
+// CHECK: block = [128, 1, 1], grid = [7, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
 // CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK: arith.cmpi ult, %{{.*}}, %c448_i32{{[_0-9]*}}
+// CHECK: arith.divui %{{.*}}, %c64_i32{{[_0-9]*}}
+// CHECK: arith.remui %{{.*}}, %c64_i32{{[_0-9]*}}
+// CHECK: memref.load %arg0
+// CHECK: memref.store %{{.*}}, %arg1
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
-fusion.graph @negative_no_load() -> (!fusion.buffer<256x96xi64>) attributes {device = "cuda:0"} {
+fusion.graph @reorder_only(%a: !fusion.buffer<49x64xf32>) -> (!fusion.buffer<49x64xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [64, 49] writes(%out : !fusion.buffer<49x64xf32>) {
+    %0 = fusion.load %a[%p1 * 64 + %p0] : !fusion.buffer<49x64xf32>
+    %1 = math.exp %0 : f32
+    fusion.store %1, %out[%p1 * 64 + %p0] : !fusion.buffer<49x64xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<49x64xf32>
+}
+
+// -----
+
+// A transposed store of values computed from the position alone (no
+// load): nothing to stage, the kernel computes down the columns of 32 x
+// 32 tiles (96 rows of 256 columns: 24 blocks), a warp storing 32
+// adjacent values.
+// CHECK: block = [256, 1, 1], grid = [24, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @position_only() -> (!fusion.buffer<256x96xi64>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [96, 256] writes(%out : !fusion.buffer<256x96xi64>) {
     %0 = fusion.index_expr [%p0 * 256 + %p1] : i64
     fusion.store %0, %out[%p1 * 96 + %p0] : !fusion.buffer<256x96xi64>

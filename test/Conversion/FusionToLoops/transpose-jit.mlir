@@ -4,7 +4,9 @@
 //   A = [[-6, 1, -3, 4, 0], [-4, 3, -1, -5, 2], [-2, -6, 1, -3, 4]]
 // op1 stores 2 A column-major (the store transposed, as resnet18's weight
 // copies into channels-last), op2 reads A transposed into a contiguous
-// 5x3 output and adds the row index c, op3 stores A as i64 column-major.
+// 5x3 output and adds the row index c, op3 stores A as i64 column-major,
+// op4 adds 1 to op1's output, read and stored column-major (nothing to
+// stage: the GPU tile only changes the order).
 // bench/build_gpu_bundle.sh resizes this graph (3 rows, 5 columns) and
 // runs its kernels unfused on the GPU against the JIT (partial tiles,
 // tiles of 9 columns, large tiles).
@@ -16,18 +18,23 @@
 // RUN: %resize_graph %s 3=100 5=37 | scheduler-opt --convert-fusion-to-gpu \
 // RUN: | FileCheck %s --check-prefix=GPU
 
-// At 100 x 37 the three consumers take 32 x 32 tiles of 256 threads (four
-// elements each); op0 (contiguous) stays one of vectors.
+// At 100 x 37 the four consumers take 32 x 32 tiles of 256 threads (four
+// elements each), op4's without shared memory; op0 (contiguous) stays one
+// of vectors.
 // GPU: name = "kernel_op0", node = "op0", shared_bytes = 0
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op1", node = "op1", shared_bytes = 4224
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op2", node = "op2", shared_bytes = 4224
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op3", node = "op3", shared_bytes = 4224
+// GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op4", node = "op4", shared_bytes = 0
 // GPU-LABEL: gpu.func @kernel_op1
 // GPU: gpu.barrier
 // GPU-LABEL: gpu.func @kernel_op2
 // GPU: gpu.barrier
 // GPU-LABEL: gpu.func @kernel_op3
 // GPU: gpu.barrier
+// GPU-LABEL: gpu.func @kernel_op4
+// GPU-NOT: gpu.barrier
+// GPU: gpu.return
 
 // A itself (row-major)
 // CHECK: [-6,{{ +}}1,{{ +}}-3,{{ +}}4,{{ +}}0,{{ +}}-4,{{ +}}3,{{ +}}-1,{{ +}}-5,{{ +}}2,{{ +}}-2,{{ +}}-6,{{ +}}1,{{ +}}-3,{{ +}}4]
@@ -37,7 +44,9 @@
 // CHECK: [-6,{{ +}}-4,{{ +}}-2,{{ +}}2,{{ +}}4,{{ +}}-5,{{ +}}-1,{{ +}}1,{{ +}}3,{{ +}}7,{{ +}}-2,{{ +}}0,{{ +}}4,{{ +}}6,{{ +}}8]
 // A as i64, column by column
 // CHECK: [-6,{{ +}}-4,{{ +}}-2,{{ +}}1,{{ +}}3,{{ +}}-6,{{ +}}-3,{{ +}}-1,{{ +}}1,{{ +}}4,{{ +}}-5,{{ +}}-3,{{ +}}0,{{ +}}2,{{ +}}4]
-fusion.graph @transposes() -> (!fusion.buffer<3x5xf32>, !fusion.buffer<3x5xf32, strides = [1, 3]>, !fusion.buffer<5x3xf32>, !fusion.buffer<3x5xi64, strides = [1, 3]>) attributes {device = "cuda:0"} {
+// 2 A + 1, column by column
+// CHECK: [-11,{{ +}}-7,{{ +}}-3,{{ +}}3,{{ +}}7,{{ +}}-11,{{ +}}-5,{{ +}}-1,{{ +}}3,{{ +}}9,{{ +}}-9,{{ +}}-5,{{ +}}1,{{ +}}5,{{ +}}9]
+fusion.graph @transposes() -> (!fusion.buffer<3x5xf32>, !fusion.buffer<3x5xf32, strides = [1, 3]>, !fusion.buffer<5x3xf32>, !fusion.buffer<3x5xi64, strides = [1, 3]>, !fusion.buffer<3x5xf32, strides = [1, 3]>) attributes {device = "cuda:0"} {
   %a = fusion.node "op0" (%p0, %p1) in [3, 5] writes(%out : !fusion.buffer<3x5xf32>) {
     %i = fusion.index_expr [(%p0 * 5 + %p1) * 7 mod 11] : i64
     %f = fusion.cast %i : i64 to f32
@@ -63,5 +72,11 @@ fusion.graph @transposes() -> (!fusion.buffer<3x5xf32>, !fusion.buffer<3x5xf32, 
     %1 = fusion.cast %0 : f32 to i64
     fusion.store %1, %out[%p0 + %p1 * 3] : !fusion.buffer<3x5xi64, strides = [1, 3]>
   }
-  fusion.output %a, %b, %d, %e : !fusion.buffer<3x5xf32>, !fusion.buffer<3x5xf32, strides = [1, 3]>, !fusion.buffer<5x3xf32>, !fusion.buffer<3x5xi64, strides = [1, 3]>
+  %f = fusion.node "op4" (%p0, %p1) in [3, 5] writes(%out : !fusion.buffer<3x5xf32, strides = [1, 3]>) {
+    %0 = fusion.load %b[%p0 + %p1 * 3] : !fusion.buffer<3x5xf32, strides = [1, 3]>
+    %one = arith.constant 1.0 : f32
+    %1 = arith.addf %0, %one : f32
+    fusion.store %1, %out[%p0 + %p1 * 3] : !fusion.buffer<3x5xf32, strides = [1, 3]>
+  }
+  fusion.output %a, %b, %d, %e, %f : !fusion.buffer<3x5xf32>, !fusion.buffer<3x5xf32, strides = [1, 3]>, !fusion.buffer<5x3xf32>, !fusion.buffer<3x5xi64, strides = [1, 3]>, !fusion.buffer<3x5xf32, strides = [1, 3]>
 }

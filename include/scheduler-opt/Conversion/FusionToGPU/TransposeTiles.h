@@ -21,6 +21,11 @@
 //      the order its stores are contiguous in, reading the staged loads'
 //      values from shared memory and everything else as usual.
 //
+// A kernel whose accesses are all contiguous down a column (its loop
+// order strides every access, as a pointwise node whose loops took a
+// reduction's order) stages nothing: phase 2 alone computes down the
+// columns, without shared memory or a barrier.
+//
 // Which element each thread computes changes; what it computes does not,
 // so the choice only affects speed.
 //
@@ -52,7 +57,8 @@ struct TransposeTile {
   bool computeDownColumns = false;
   /// Loads read through shared memory in phase 1: without indirect
   /// indices, outside masked regions, of storages the kernel does not
-  /// write, contiguous in the direction the kernel does not compute in.
+  /// write, contiguous in the direction the kernel does not compute in
+  /// (none: the tile only changes the order).
   SmallVector<LoadOp> staged;
 
   int64_t getBlockSize() const { return blockSize; }
@@ -63,8 +69,9 @@ struct TransposeTile {
 };
 
 /// The tiling of pointwise kernel `plan` whose buffers live in `storage`,
-/// or nullopt when it has no load to stage (no layout change, sizes not
-/// static, a sort or scan, fewer elements than a tile).
+/// or nullopt when it has no load to stage and computes along the rows
+/// (no layout change), sizes are not static, it is a sort or scan, or it
+/// has fewer elements than a tile.
 std::optional<TransposeTile> chooseTransposeTile(const KernelPlan &plan,
                                                  const StoragePlan &storage);
 
