@@ -29,7 +29,7 @@ ReachabilityIndex::ReachabilityIndex(
     unsigned next = 0;
   };
   for (unsigned t = 0; t < numTraversals; ++t) {
-    Label *label = labels.data() + static_cast<size_t>(t) * numNodes;
+    auto at = [&](unsigned node) -> Label & { return label(t, node); };
     std::fill(visited.begin(), visited.end(), false);
     shuffle(roots);
     uint32_t rank = 0;
@@ -39,7 +39,7 @@ ReachabilityIndex::ReachabilityIndex(
       ArrayRef<unsigned> s = succs(node);
       Frame frame{node, {s.begin(), s.end()}};
       shuffle(frame.children);
-      label[node].low = UINT32_MAX;
+      at(node).low = UINT32_MAX;
       stack.push_back(std::move(frame));
     };
     for (unsigned root : roots) {
@@ -53,17 +53,17 @@ ReachabilityIndex::ReachabilityIndex(
           if (!visited[child])
             enter(child);
           else
-            label[frame.node].low =
-                std::min(label[frame.node].low, label[child].low);
+            at(frame.node).low =
+                std::min(at(frame.node).low, at(child).low);
           continue;
         }
         unsigned node = frame.node;
-        label[node].rank = ++rank;
-        label[node].low = std::min(label[node].low, label[node].rank);
+        at(node).rank = ++rank;
+        at(node).low = std::min(at(node).low, at(node).rank);
         stack.pop_back();
         if (!stack.empty())
-          label[stack.back().node].low =
-              std::min(label[stack.back().node].low, label[node].low);
+          at(stack.back().node).low =
+              std::min(at(stack.back().node).low, at(node).low);
       }
     }
   }

@@ -38,8 +38,8 @@ public:
   /// there may be one (always true for from == to).
   bool mayReach(unsigned from, unsigned to) const {
     for (unsigned t = 0; t < numTraversals; ++t) {
-      const Label &a = labels[t * numNodes + from];
-      const Label &b = labels[t * numNodes + to];
+      const Label &a = label(t, from);
+      const Label &b = label(t, to);
       if (b.low < a.low || b.rank > a.rank)
         return false;
     }
@@ -57,7 +57,7 @@ public:
     set.minRank.assign(numTraversals, UINT32_MAX);
     for (unsigned t = 0; t < numTraversals; ++t)
       for (unsigned target : targets) {
-        const Label &b = labels[t * numNodes + target];
+        const Label &b = label(t, target);
         set.maxLow[t] = std::max(set.maxLow[t], b.low);
         set.minRank[t] = std::min(set.minRank[t], b.rank);
       }
@@ -68,7 +68,7 @@ public:
   /// from's. Weaker than mayReach on each target, but O(1) per query.
   bool mayReachAny(unsigned from, const TargetSet &set) const {
     for (unsigned t = 0; t < numTraversals; ++t) {
-      const Label &a = labels[t * numNodes + from];
+      const Label &a = label(t, from);
       if (set.maxLow[t] < a.low || set.minRank[t] > a.rank)
         return false;
     }
@@ -80,9 +80,16 @@ private:
     uint32_t low;
     uint32_t rank;
   };
+  /// Node-major, so that a query about a node reads one cache line: its
+  /// labels of every traversal side by side.
+  const Label &label(unsigned t, unsigned node) const {
+    return labels[static_cast<size_t>(node) * numTraversals + t];
+  }
+  Label &label(unsigned t, unsigned node) {
+    return labels[static_cast<size_t>(node) * numTraversals + t];
+  }
   unsigned numNodes = 0;
   unsigned numTraversals = 0;
-  /// Traversal-major: labels[t * numNodes + node].
   SmallVector<Label> labels;
 };
 

@@ -352,8 +352,15 @@ std::optional<unsigned> Planner::producerGroup(Attribute dep) const {
 /// dependences and reads, so that it no longer stands in the way of
 /// vertical fusion. Units are pruned first, then their fused groups.
 void Planner::pruneRedundantDeps() {
+  // Most dependence lists hold no WeakDep: nothing to look up for them.
+  auto hasWeakDep = [](auto &&deps) {
+    return llvm::any_of(deps,
+                        [](Attribute dep) { return isa<WeakDepAttr>(dep); });
+  };
   auto prune = [&](unsigned self, SmallVectorImpl<Attribute> &unmet,
                    function_ref<void(Attribute)> removeRead) {
+    if (!hasWeakDep(unmet))
+      return false;
     llvm::SmallDenseSet<unsigned, 8> realProducers;
     for (Attribute dep : unmet)
       if (!isa<WeakDepAttr>(dep))
@@ -391,6 +398,8 @@ void Planner::pruneRedundantDeps() {
         recomputeGroupDeps(groups[part]);
       recomputeGroupDeps(group);
     }
+    if (!hasWeakDep(group.unmet))
+      continue;
     SmallVector<Attribute, 4> unmet(group.unmet.begin(), group.unmet.end());
     if (prune(g, unmet, [&](Attribute dep) { group.reads.remove(dep); })) {
       bumpVersion(group);

@@ -107,8 +107,8 @@ SmallVector<unsigned> pickLoopOrder(ArrayRef<SmallVector<int64_t>> strides,
 /// separately from the strides of the node's stores then loads; a group
 /// with an index whose strides are not constant keeps its order.
 /// With `cache`, the strides come from it (all nodes of one graph).
-SmallVector<unsigned> computePreferredLoopOrder(NodeOp node,
-                                                LoopStrideCache *cache = nullptr);
+SmallVector<unsigned>
+computePreferredLoopOrder(NodeOp node, LoopStrideCache *cache = nullptr);
 
 /// Inductor's `apply_new_loop_order` generalized to all loops: loop `j` of
 /// the result iterates as loop `order[j]` did. Fails without changing
