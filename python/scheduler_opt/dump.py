@@ -116,6 +116,12 @@ def value(x, where: str) -> Any:
     enum = _torch_enum(x)
     if enum is not None:
         return enum
+    if type(x).__name__ == "SymInt":
+        # A size of the graph's shapes (a FallbackKernel's slice end under
+        # dynamic=True): its sympy expression, evaluated on each call.
+        expr = getattr(getattr(x, "node", None), "expr", None)
+        if expr is not None:
+            return {"size": size_value(expr)}
     if hasattr(x, "free_symbols") or getattr(x, "is_number", False):
         return {"size": size_value(x)}
     raise UnsupportedCall("%s: argument %r of type %s cannot be passed"

@@ -164,6 +164,24 @@ def test_values():
         dump.value(object(), "op3")
 
 
+def test_symint_value():
+    """A torch.SymInt argument (aten.slice.Tensor's end under
+    dynamic=True, as Inductor 2.11 passed s27 to a FallbackKernel) is its
+    size expression."""
+    class Expr:
+        free_symbols = {"s27"}
+
+        def __str__(self):
+            return "s27"
+
+    class Node:
+        expr = Expr()
+
+    class SymInt:  # duck-types torch.SymInt: its name and .node.expr
+        node = Node()
+    assert dump.value([0, SymInt()], "op2") == [0, {"size": "s27"}]
+
+
 def test_symbolic_layout():
     class Sym:
         free_symbols = {"s0"}
