@@ -90,6 +90,10 @@ void mlir::fusion::registerInductorTranslations() {
         DialectRegistry registry;
         registerDialects(registry);
         context->appendDialectRegistry(registry);
+        // The import and the printing run on this thread alone: without
+        // this the context's uniquers take a lock and look in a
+        // thread-local cache for every attribute, type and location.
+        context->disableMultithreading();
         OwningOpRef<ModuleOp> module =
             importInductorDump(*sourceMgr, context, options());
         if (!module)
