@@ -722,6 +722,12 @@ private:
                                     int64_t blockSize, int64_t numLanes,
                                     const ReductionCombiner &combiner,
                                     ValueRange acc);
+  /// blockAllReduce of several accumulators at once: one barrier for all.
+  SmallVector<SmallVector<Value>>
+  blockAllReduceMany(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
+                     Value tid, int64_t blockSize, int64_t numLanes,
+                     ArrayRef<const ReductionCombiner *> combiners,
+                     ArrayRef<SmallVector<Value>> accs);
 
   /// Merges the accumulators of a split row (see KernelMapping): each
   /// block combines its lanes' partials, its first thread writes them to
@@ -780,12 +786,25 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
     OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
     int64_t blockSize, int64_t numLanes, const ReductionCombiner &combiner,
     ValueRange acc) {
-  SmallVector<Value> perWarp = warpAllReduce(b, loc, combiner, acc);
+  return blockAllReduceMany(b, loc, kernel, tid, blockSize, numLanes,
+                            {&combiner}, {SmallVector<Value>(acc)})
+      .front();
+}
+
+SmallVector<SmallVector<Value>>
+GPUHostTarget::blockAllReduceMany(OpBuilder &b, Location loc,
+                                  gpu::GPUFuncOp kernel, Value tid,
+                                  int64_t blockSize, int64_t numLanes,
+                                  ArrayRef<const ReductionCombiner *> combiners,
+                                  ArrayRef<SmallVector<Value>> accs) {
+  SmallVector<SmallVector<Value>> perWarp;
+  for (auto [combiner, acc] : llvm::zip(combiners, accs))
+    perWarp.push_back(warpAllReduce(b, loc, *combiner, acc));
   int64_t numWarps = blockSize / kWarpSize;
   int64_t warpsPerRow = numLanes / kWarpSize;
   if (warpsPerRow == 1)
     return perWarp;
-  // Lane 0 of each warp publishes the warp's partial result; after the
+  // Lane 0 of each warp publishes the warp's partial results; after the
   // barrier every warp combines all of them, so every thread has the row's.
   Type indexType = tid.getType();
   Value warp = arith::ShRUIOp::create(b, loc, tid,
@@ -794,29 +813,35 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
       b, loc, tid, createIntConstant(b, loc, indexType, kWarpSize - 1));
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
-  SmallVector<Value> slots;
-  for (Type type : combiner.getAccumulatorTypes()) {
-    auto smemType = MemRefType::get({numWarps}, type, AffineMap(), workgroup);
-    slots.push_back(kernel.addWorkgroupAttribution(smemType, loc));
-    sharedBytes += numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  SmallVector<SmallVector<Value>> slots;
+  for (const ReductionCombiner *combiner : combiners) {
+    SmallVector<Value> &own = slots.emplace_back();
+    for (Type type : combiner->getAccumulatorTypes()) {
+      auto smemType = MemRefType::get({numWarps}, type, AffineMap(), workgroup);
+      own.push_back(kernel.addWorkgroupAttribution(smemType, loc));
+      sharedBytes +=
+          numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+    }
   }
-  Value isLeader = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, laneInWarp,
-      createIntConstant(b, loc, indexType, 0));
+  Value isLeader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneInWarp,
+                            createIntConstant(b, loc, indexType, 0));
   Value warpIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), warp);
   {
     OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(b, loc, isLeader, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    for (auto [v, slot] : llvm::zip(perWarp, slots))
-      memref::StoreOp::create(b, loc, v, slot, ValueRange{warpIndex});
+    for (auto [values, own] : llvm::zip(perWarp, slots))
+      for (auto [v, slot] : llvm::zip(values, own))
+        memref::StoreOp::create(b, loc, v, slot, ValueRange{warpIndex});
   }
   gpu::BarrierOp::create(b, loc);
   // Lane l reads partial l mod warpsPerRow (a power of two) of its row's
   // warps, so a butterfly over log2(warpsPerRow) steps gives every lane the
   // row's total.
   Value readIndex = arith::AndIOp::create(
-      b, loc, laneInWarp, createIntConstant(b, loc, indexType, warpsPerRow - 1));
+      b, loc, laneInWarp,
+      createIntConstant(b, loc, indexType, warpsPerRow - 1));
   if (warpsPerRow != numWarps)
     readIndex = arith::OrIOp::create(
         b, loc, readIndex,
@@ -824,11 +849,15 @@ SmallVector<Value> GPUHostTarget::blockAllReduce(
             b, loc, warp,
             createIntConstant(b, loc, indexType, ~(warpsPerRow - 1))));
   readIndex = arith::IndexCastOp::create(b, loc, b.getIndexType(), readIndex);
-  SmallVector<Value> partials;
-  for (Value slot : slots)
-    partials.push_back(
-        memref::LoadOp::create(b, loc, slot, ValueRange{readIndex}));
-  return warpAllReduce(b, loc, combiner, partials, warpsPerRow);
+  SmallVector<SmallVector<Value>> results;
+  for (auto [combiner, own] : llvm::zip(combiners, slots)) {
+    SmallVector<Value> partials;
+    for (Value slot : own)
+      partials.push_back(
+          memref::LoadOp::create(b, loc, slot, ValueRange{readIndex}));
+    results.push_back(warpAllReduce(b, loc, *combiner, partials, warpsPerRow));
+  }
+  return results;
 }
 
 SmallVector<Value> GPUHostTarget::columnAllReduce(
@@ -889,12 +918,13 @@ SmallVector<SmallVector<Value>> GPUHostTarget::splitAllReduce(
   };
   // Each block's partials, in all of its threads.
   SmallVector<SmallVector<Value>> partials;
-  for (auto [combiner, acc] : llvm::zip(combiners, accs))
-    partials.push_back(
-        mapping.blockSize > kWarpSize
-            ? blockAllReduce(b, loc, kernel, tid, mapping.blockSize,
-                             mapping.blockSize, *combiner, acc)
-            : warpAllReduce(b, loc, *combiner, acc, mapping.blockSize));
+  if (mapping.blockSize > kWarpSize)
+    partials = blockAllReduceMany(b, loc, kernel, tid, mapping.blockSize,
+                                  mapping.blockSize, combiners, accs);
+  else
+    for (auto [combiner, acc] : llvm::zip(combiners, accs))
+      partials.push_back(
+          warpAllReduce(b, loc, *combiner, acc, mapping.blockSize));
 
   // The kernel's workspace: one partial per block of each accumulator
   // value, and a counter per row, zero when the module loads and reset by
@@ -1140,6 +1170,16 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
       return blockAllReduce(cb, cl, kernel, tid, blockSize, lanes, combiner,
                             acc);
     };
+    // A level's reductions, of all of the thread's rows, share a barrier.
+    layout.combineLevelAcrossLanes =
+        [this, kernel, tid, blockSize = mapping.blockSize,
+         lanes =
+             mapping.numLanes](OpBuilder &cb, Location cl,
+                               ArrayRef<const ReductionCombiner *> combiners,
+                               ArrayRef<SmallVector<Value>> accs) {
+          return blockAllReduceMany(cb, cl, kernel, tid, blockSize, lanes,
+                                    combiners, accs);
+        };
   }
   layout.numLanes = mapping.numLanes;
   layout.persistent = mapping.persistent;

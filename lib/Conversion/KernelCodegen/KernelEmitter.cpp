@@ -69,6 +69,15 @@ struct KernelEmitter::Accumulator {
   ReductionCombiner combiner;
 };
 
+/// A level's reductions of one row between folding and merging across
+/// lanes: each accumulator's partial values, or its results where already
+/// known (two-pass statistics).
+struct KernelEmitter::LevelPartials {
+  SmallVector<std::unique_ptr<Accumulator>> accumulators;
+  SmallVector<SmallVector<Value>> values;
+  SmallVector<std::optional<SmallVector<Value>>> finals;
+};
+
 KernelEmitter::KernelEmitter(const KernelPlan &plan,
                              std::function<Value(Value)> getMemref,
                              Type indexType, ValueRange sizeSymbols)
@@ -644,11 +653,10 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
   return checkRowOp(op);
 }
 
-LogicalResult
-KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
-                         const RowLayout &layout, Value rowValid,
-                         SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
-                         ArrayRef<std::unique_ptr<ElementGroup>> peers) {
+LogicalResult KernelEmitter::emitLevel(
+    OpBuilder &b, Scope &row, unsigned level, const RowLayout &layout,
+    Value rowValid, SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
+    ArrayRef<std::unique_ptr<ElementGroup>> peers, LevelPartials *deferred) {
   SmallVector<std::unique_ptr<Accumulator>> owned;
   SmallVector<Accumulator *> accumulators;
   for (ReduceOp reduce : plan.reduces)
@@ -867,42 +875,59 @@ KernelEmitter::emitLevel(OpBuilder &b, Scope &row, unsigned level,
     finishedRowOps.insert(op);
   }
 
-  if (layout.combineLevelAcrossLanes) {
-    SmallVector<const ReductionCombiner *> combiners;
-    SmallVector<SmallVector<Value>> partials;
-    SmallVector<unsigned> open;
-    for (auto [i, acc] : llvm::enumerate(accumulators))
-      if (!finals[i]) {
-        combiners.push_back(&acc->combiner);
-        partials.push_back(values[i]);
-        open.push_back(i);
-      }
-    if (!open.empty()) {
-      SmallVector<SmallVector<Value>> merged =
-          layout.combineLevelAcrossLanes(b, loc, combiners, partials);
-      for (auto [i, v] : llvm::zip(open, merged))
-        values[i] = v;
-    }
+  LevelPartials partials{std::move(owned), std::move(values),
+                         std::move(finals)};
+  if (deferred) {
+    *deferred = std::move(partials);
+    return success();
   }
-  for (auto [i, acc] : llvm::enumerate(accumulators)) {
-    if (finals[i])
-      continue;
-    if (layout.combineAcrossLanes && !layout.combineLevelAcrossLanes)
-      values[i] = layout.combineAcrossLanes(b, loc, acc->combiner, values[i]);
-    finals[i] = acc->combiner.emitResults(b, loc, values[i]);
-  }
+  if (layout.combineLevelAcrossLanes)
+    combineLevels(b, layout, MutableArrayRef<LevelPartials>(partials));
+  finishLevel(b, row, layout, partials);
+  return success();
+}
 
+void KernelEmitter::combineLevels(OpBuilder &b, const RowLayout &layout,
+                                  MutableArrayRef<LevelPartials> levels) {
+  SmallVector<const ReductionCombiner *> combiners;
+  SmallVector<SmallVector<Value>> partials;
+  SmallVector<SmallVector<Value> *> open;
+  for (LevelPartials &level : levels)
+    for (auto [i, acc] : llvm::enumerate(level.accumulators))
+      if (!level.finals[i]) {
+        combiners.push_back(&acc->combiner);
+        partials.push_back(level.values[i]);
+        open.push_back(&level.values[i]);
+      }
+  if (open.empty())
+    return;
+  SmallVector<SmallVector<Value>> merged =
+      layout.combineLevelAcrossLanes(b, loc, combiners, partials);
+  for (auto [target, v] : llvm::zip(open, merged))
+    *target = v;
+}
+
+void KernelEmitter::finishLevel(OpBuilder &b, Scope &row,
+                                const RowLayout &layout, LevelPartials &level) {
+  for (auto [i, acc] : llvm::enumerate(level.accumulators)) {
+    if (level.finals[i])
+      continue;
+    SmallVector<Value> &values = level.values[i];
+    if (layout.combineAcrossLanes && !layout.combineLevelAcrossLanes)
+      values = layout.combineAcrossLanes(b, loc, acc->combiner, values);
+    level.finals[i] = acc->combiner.emitResults(b, loc, values);
+  }
   for (ReduceOp reduce : plan.reduces) {
     ReduceOp rep = plan.representative.lookup(reduce);
-    auto it = llvm::find_if(accumulators,
-                            [&](Accumulator *a) { return a->reduce == rep; });
-    if (it == accumulators.end())
+    auto it = llvm::find_if(level.accumulators,
+                            [&](const auto &a) { return a->reduce == rep; });
+    if (it == level.accumulators.end())
       continue;
     for (auto [result, v] :
-         llvm::zip(reduce.getResults(), *finals[it - accumulators.begin()]))
+         llvm::zip(reduce.getResults(),
+                   *level.finals[it - level.accumulators.begin()]))
       row.values[result] = v;
   }
-  return success();
 }
 
 FailureOr<Value> KernelEmitter::emitDirectLoad(OpBuilder &b, Value x,
@@ -975,13 +1000,23 @@ LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
     if (level == plan.numLevels)
       break;
     ++phase;
+    // The rows' reductions merge across lanes together (one barrier in
+    // a block for all of them), after every row folded its partials.
+    bool together = rows.size() > 1 && layout.combineLevelAcrossLanes;
+    SmallVector<LevelPartials> partials(together ? rows.size() : 0);
     for (auto [k, state] : llvm::enumerate(states)) {
       ArrayRef<std::unique_ptr<ElementGroup>> peers;
       if (k > 0)
         peers = states.front().groups;
       if (failed(emitLevel(b, state.scope, level, layout, rows[k].valid,
-                           state.groups, peers)))
+                           state.groups, peers,
+                           together ? &partials[k] : nullptr)))
         return failure();
+    }
+    if (together) {
+      combineLevels(b, layout, partials);
+      for (auto [state, p] : llvm::zip(states, partials))
+        finishLevel(b, state.scope, layout, p);
     }
   }
   return success();

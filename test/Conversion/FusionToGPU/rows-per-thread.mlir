@@ -10,7 +10,9 @@
 // A row and a weight along it (rmsnorm's shape): one row of 16 would hold
 // 32 values, 2 rows of 8 hold 24, 4 rows of 4 hold 20: 256 threads per row,
 // one row of threads per block, each block 4 rows. The weight is one
-// vector load for the 4 rows; each row has its own reduction and stores.
+// vector load for the 4 rows; each row has its own reduction and stores,
+// and the 4 reductions share one barrier: each warp's leader publishes
+// its 4 partials, then every warp reads them back.
 // CHECK: weighted = {{{.*}}steps = [{args = ["x", "w", "buf1"], block = [256, 1, 1], grid = [1024, 1, 1]
 // CHECK-LABEL: gpu.module @weighted_kernels
 // CHECK: %[[BID:.*]] = arith.index_castui %block_id_x
@@ -18,14 +20,12 @@
 // CHECK: %[[ROW1:.*]] = arith.addi %[[ROW0]], %c1_i32
 // CHECK: %[[ROW2:.*]] = arith.addi %[[ROW0]], %c2_i32
 // CHECK: %[[ROW3:.*]] = arith.addi %[[ROW0]], %c3_i32
-// CHECK: vector.load %arg0
-// CHECK: gpu.barrier
-// CHECK: vector.load %arg0
-// CHECK: gpu.barrier
-// CHECK: vector.load %arg0
-// CHECK: gpu.barrier
-// CHECK: vector.load %arg0
-// CHECK: gpu.barrier
+// CHECK-COUNT-4: vector.load %arg0
+// CHECK-NOT: gpu.barrier
+// CHECK-COUNT-4: memref.store {{.*}} #gpu.address_space<workgroup>>
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: gpu.barrier
 // CHECK: vector.load %arg1
 // CHECK-NOT: vector.load
 // CHECK-COUNT-4: vector.store {{.*}}, %arg2

@@ -67,10 +67,12 @@ struct RowLayout {
   /// false folds them element by element, which split reductions need
   /// (their lanes' partials are merged across blocks).
   bool twoPassStatistics = true;
-  /// When set, merges the accumulators of all of a level's reductions at
-  /// once instead of combineAcrossLanes one by one (split reductions: one
-  /// exchange between the row's blocks for all of them); every lane gets
-  /// the results.
+  /// When set, merges the accumulators of all of a level's reductions, of
+  /// all of a thread's rows, at once instead of combineAcrossLanes one by
+  /// one (one barrier for all of them in a block; split reductions: one
+  /// exchange between the row's blocks); every lane gets the results.
+  /// Reductions computed in two passes over registers still use
+  /// combineAcrossLanes.
   std::function<SmallVector<SmallVector<Value>>(
       OpBuilder &, Location, ArrayRef<const ReductionCombiner *>,
       ArrayRef<SmallVector<Value>>)>
@@ -139,6 +141,7 @@ private:
   struct ElementGroup;
   struct PendingStore;
   struct Accumulator;
+  struct LevelPartials;
 
   Value lookup(Scope *scope, Value value) const;
   FailureOr<Value> materialize(OpBuilder &b, Scope &scope, Value value);
@@ -188,11 +191,23 @@ private:
   /// One pass over row `row` at `level`; `peers` are the groups of the
   /// first row of the thread (empty for that row), whose row-independent
   /// loads this row reuses.
+  /// With `deferred`, stops before merging the reductions across lanes
+  /// and leaves their partials there (emitRows merges the levels of all
+  /// of a thread's rows at once, then finishes each with finishLevel).
   LogicalResult
   emitLevel(OpBuilder &b, Scope &row, unsigned level, const RowLayout &layout,
             Value rowValid,
             SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
-            ArrayRef<std::unique_ptr<ElementGroup>> peers);
+            ArrayRef<std::unique_ptr<ElementGroup>> peers,
+            LevelPartials *deferred = nullptr);
+  /// Merges the open partials of `levels` across lanes with one call of
+  /// `layout.combineLevelAcrossLanes`.
+  void combineLevels(OpBuilder &b, const RowLayout &layout,
+                     MutableArrayRef<LevelPartials> levels);
+  /// Computes the reduce results of `level` (merging across lanes what
+  /// combineLevels did not) and binds them in `row`.
+  void finishLevel(OpBuilder &b, Scope &row, const RowLayout &layout,
+                   LevelPartials &level);
   /// True when `load` reads the same element for every row at a given
   /// position in the row (its index does not depend on x, it has no
   /// indirect index, and the kernel does not write its storage).
