@@ -380,12 +380,21 @@ ArrayRef<NodeUser> DependenceGraph::getUsers(Value buffer) const {
 void DependenceGraph::build() {
   Block &block = graph.getBodyBlock();
   MLIRContext *ctx = graph.getContext();
+  size_t numBuffers = block.getNumArguments();
   for (Operation &op : block.without_terminator()) {
     auto node = cast<SchedulerNodeOpInterface>(op);
-    nodeIndex[&op] = nodes.size();
     nodes.push_back(node);
+    numBuffers += op.getNumResults();
   }
   unsigned numNodes = nodes.size();
+  // Sized once (the results of fused containers' members come on top):
+  // growing tables of a 100k-node graph rehash them several times.
+  nodeIndex.reserve(numNodes);
+  for (auto [n, node] : llvm::enumerate(nodes))
+    nodeIndex[node.getOperation()] = n;
+  buffersByName.reserve(numBuffers);
+  producers.reserve(numBuffers);
+  users.reserve(numBuffers);
   deps.resize(numNodes);
   preds.resize(numNodes);
   succs.resize(numNodes);
@@ -459,6 +468,7 @@ void DependenceGraph::build() {
       leaves[i].rw = computeReadWritesImpl(leaves[i].op, &cache);
   });
   DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
+  readersOf.reserve(numBuffers);
   for (auto [id, info] : llvm::enumerate(leaves)) {
     llvm::SmallSetVector<Value, 4> read;
     for (Value buffer : info.rw.readBuffers)
