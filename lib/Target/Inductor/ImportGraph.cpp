@@ -179,6 +179,23 @@ LogicalResult GraphImporter::buildNode(const DumpNode &node) {
     if (buffer.mutations.size() > 1)
       return error(buffer.mutations[1].second)
              << "a buffer mutates at most one buffer (Inductor asserts it)";
+    // The dialect does not know that such a view shares its source's
+    // memory, so it would not order the view's readers before an in-place
+    // update of the source (Inductor does, through their shared user
+    // list): refused rather than scheduled wrong.
+    if (!buffer.mutations.empty() &&
+        externViews.contains(buffer.mutations.front().first))
+      return error(buffer.mutations.front().second)
+             << "'" << buffer.name << "' updates '"
+             << buffer.mutations.front().first
+             << "' in place, whose memory a view returned by an extern "
+                "shares; the fusion dialect does not order the view's "
+                "readers before the update";
+    if (!buffer.aliases.empty() && node.kind == DumpNode::Kind::Extern) {
+      externViews.insert(buffer.name);
+      for (auto &[alias, at] : buffer.aliases)
+        externViews.insert(alias);
+    }
   }
   // Unmet dependences name buffers that nodes produce, met ones graph
   // inputs; a name that is neither is a reference to nothing.

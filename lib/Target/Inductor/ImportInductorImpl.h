@@ -199,6 +199,9 @@ private:
 
   llvm::StringMap<Value> values;
   llvm::StringMap<std::string> mutationRenames;
+  /// Buffers that share memory with a view an extern returned (the view
+  /// and what its `.aliases` names), in dump order so far.
+  llvm::StringSet<> externViews;
   /// MultiOutput externs seen per tuple buffer, for their `index`.
   llvm::StringMap<int64_t> multiOutputCount;
 };
