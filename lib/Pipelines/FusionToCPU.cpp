@@ -1,6 +1,7 @@
 //===- FusionToCPU.cpp - fusion graphs to LLVM dialect for the CPU JIT ----===//
 
 #include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 #include "scheduler-opt/Pipelines/LoweringPipelines.h"
 #include "scheduler-opt/Pipelines/Pipelines.h"
 
@@ -42,6 +43,9 @@ void fusion::buildFusionToCPUPipeline(OpPassManager &pm,
     schedule.comboKernels = options.comboKernels;
     buildFusionSchedulePipeline(pm, schedule);
   }
+  // Concatenation inputs into their storage: the lowering needs
+  // storage-relative indices everywhere.
+  pm.nest<GraphOp>().addPass(createPlaceConcatInputsPass());
   pm.addPass(createConvertFusionToLoopsPass());
   buildFusionLoopsToLLVMPipeline(pm);
 }

@@ -8,6 +8,7 @@
 
 #include "scheduler-opt/Pipelines/LoweringPipelines.h"
 #include "scheduler-opt/Conversion/Passes.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 #include "scheduler-opt/Pipelines/Pipelines.h"
 #include "scheduler-opt/Target/GPU/GPUArtifacts.h"
 
@@ -87,6 +88,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionRowsPerThread = options.reductionRowsPerThread;
   gpuOptions.reductionSplit = options.reductionSplit;
   gpuOptions.numSMs = options.numSMs;
+  // Concatenation inputs into their storage: the lowering needs
+  // storage-relative indices everywhere.
+  pm.nest<GraphOp>().addPass(createPlaceConcatInputsPass());
   pm.addPass(createConvertFusionToGPUPass(gpuOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

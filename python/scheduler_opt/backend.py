@@ -167,8 +167,10 @@ def _record(nodes) -> Dict[str, Any]:
     dump.link_elements(calls, owner)
     graph = V.graph
     lists = {str(k): [str(n) for n in v] for k, v in graph.lists.items()}
+    views = dump.buffer_views(buf.node for node in nodes
+                              for buf in node.get_outputs())
     return {"dump_text": text, "extern_calls": calls, "foreach_lists": lists,
-            "size_hints": _size_hints(graph),
+            "buffer_views": views, "size_hints": _size_hints(graph),
             "signature": _graph_signature(graph),
             "constants": [graph.constants[n] for n in
                           sorted(graph.constants)],
@@ -186,6 +188,7 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
     contents = dict(dump_text=rec["dump_text"],
                     extern_calls=rec["extern_calls"],
                     foreach_lists=rec["foreach_lists"],
+                    buffer_views=rec["buffer_views"],
                     size_hints=rec["size_hints"], signature=signature,
                     fx_graph=rec["fx_graph"])
     files = dump.files(**contents)

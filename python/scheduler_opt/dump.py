@@ -18,7 +18,11 @@ the formats of the corpus (corpus/inductor/README.md, docs/Runtime.md):
   that only externs read;
 - `signature.json`: the graph's inputs in call order and its outputs (each
   a view of a buffer, a size expression, or None), which the runtime binds
-  to the manifest's storages by buffer name.
+  to the manifest's storages by buffer name;
+- `buffer_views.json`: where each `NonOwningLayout` buffer (an input that
+  a concatenation had computed straight into part of its output) lies in
+  the storage it views, `{"buf1": {"base": "buf5", "offset": 1}}`, which
+  the dump does not print (only when there are such buffers).
 
 Values in calls are JSON: numbers, booleans, null and strings as such;
 tensors as `{"buffer": name, "size": [...], "stride": [...], "offset": n,
@@ -43,6 +47,7 @@ EXTERN_CALLS = "extern_calls.json"
 FOREACH_LISTS = "foreach_lists.json"
 SIZE_HINTS = "size_hints.json"
 SIGNATURE = "signature.json"
+BUFFER_VIEWS = "buffer_views.json"
 FX_GRAPH = "fx_graph_readable.py"
 
 # The short manifest names of torch dtypes.
@@ -71,14 +76,52 @@ def dtype_name(dtype) -> str:
     return DTYPE_NAMES[name]
 
 
+def _is_non_owning(node) -> bool:
+    try:
+        layout = node.get_layout()
+    except (AttributeError, NotImplementedError):
+        return False
+    return type(layout).__name__ == "NonOwningLayout"
+
+
+def storage_view(node):
+    """The buffer whose storage `node` lies in and its offset there: a
+    NonOwningLayout buffer lies in the storage of the buffer it views (its
+    own layout's offset is 0), and so does a view of one; anything else in
+    the storage of the buffer it names."""
+    layout = node.get_layout()
+    if type(layout).__name__ == "NonOwningLayout":
+        return storage_view(layout.view)
+    inner = getattr(node, "data", None)  # a ReinterpretView's buffer
+    if inner is not None and _is_non_owning(inner):
+        base, base_offset = storage_view(inner)
+        return base, base_offset + layout.offset
+    return node.get_name(), layout.offset
+
+
+def buffer_views(buffers) -> Dict[str, Dict[str, Any]]:
+    """`buffer_views.json`: the NonOwningLayout buffers among `buffers`
+    (Inductor IR buffers) with the buffer they view and their offset in
+    its storage, in elements."""
+    views = {}
+    for buf in buffers:
+        if _is_non_owning(buf):
+            base, offset = storage_view(buf)
+            views[buf.get_name()] = {"base": base,
+                                     "offset": size_value(offset)}
+    return views
+
+
 def tensor_ref(node) -> Dict[str, Any]:
     """A tensor argument: a view (size, stride, offset) of the named
-    buffer's storage."""
+    buffer's storage; for a NonOwningLayout buffer, of the storage it
+    views."""
     layout = node.get_layout()
-    return {"buffer": node.get_name(),
+    name, offset = storage_view(node)
+    return {"buffer": name,
             "size": [size_value(s) for s in layout.size],
             "stride": [size_value(s) for s in layout.stride],
-            "offset": size_value(layout.offset),
+            "offset": size_value(offset),
             "dtype": dtype_name(layout.dtype)}
 
 
@@ -241,7 +284,9 @@ def _json(data) -> str:
 
 def files(*, dump_text: str, extern_calls: Dict[str, dict],
           foreach_lists: Dict[str, List[str]], size_hints: Dict[str, int],
-          signature: dict, fx_graph: str = "") -> Dict[str, str]:
+          signature: dict, fx_graph: str = "",
+          buffer_views: Optional[Dict[str, Dict[str, Any]]] = None
+          ) -> Dict[str, str]:
     """The dump and its sidecars: file name -> contents."""
     result = {
         DUMP: dump_text,
@@ -253,6 +298,8 @@ def files(*, dump_text: str, extern_calls: Dict[str, dict],
         result[SIZE_HINTS] = _json(dict(sorted(size_hints.items())))
     if fx_graph:
         result[FX_GRAPH] = fx_graph
+    if buffer_views:
+        result[BUFFER_VIEWS] = _json(buffer_views)
     return result
 
 
@@ -269,7 +316,8 @@ def write(directory: str, **contents) -> Dict[str, str]:
 def read_sidecars(directory: str) -> Dict[str, Any]:
     """The sidecars of a dump directory, by file name ({} when absent)."""
     result = {}
-    for name in (EXTERN_CALLS, FOREACH_LISTS, SIZE_HINTS, SIGNATURE):
+    for name in (EXTERN_CALLS, FOREACH_LISTS, SIZE_HINTS, SIGNATURE,
+                 BUFFER_VIEWS):
         path = os.path.join(directory, name)
         result[name] = json.load(open(path)) if os.path.exists(path) else {}
     return result

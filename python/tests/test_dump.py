@@ -210,3 +210,57 @@ def test_write_matches_corpus_sidecars(tmp_path):
     sidecars = dump.read_sidecars(str(tmp_path))
     assert sidecars["extern_calls.json"] == {}
     assert sidecars["signature.json"] == {"inputs": [], "outputs": []}
+
+
+class NonOwningLayout(Layout):
+    """ir.NonOwningLayout: the layout of `view` with offset 0."""
+
+    def __init__(self, view):
+        layout = view.get_layout()
+        super().__init__(layout.size, layout.stride, 0, layout.dtype)
+        self.view = view
+
+
+class ReinterpretView(Buffer):
+    def __init__(self, data, layout):
+        super().__init__(data.get_name(), layout)
+        self.data = data
+
+
+def _cat_parts():
+    """torch.cat([a, b], 1) of 4x2 and 4x3 into a 4x5 buffer buf5, b
+    computed straight into columns 2..4 (ConcatKernel.realize_into)."""
+    concat = Buffer("buf5", Layout([4, 5], [5, 1]))
+    a = Buffer("buf0", NonOwningLayout(
+        ReinterpretView(concat, Layout([4, 2], [5, 1], 0))))
+    b = Buffer("buf1", NonOwningLayout(
+        ReinterpretView(concat, Layout([4, 3], [5, 1], 2))))
+    return concat, a, b
+
+
+def test_buffer_views_of_concatenation_inputs():
+    concat, a, b = _cat_parts()
+    assert dump.buffer_views([concat, a, b]) == {
+        "buf0": {"base": "buf5", "offset": 0},
+        "buf1": {"base": "buf5", "offset": 2}}
+    written = dump.files(dump_text="", extern_calls={}, foreach_lists={},
+                         size_hints={}, signature={},
+                         buffer_views=dump.buffer_views([a, b]))
+    assert json.loads(written[dump.BUFFER_VIEWS])["buf1"]["offset"] == 2
+    # None when there are no such buffers.
+    assert dump.BUFFER_VIEWS not in dump.files(
+        dump_text="", extern_calls={}, foreach_lists={}, size_hints={},
+        signature={}, buffer_views=dump.buffer_views([concat]))
+
+
+def test_tensor_ref_of_concatenation_input_names_its_storage():
+    # An extern argument or a graph output that is a concatenation input,
+    # or a view of one, is a view of the concatenation's storage: the input
+    # has no storage of its own.
+    _, _, b = _cat_parts()
+    assert dump.tensor_ref(b) == {"buffer": "buf5", "size": [4, 3],
+                                  "stride": [5, 1], "offset": 2,
+                                  "dtype": "f32"}
+    row = ReinterpretView(b, Layout([3], [1], 5))
+    assert dump.tensor_ref(row)["buffer"] == "buf5"
+    assert dump.tensor_ref(row)["offset"] == 7

@@ -3,7 +3,8 @@
 the lowering, and reference results of small graphs computed from it in
 plain Python, printed as printMemrefF64 would print them.
 
-    jit_fill.py add_sum     # sum(arg0_1 + arg1_1, dim=1) on 64x4096
+    jit_fill.py add_sum         # sum(arg0_1 + arg1_1, dim=1) on 64x4096
+    jit_fill.py cat_reductions  # torch.cat of three row reductions and x*2
 """
 import struct
 import sys
@@ -45,5 +46,22 @@ def add_sum():
                   for r in range(rows)])
 
 
+def cat_reductions():
+    """torch.cat([x.sum(1, keepdim=True), x.amax(1, keepdim=True),
+    x.mean(1, keepdim=True), x * 2], 1) on 512x300 (f32 sums in row order,
+    the mean as the f32 sum divided by 300)."""
+    rows, cols = 512, 300
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    out = []
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        total = 0.0
+        for v in row:
+            total = f32(total + v)
+        out += [total, max(row), f32(total / 300.0)]
+        out += [f32(2.0 * v) for v in row]
+    print_memref(out)
+
+
 if __name__ == "__main__":
-    {"add_sum": add_sum}[sys.argv[1]]()
+    {"add_sum": add_sum, "cat_reductions": cat_reductions}[sys.argv[1]]()

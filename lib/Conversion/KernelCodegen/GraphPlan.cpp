@@ -206,6 +206,41 @@ static LogicalResult checkTupleExtern(ExternOp ext) {
   return success();
 }
 
+/// A `fusion.nop` whose inputs were computed into parts of its result's
+/// storage (Inductor's ConcatKernel).
+static bool isConcatenation(NopOp nop) {
+  return static_cast<bool>(nop.getInputOffsetsAttr());
+}
+
+/// Checks that the inputs of a concatenation share its storage: each is
+/// placed at its offset (fusion-place-concat-inputs) and is the fresh
+/// result of a node, which the storage plan can point at the result's
+/// storage before the node runs.
+static LogicalResult checkConcatenation(NopOp nop) {
+  for (auto [i, input] : llvm::enumerate(nop.getInputs())) {
+    if (getStaticSize(nop.getInputOffsetsAttr().getValue().getResult(i)) != 0)
+      return nop.emitOpError("has input ")
+             << i
+             << " outside its storage: run fusion-place-concat-inputs "
+                "before the lowering";
+    auto result = dyn_cast<OpResult>(throughContainers(input));
+    auto node = result ? dyn_cast<NodeOp>(result.getOwner()) : NodeOp();
+    if (!node || node.getMutatedBuffer(result.getResultNumber()))
+      return nop.emitOpError("has input ")
+             << i
+             << ", which is not the fresh result of a fusion.node; only "
+                "those can be computed into the concatenation's storage";
+    for (Operation *user : input.getUsers())
+      if (isa<OutputOp>(user) ||
+          (user != nop.getOperation() && isa<NopOp>(user) &&
+           isConcatenation(cast<NopOp>(user))))
+        return nop.emitOpError("has input ")
+               << i << ", which also has a storage of its own ("
+               << user->getName() << " takes it)";
+  }
+  return success();
+}
+
 /// Checks the ops the host side must handle: tuple-returning externs and
 /// views that are not a plain reinterpretation of one buffer.
 static LogicalResult checkHostOps(GraphOp graph) {
@@ -214,10 +249,16 @@ static LogicalResult checkHostOps(GraphOp graph) {
       if (failed(checkTupleExtern(ext)))
         return WalkResult::interrupt();
     if (auto nop = dyn_cast<NopOp>(op)) {
+      if (isConcatenation(nop))
+        return failed(checkConcatenation(nop)) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
       if (nop.getInputs().size() != 1 || nop->getNumResults() != 1)
         return nop.emitOpError("aliases ")
                    << nop.getInputs().size()
-                   << " buffers; only views of one buffer have a lowering",
+                   << " buffers; only views of one buffer and concatenations "
+                      "with known input offsets have a lowering (the offsets "
+                      "are not in Inductor's dump: the backend writes them "
+                      "to buffer_views.json)",
                WalkResult::interrupt();
       auto from = cast<BufferType>(nop.getInputs().front().getType());
       auto to = cast<BufferType>(nop->getResult(0).getType());
@@ -264,6 +305,22 @@ public:
         plan.storageOf[producer] = storage;
       outputRoots.push_back(value);
     }
+    // A concatenation's storage before the nodes computing its inputs run:
+    // they write into it.
+    graph.walk([&](NopOp nop) {
+      if (!isConcatenation(nop))
+        return;
+      Value result = nop->getResult(0);
+      if (!plan.storageOf.count(result))
+        plan.storageOf[result] =
+            addStorage(getBufferName(result).getValue(),
+                       StoragePlan::Role::Temp, 0,
+                       cast<BufferType>(result.getType()));
+      for (Value input : nop.getInputs()) {
+        plan.storageOf[input] = plan.storageOf[result];
+        plan.storageOf[throughContainers(input)] = plan.storageOf[result];
+      }
+    });
     // Then every value produced in the graph, in op order.
     for (Operation &op : body.without_terminator())
       assign(&op);
@@ -277,9 +334,12 @@ public:
   }
 
 private:
-  /// A result of a node or extern that does not overwrite another buffer.
+  /// A result of a node or extern that does not overwrite another buffer,
+  /// or of a concatenation, whose inputs its storage holds.
   static bool isFreshResult(Value value) {
     auto result = dyn_cast<OpResult>(value);
+    if (auto nop = result ? dyn_cast<NopOp>(result.getOwner()) : NopOp())
+      return isConcatenation(nop);
     if (!result || !isa<NodeOp, ExternOp>(result.getOwner()))
       return false;
     auto node = cast<SchedulerNodeOpInterface>(result.getOwner());

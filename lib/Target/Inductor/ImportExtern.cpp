@@ -9,12 +9,50 @@
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
+
+FailureOr<AffineMapAttr>
+GraphImporter::concatInputOffsets(const DumpNode &node,
+                                  ArrayRef<StringRef> inputs) {
+  auto isPart = [&](StringRef input) {
+    auto it = concatInputOf.find(input);
+    return it != concatInputOf.end() && node.outputs.size() == 1 &&
+           it->second == node.outputs.front().name;
+  };
+  if (llvm::none_of(inputs, isPart))
+    return AffineMapAttr(); // a view, not a concatenation
+  StringRef result = node.outputs.front().name;
+  for (StringRef input : inputs)
+    if (!isPart(input))
+      return error(node.loc)
+             << "'" << node.name << "' concatenates '" << input
+             << "', which is not a view of its result '" << result << "'";
+  // Where each input lies: only the backend's buffer_views.json says. A
+  // dump without it imports and schedules; its lowering reports the nop.
+  if (!bufferViews)
+    return AffineMapAttr();
+  SmallVector<AffineExpr> offsets;
+  for (StringRef input : inputs) {
+    auto it = bufferViews->find(input);
+    if (it == bufferViews->end())
+      return AffineMapAttr();
+    if (it->second.base != result)
+      return error(it->second.loc)
+             << "buffer views: '" << input << "' is a view of '" << result
+             << "' in the dump, not of '" << it->second.base << "'";
+    offsets.push_back(it->second.offset);
+  }
+  unsigned numSymbols = 0;
+  for (AffineExpr offset : offsets)
+    numSymbols = std::max(numSymbols, getNumSymbolsUsed(offset));
+  return AffineMapAttr::get(AffineMap::get(0, numSymbols, offsets, ctx));
+}
 
 LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
   bool isNop = node.kind == DumpNode::Kind::Nop;
@@ -57,9 +95,14 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
       if (!isa<BufferType>(type))
         return error(buffer.layout.loc)
                << "the output of a NopKernelSchedulerNode needs a FixedLayout";
+    SmallVector<StringRef> inputNames =
+        llvm::map_to_vector(reads, [](auto &read) { return read.first; });
+    FailureOr<AffineMapAttr> offsets = concatInputOffsets(node, inputNames);
+    if (failed(offsets))
+      return failure();
     NopOp op = NopOp::create(builder, loc(node.loc), types,
                              builder.getStringAttr(node.name),
-                             builder.getStrArrayAttr(names), inputs);
+                             builder.getStrArrayAttr(names), inputs, *offsets);
     bindOutputs(node, op->getResults());
     return success();
   }

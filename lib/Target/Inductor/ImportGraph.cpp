@@ -115,6 +115,11 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
       if (!buffer.aliases.empty() &&
           buffer.layout.kind == DumpLayout::Kind::MultiOutput)
         continue;
+      // Likewise a concatenation's input has the OUTPUT user of the
+      // concatenation, which is the graph's output (a view of it when the
+      // program returns the input itself).
+      if (concatInputOf.count(buffer.name))
+        continue;
       if (llvm::any_of(buffer.users,
                        [](const DumpUser &u) { return u.isOutput(); }))
         outputBuffers.push_back({buffer.name, buffer.loc});
@@ -163,19 +168,39 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   return module;
 }
 
+LogicalResult GraphImporter::recordConcatInput(const DumpNode &node,
+                                               const DumpBuffer &buffer) {
+  auto [alias, at] = buffer.aliases.front();
+  // A NonOwningLayout buffer: Inductor's ConcatKernel computes its inputs
+  // into parts of its own buffer, which a later nop produces from them.
+  const DumpNode *concat = buffers.lookup(alias).first;
+  bool isPart =
+      buffer.aliases.size() == 1 && node.kind == DumpNode::Kind::Scheduler &&
+      node.body && concat && concat->kind == DumpNode::Kind::Nop &&
+      llvm::any_of(concat->unmet.deps,
+                   [&](const DumpDep &dep) { return dep.name == buffer.name; });
+  if (!isPart)
+    return error(at) << "buffer '" << buffer.name << "' aliases '" << alias
+                     << "'; only the inputs a concatenation "
+                        "(NopKernelSchedulerNode) reads may alias its "
+                        "result, and only NopKernelSchedulerNode and "
+                        "ExternKernelSchedulerNode results their inputs";
+  concatInputOf[buffer.name] = alias;
+  return success();
+}
+
 LogicalResult GraphImporter::buildNode(const DumpNode &node) {
   for (const DumpBuffer &buffer : node.outputs) {
     // An extern may return a view of its input (a FallbackKernel of an
     // ATen view op: view_as_complex, view_as_real, view.dtype, _conj). It
     // stays an extern: the runtime calls the op and adopts the view it
     // returns, and keeps the viewed storage alive as long as the view
-    // (plan.py, from the dump's `aliases`).
+    // (plan.py, from the dump's `aliases`). A computed buffer may alias
+    // only the concatenation it is an input of.
     if (!buffer.aliases.empty() && node.kind != DumpNode::Kind::Nop &&
-        node.kind != DumpNode::Kind::Extern)
-      return error(buffer.aliases.front().second)
-             << "buffer '" << buffer.name
-             << "' aliases another buffer; only NopKernelSchedulerNode and "
-                "ExternKernelSchedulerNode results may alias their inputs";
+        node.kind != DumpNode::Kind::Extern &&
+        failed(recordConcatInput(node, buffer)))
+      return failure();
     if (buffer.mutations.size() > 1)
       return error(buffer.mutations[1].second)
              << "a buffer mutates at most one buffer (Inductor asserts it)";

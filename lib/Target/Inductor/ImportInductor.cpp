@@ -87,6 +87,24 @@ static LogicalResult loadSizeHints(llvm::SourceMgr &sourceMgr,
   return readSizeHints(**id, locator, hints);
 }
 
+/// Loads the buffer views given in the options, or `buffer_views.json` next
+/// to the dump (the torch.compile backend writes one for graphs with
+/// NonOwningLayout buffers).
+static LogicalResult loadBufferViews(llvm::SourceMgr &sourceMgr,
+                                     const DumpLocator &locator,
+                                     const InductorImportOptions &options,
+                                     SizeSymbols &symbols, PyValueArena &arena,
+                                     llvm::StringMap<BufferView> &views) {
+  FailureOr<std::optional<unsigned>> id = addCompanionFile(
+      sourceMgr, locator.getContext(), options.bufferViewsPath,
+      "buffer_views.json", /*lookup=*/true, "buffer views");
+  if (failed(id))
+    return failure();
+  if (!*id)
+    return success();
+  return readBufferViews(**id, locator, symbols, arena, views);
+}
+
 /// Attaches the extern calls given in the options, or those next to the
 /// dump.
 static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
@@ -165,8 +183,14 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
           loadForeachLists(sourceMgr, locator, options, listValues, lists)) ||
       failed(createForeachNodes(dump, lists, locator)))
     return nullptr;
-  OwningOpRef<ModuleOp> module =
-      GraphImporter(dump, locator, options, fx, sizeHints, keepParsed).run();
+  llvm::StringMap<BufferView> views;
+  PyValueArena viewValues;
+  if (failed(loadBufferViews(sourceMgr, locator, options, dump.symbols,
+                             viewValues, views)))
+    return nullptr;
+  GraphImporter importer(dump, locator, options, fx, sizeHints, keepParsed);
+  importer.setBufferViews(&views);
+  OwningOpRef<ModuleOp> module = importer.run();
   // Verified once, with the extern calls attached.
   if (module && (failed(loadExternCalls(sourceMgr, *module, options)) ||
                  failed(verifyImported(*module))))

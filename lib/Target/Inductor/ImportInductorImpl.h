@@ -5,6 +5,7 @@
 //   ImportInductor.cpp   entry points (dump + FX graph -> verified module)
 //   FxGraph.cpp          placeholders of fx_graph_readable.py
 //   ImportForeach.cpp    foreach_lists.json: create_foreach_nodes
+//   BufferViews.cpp      buffer_views.json: offsets of NonOwningLayout views
 //   ExternCalls.cpp      extern_calls.json onto the fusion.extern ops
 //   Dtypes.cpp           torch dtypes, name order
 //   ImportGraph.cpp      graph-level assembly: nodes in order, containers,
@@ -102,6 +103,20 @@ inline bool naturalLess(StringRef a, StringRef b) {
 FailureOr<Type> convertDtype(StringRef dtype, const char *loc,
                              const DumpLocator &locator);
 
+/// Where a NonOwningLayout buffer lies in the storage of `base`: `offset`
+/// elements in, in the dump's size symbols (buffer_views.json).
+struct BufferView {
+  StringRef base;
+  AffineExpr offset;
+  const char *loc;
+};
+
+/// Reads `buffer_views.json` (`{"buf1": {"base": "buf5", "offset": 1}}`)
+/// in buffer `bufferId` (BufferViews.cpp).
+LogicalResult readBufferViews(unsigned bufferId, const DumpLocator &locator,
+                              SizeSymbols &symbols, PyValueArena &arena,
+                              llvm::StringMap<BufferView> &views);
+
 /// Reads `size_hints.json` (`{"s27": 1024, ...}`) in buffer `bufferId`.
 LogicalResult readSizeHints(unsigned bufferId, const DumpLocator &locator,
                             llvm::StringMap<int64_t> &hints);
@@ -136,6 +151,11 @@ public:
         sizeHints(sizeHints), keepParsed(keepParsed),
         ctx(locator.getContext()), builder(ctx) {}
 
+  /// Where the NonOwningLayout buffers lie (buffer_views.json), if known.
+  void setBufferViews(const llvm::StringMap<BufferView> *views) {
+    bufferViews = views;
+  }
+
   OwningOpRef<ModuleOp> run();
 
 private:
@@ -149,9 +169,17 @@ private:
   LogicalResult buildNode(const DumpNode &node);
   LogicalResult buildSchedulerNode(const DumpNode &node);
   LogicalResult buildContainer(const DumpNode &node);
+  /// Records `buffer` of `node`, which aliases another buffer, as an input
+  /// of the concatenation producing that buffer; anything else is an error.
+  LogicalResult recordConcatInput(const DumpNode &node,
+                                  const DumpBuffer &buffer);
 
   // ImportExtern.cpp
   LogicalResult buildExternOrNop(const DumpNode &node);
+  /// The offsets of a concatenation's inputs in its storage, from the
+  /// buffer views; null when they are not known.
+  FailureOr<AffineMapAttr> concatInputOffsets(const DumpNode &node,
+                                              ArrayRef<StringRef> inputs);
 
   // ImportBuffers.cpp
   LogicalResult collectInputs();
@@ -185,6 +213,10 @@ private:
   const llvm::StringMap<FxPlaceholder> &fx;
   /// size_hints.json: the hint of each size symbol.
   const llvm::StringMap<int64_t> &sizeHints;
+  const llvm::StringMap<BufferView> *bufferViews = nullptr;
+  /// The concatenation inputs (NonOwningLayout buffers) built so far, and
+  /// the buffer each is part of.
+  llvm::StringMap<std::string> concatInputOf;
   bool keepParsed;
   MLIRContext *ctx;
   OpBuilder builder;

@@ -56,6 +56,13 @@ void mlir::fusion::registerInductorTranslations() {
       llvm::cl::desc("Do not look for size_hints.json next to the dump"),
       llvm::cl::init(false), llvm::cl::cat(category));
 
+  static llvm::cl::opt<std::string> bufferViews(
+      "inductor-buffer-views",
+      llvm::cl::desc("buffer_views.json giving where each NonOwningLayout "
+                     "buffer lies in the storage it views (default: the one "
+                     "next to the dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
+
   static llvm::cl::opt<bool> emitBytecode(
       "emit-bytecode",
       llvm::cl::desc("Write the imported graph as MLIR bytecode (as "
@@ -72,6 +79,7 @@ void mlir::fusion::registerInductorTranslations() {
     opts.noForeachLists = noForeachLists;
     opts.sizeHintsPath = sizeHints;
     opts.noSizeHintsLookup = noSizeHintsLookup;
+    opts.bufferViewsPath = bufferViews;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

@@ -187,9 +187,36 @@ fusion.graph @out_of_order(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>)
 // -----
 
 fusion.graph @concat_view(%a: !fusion.buffer<4xf32>, %b: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
-  // expected-error @below {{'fusion.nop' op aliases 2 buffers; only views of one buffer have a lowering}}
+  // expected-error @below {{'fusion.nop' op aliases 2 buffers; only views of one buffer and concatenations with known input offsets have a lowering}}
   %buf0 = fusion.nop "op0"(%a, %b) : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
   fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// The inputs of a concatenation are moved into its storage by
+// fusion-place-concat-inputs, which the lowering pipelines run first.
+fusion.graph @concat_unplaced(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-error @below {{'fusion.nop' op has input 1 outside its storage: run fusion-place-concat-inputs before the lowering}}
+  %buf2 = fusion.nop "op2"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 4)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf2 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// A graph input has its own storage: the concatenation cannot hold it.
+fusion.graph @concat_of_input(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @below {{'fusion.nop' op has input 0, which is not the fresh result of a fusion.node; only those can be computed into the concatenation's storage}}
+  %buf0 = fusion.nop "op0"(%x) {input_offsets = affine_map<() -> (0)>} : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output %buf0 : !fusion.buffer<4xf32>
 }
 
 // -----

@@ -1510,3 +1510,43 @@ fusion.graph @scan_yield(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) a
   }
   fusion.output %out : !fusion.buffer<8xf32>
 }
+
+// -----
+
+fusion.graph @concat_offsets_count(%x: !fusion.buffer<4xf32>, %y: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{has 2 inputs but 1 input offsets}}
+  %buf0 = fusion.nop "op0"(%x, %y) {input_offsets = affine_map<() -> (0)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @concat_offsets_outside(%x: !fusion.buffer<4xf32>, %y: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{places an input of 4 elements at offset 5 in a storage of 8 elements}}
+  %buf0 = fusion.nop "op0"(%x, %y) {input_offsets = affine_map<() -> (0, 5)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @concat_offsets_dtype(%x: !fusion.buffer<4xf32>, %y: !fusion.buffer<4xf16>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{concatenates 'f16' into 'f32' storage}}
+  %buf0 = fusion.nop "op0"(%x, %y) {input_offsets = affine_map<() -> (0, 4)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf16>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+fusion.graph @concat_offsets_results(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{with input offsets has one result, not 2}}
+  %buf0, %buf1 = fusion.nop "op0"(%x) {input_offsets = affine_map<() -> (0)>} : (!fusion.buffer<4xf32>) -> (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>)
+  fusion.output %buf0 : !fusion.buffer<4xf32>
+}
+
+// -----
+
+fusion.graph @concat_offsets_symbol(%x: !fusion.buffer<4xf32>, %y: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{uses size symbol s0 in its input offsets but the graph declares no size symbols}}
+  %buf0 = fusion.nop "op0"(%x, %y) {input_offsets = affine_map<()[s0] -> (0, s0)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}

@@ -782,7 +782,7 @@ bool Generator::emitNop() {
       contiguous({*input.type.getNumElements()}, input.type.getElementType());
   auto nop = NopOp::create(builder, loc, TypeRange{viewType}, nodeName(),
                            builder.getStrArrayAttr({bufferName()}),
-                           ValueRange{input.value});
+                           ValueRange{input.value}, /*input_offsets=*/nullptr);
   unsigned view = addBuffer(nop.getResult(0), false);
   buffers[view].viewOf = *id;
   buffers[*id].views.push_back(view);

@@ -57,6 +57,11 @@ struct InductorImportOptions {
   std::string sizeHintsPath;
   /// Never look for `size_hints.json` next to the dump.
   bool noSizeHintsLookup = false;
+  /// `buffer_views.json` of the same graph: where each NonOwningLayout
+  /// buffer (an input of a concatenation) lies in the storage it views,
+  /// which the dump does not print; the lowering of a concatenation needs
+  /// it. Empty: use `buffer_views.json` next to the dump when there is one.
+  std::string bufferViewsPath;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a

@@ -178,6 +178,12 @@ LogicalResult mlir::fusion::detail::verifySizeSymbols(GraphOp graph) {
       if (failed(checkSymbolsDeclared(op, graph, used, "its loop sizes")))
         return WalkResult::interrupt();
     }
+    if (auto nop = dyn_cast<NopOp>(op))
+      if (AffineMapAttr offsets = nop.getInputOffsetsAttr())
+        if (failed(checkSymbolsDeclared(op, graph,
+                                        offsets.getValue().getNumSymbols(),
+                                        "its input offsets")))
+          return WalkResult::interrupt();
     if (auto indexed = dyn_cast<IndexedOpInterface>(op))
       if (failed(checkSymbolsDeclared(op, graph,
                                       indexed.getIndexMap().getNumSymbols() -

@@ -578,9 +578,56 @@ void NopOp::print(OpAsmPrinter &p) {
   p.printFunctionalType(getInputs().getTypes(), getResultTypes());
 }
 
+/// Checks a concatenation's `input_offsets`: one offset per input into the
+/// storage of its one result, of the same element type, where each input
+/// fits when the sizes are static.
+static LogicalResult verifyInputOffsets(NopOp op, AffineMap offsets) {
+  if (op->getNumResults() != 1)
+    return op.emitOpError("with input offsets has one result, not ")
+           << op->getNumResults();
+  if (offsets.getNumDims() != 0)
+    return op.emitOpError("input offsets cannot use loop variables");
+  if (offsets.getNumResults() != op.getInputs().size())
+    return op.emitOpError("has ")
+           << op.getInputs().size() << " inputs but "
+           << offsets.getNumResults() << " input offsets";
+  auto result = cast<BufferType>(op->getResult(0).getType());
+  std::optional<int64_t> available = result.getStorageSize();
+  for (auto [input, offset] :
+       llvm::zip(op.getInputs(), offsets.getResults())) {
+    auto type = cast<BufferType>(input.getType());
+    if (type.getElementType() != result.getElementType())
+      return op.emitOpError("concatenates ")
+             << type.getElementType() << " into "
+             << result.getElementType() << " storage";
+    if (hasNonPositiveDivisor(offset) ||
+        getNumSymbolsUsed(offset) > kMaxSizeSymbols)
+      return op.emitOpError("input offset ")
+             << sizeExprToString(offset)
+             << " divides by a non-positive constant or uses a size symbol "
+                "beyond s"
+             << kMaxSizeSymbols - 1;
+    std::optional<int64_t> at = getStaticSize(offset) == kSymbolicSize
+                                    ? std::nullopt
+                                    : std::optional(getStaticSize(offset));
+    if (at && *at < 0)
+      return op.emitOpError("input offsets must be non-negative, got ") << *at;
+    std::optional<int64_t> needed = type.getStorageSize();
+    if (at && needed && available &&
+        (*needed > *available || *at > *available - *needed))
+      return op.emitOpError("places an input of ")
+             << *needed << " elements at offset " << *at
+             << " in a storage of " << *available << " elements";
+  }
+  return success();
+}
+
 LogicalResult NopOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
+  if (AffineMapAttr offsets = getInputOffsetsAttr())
+    if (failed(verifyInputOffsets(*this, offsets.getValue())))
+      return failure();
   return verifyLeafResults(*this, getBufferNames(),
                            SmallVector<int64_t>(getNumResults(), -1),
                            getInputs(), /*everyOperandTied=*/false);

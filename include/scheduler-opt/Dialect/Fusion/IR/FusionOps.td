@@ -308,14 +308,27 @@ def Fusion_NopOp : Fusion_SchedulerNodeOp<"nop", "NopKernelSchedulerNode",
     (views, concatenations into preallocated storage). Readers of a result
     are readers of the operands for mutation ordering.
 
+    A concatenation (Inductor's `ConcatKernel`) has one result, whose
+    storage its inputs were computed straight into: each input is a view
+    of part of it (a `NonOwningLayout` buffer). `input_offsets`, when
+    known, gives the element offset of each input's storage in the
+    result's, one map result per input, in the graph's size symbols. The
+    inputs keep the types and indices Inductor gives them (relative to
+    their own start) until `fusion-place-concat-inputs` moves them into
+    the result's storage for the lowering.
+
     ```mlir
     %buf3 = fusion.nop "op3"(%buf1) : (!fusion.buffer<8x8xf32>) -> !fusion.buffer<64xf32>
+    %buf5 = fusion.nop "op5"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 1)>}
+        : (!fusion.buffer<512x1xf32, strides = [2, 1]>,
+           !fusion.buffer<512x1xf32, strides = [2, 1]>) -> !fusion.buffer<512x2xf32>
     ```
   }];
   let arguments = (ins
     StrAttr:$name,
     StrArrayAttr:$buffer_names,
-    Variadic<Fusion_BufferType>:$inputs
+    Variadic<Fusion_BufferType>:$inputs,
+    OptionalAttr<AffineMapAttr>:$input_offsets
   );
   let results = (outs Variadic<Fusion_BufferType>:$results);
   let hasCustomAssemblyFormat = 1;

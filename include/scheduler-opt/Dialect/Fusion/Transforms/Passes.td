@@ -313,4 +313,50 @@ def FuseNodesPass : GraphPass<"fusion-fuse-nodes"> {
   ];
 }
 
+def PlaceConcatInputsPass : GraphPass<"fusion-place-concat-inputs"> {
+  let summary = "Moves the inputs of each concatenation into its storage "
+                "(Inductor's NonOwningLayout views), for the lowering";
+  let description = [{
+    Inductor computes the inputs of a `torch.cat` straight into the
+    output's storage when it can (`ConcatKernel.realize_into`): each input
+    buffer gets a `NonOwningLayout`, a view of part of the output, and its
+    indices stay relative to its own start. The scheduler reasons on that
+    form, as Inductor does. A lowering needs the storage each access
+    touches: for every `fusion.nop` with `input_offsets`, this pass gives
+    each input the offset of its part (its type's `offset`) and adds the
+    offset to every `fusion.load` of it and every `fusion.store` into it,
+    through the fused, foreach and group containers that re-export it,
+    then records the inputs as placed (all offsets 0: each input's storage
+    starts where the result's does). A placed graph is left unchanged.
+
+    ```mlir
+    %buf1 = fusion.node "op1" (%p0) in [512] writes(%out : !fusion.buffer<512x1xf32, strides = [303, 1]>) {
+      ...
+      fusion.store %v, %out[%p0 * 303] : !fusion.buffer<512x1xf32, strides = [303, 1]>
+    }
+    %buf5 = fusion.nop "op5"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 1)>} : ...
+    ```
+
+    becomes
+
+    ```mlir
+    %buf1 = fusion.node "op1" (%p0) in [512] writes(%out : !fusion.buffer<512x1xf32, strides = [303, 1], offset = 1>) {
+      ...
+      fusion.store %v, %out[%p0 * 303 + 1] : !fusion.buffer<512x1xf32, strides = [303, 1], offset = 1>
+    }
+    %buf5 = fusion.nop "op5"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 0)>} : ...
+    ```
+
+    An input the lowering could not then address is an error naming it: one
+    that a `fusion.node` does not produce (an extern, a graph input), that
+    overwrites a buffer in place, that another concatenation also places,
+    that the graph returns, or that a view (`fusion.nop`) or a
+    `fusion.opaque` reads whole from its start.
+  }];
+  let statistics = [
+    Statistic<"numPlaced", "num-placed",
+              "Number of concatenation inputs moved into their storage">
+  ];
+}
+
 #endif // SCHEDULER_OPT_DIALECT_FUSION_TRANSFORMS_PASSES_TD

@@ -1,0 +1,46 @@
+// RUN: scheduler-opt %s -split-input-file --pass-pipeline='builtin.module(fusion.graph(fusion-place-concat-inputs))' -verify-diagnostics
+// Inputs of a concatenation that fusion-place-concat-inputs cannot move
+// into its storage (place-concat-inputs.mlir has those it moves).
+
+// A part must be a node's result: a graph input has a storage of its own.
+fusion.graph @input_part(%x: !fusion.buffer<4xf32>, %y: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  // expected-error @+1 {{cannot place input 0 in its storage: only the result of a fusion.node can be placed}}
+  %buf0 = fusion.nop "op0"(%x, %y) {input_offsets = affine_map<() -> (4, 0)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
+// A part the graph returns would need a storage of its own.
+fusion.graph @returned_part(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>, !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-error @+1 {{cannot place input 1 in its storage: the graph returns it}}
+  %buf2 = fusion.nop "op2"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 4)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf2, %buf1 : !fusion.buffer<8xf32>, !fusion.buffer<4xf32>
+}
+
+// -----
+
+// A view reads a part from its own start, which then moves.
+fusion.graph @viewed_part(%x: !fusion.buffer<4xf32>) -> (!fusion.buffer<8xf32>, !fusion.buffer<2x2xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  %buf1 = fusion.node "op1" (%p0) in [4] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    fusion.store %0, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  // expected-note @+1 {{read here}}
+  %buf3 = fusion.nop "op3"(%buf1) : (!fusion.buffer<4xf32>) -> !fusion.buffer<2x2xf32>
+  // expected-error @+1 {{cannot place input 1 in its storage: it is read whole from its start by 'fusion.nop'}}
+  %buf2 = fusion.nop "op2"(%buf0, %buf1) {input_offsets = affine_map<() -> (0, 4)>} : (!fusion.buffer<4xf32>, !fusion.buffer<4xf32>) -> !fusion.buffer<8xf32>
+  fusion.output %buf2, %buf3 : !fusion.buffer<8xf32>, !fusion.buffer<2x2xf32>
+}
