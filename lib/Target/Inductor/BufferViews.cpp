@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DumpFields.h"
 #include "ImportInductorImpl.h"
 
 #include "llvm/Support/SourceMgr.h"
@@ -52,6 +53,7 @@ LogicalResult mlir::fusion::inductor::readBufferViews(
   if ((*value)->kind != PyValue::Kind::Dict)
     return expected((*value)->loc());
   MLIRContext *ctx = locator.getContext();
+  ValueReader reader(locator, symbols);
   ArrayRef<PyValue *> entries = (*value)->elements;
   for (unsigned i = 0; i + 1 < entries.size(); i += 2) {
     const PyValue *key = entries[i], *view = entries[i + 1];
@@ -70,17 +72,7 @@ LogicalResult mlir::fusion::inductor::readBufferViews(
       parsed.offset = getAffineConstantExpr(offset->intValue, ctx);
     } else if (offset->kind == PyValue::Kind::String) {
       // A size expression in the dump's size symbols, located in the file.
-      auto resolve = [&](StringRef name) -> AffineExpr {
-        if (SizeSymbols::isSizeSymbolName(name))
-          return symbols.get(name, ctx);
-        return AffineExpr();
-      };
-      FailureOr<AffineExpr> expr = parseIndexExpr(
-          offset->str, ctx, resolve,
-          [&](const char *at) -> InFlightDiagnostic {
-            return locator.emitError(at);
-          },
-          [](unsigned) { return true; });
+      FailureOr<AffineExpr> expr = reader.readSizeText(offset->str);
       if (failed(expr))
         return failure();
       parsed.offset = *expr;

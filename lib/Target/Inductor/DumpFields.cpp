@@ -80,6 +80,12 @@ FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
       v->kind != PyValue::Kind::Tuple && v->kind != PyValue::Kind::Call)
     return error(v) << "expected an integer or a size expression in " << what
                     << ", found " << quoteSource(v->text);
+  return readSizeText(v->text, layoutSizes);
+}
+
+FailureOr<AffineExpr>
+ValueReader::readSizeText(StringRef text, ArrayRef<AffineExpr> layoutSizes) {
+  MLIRContext *ctx = locator.getContext();
   // Size expressions use size symbols only: no loop variables.
   auto resolve = [&](StringRef name) -> AffineExpr {
     if (SizeSymbols::isSizeSymbolName(name))
@@ -87,7 +93,7 @@ FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
     return AffineExpr();
   };
   return parseIndexExpr(
-      v->text, ctx, resolve,
+      text, ctx, resolve,
       [&](const char *at) -> InFlightDiagnostic { return locator.emitError(at); },
       [](unsigned) { return true; }, layoutSizes);
 }

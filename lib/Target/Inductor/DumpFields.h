@@ -43,6 +43,10 @@ public:
   /// `layoutSizes`: for a stride, the sizes of its layout (parseIndexExpr).
   FailureOr<AffineExpr> readSize(const PyValue *v, StringRef what,
                                  ArrayRef<AffineExpr> layoutSizes = {});
+  /// The size expression `text` (in the dump or a file beside it, which
+  /// locates its errors), in the size symbols only.
+  FailureOr<AffineExpr> readSizeText(StringRef text,
+                                     ArrayRef<AffineExpr> layoutSizes = {});
   LogicalResult readSizeList(const PyValue *v, SmallVectorImpl<AffineExpr> &out,
                              StringRef what,
                              ArrayRef<AffineExpr> layoutSizes = {});
