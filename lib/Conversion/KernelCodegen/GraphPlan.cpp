@@ -101,23 +101,6 @@ std::string codegen::printManifestSize(AffineExpr expr,
   return text;
 }
 
-/// The member result a container result re-exports.
-static Value memberResultOf(OpResult containerResult) {
-  Operation *container = containerResult.getOwner();
-  Block &body = container->getRegion(0).front();
-  return body.getTerminator()->getOperand(containerResult.getResultNumber());
-}
-
-/// Follows container results to the member results they re-export.
-static Value throughContainers(Value value) {
-  while (auto result = dyn_cast<OpResult>(value)) {
-    if (!isa<FusedOp, ForeachOp, GroupOp>(result.getOwner()))
-      break;
-    value = memberResultOf(result);
-  }
-  return value;
-}
-
 /// Appends the leaf steps of a top-level scheduler op: nodes, fused groups,
 /// foreach (combo) kernels and externs run; nops and tuple-element externs
 /// run nothing; group members run one after the other.
@@ -223,7 +206,7 @@ static LogicalResult checkConcatenation(NopOp nop) {
              << i
              << " outside its storage: run fusion-place-concat-inputs "
                 "before the lowering";
-    auto result = dyn_cast<OpResult>(throughContainers(input));
+    auto result = dyn_cast<OpResult>(lookThroughContainers(input));
     auto node = result ? dyn_cast<NodeOp>(result.getOwner()) : NodeOp();
     if (!node || node.getMutatedBuffer(result.getResultNumber()))
       return nop.emitOpError("has input ")
@@ -292,7 +275,7 @@ public:
     OutputOp output = graph.getOutputOp();
     SmallVector<Value> outputRoots;
     for (auto [j, value] : llvm::enumerate(output.getBuffers())) {
-      Value producer = throughContainers(value);
+      Value producer = lookThroughContainers(value);
       auto type = cast<BufferType>(value.getType());
       bool direct = isFreshResult(producer) && producer.getType() == type &&
                     !plan.storageOf.count(producer);
@@ -318,7 +301,7 @@ public:
                        cast<BufferType>(result.getType()));
       for (Value input : nop.getInputs()) {
         plan.storageOf[input] = plan.storageOf[result];
-        plan.storageOf[throughContainers(input)] = plan.storageOf[result];
+        plan.storageOf[lookThroughContainers(input)] = plan.storageOf[result];
       }
     });
     // Then every value produced in the graph, in op order.
@@ -374,12 +357,12 @@ private:
       // registers, unless it overwrites a buffer in place.
       if (isa<FusedOp>(op))
         for (OpResult result : op->getResults())
-          if (isUnusedOutside(result) && !isMutation(memberResultOf(result)))
-            plan.registerBuffers.insert(memberResultOf(result));
+          if (isUnusedOutside(result) && !isMutation(getMemberResult(result)))
+            plan.registerBuffers.insert(getMemberResult(result));
       for (Operation &member : op->getRegion(0).front().without_terminator())
         assign(&member);
       for (OpResult result : op->getResults())
-        if (std::optional<unsigned> s = plan.lookup(memberResultOf(result)))
+        if (std::optional<unsigned> s = plan.lookup(getMemberResult(result)))
           plan.storageOf[result] = *s;
       return;
     }

@@ -60,6 +60,22 @@ std::string mlir::fusion::detail::getContainerNodeName(Operation *container) {
                     "_");
 }
 
+Value mlir::fusion::getMemberResult(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !isa<FusedOp, ForeachOp, GroupOp>(result.getOwner()))
+    return value;
+  return bodyOf(result.getOwner())
+      .getTerminator()
+      ->getOperand(result.getResultNumber());
+}
+
+Value mlir::fusion::lookThroughContainers(Value value) {
+  for (Value member = getMemberResult(value); member != value;
+       member = getMemberResult(value))
+    value = member;
+  return value;
+}
+
 std::pair<SchedulerNodeOpInterface, unsigned>
 mlir::fusion::detail::getContainerMember(Operation *container,
                                          unsigned resultNumber) {

@@ -87,16 +87,13 @@ struct PlaceConcatInputsPass
       return nop.emitOpError("cannot place input ")
              << index << " in its storage: " << why;
     };
-    // The member result a chain of containers re-exports.
+    // The input, the member results of the containers re-exporting it,
+    // down to the leaf result.
     SmallVector<Value> aliases = {input};
-    Value leaf = input;
-    while (auto r = dyn_cast<OpResult>(leaf)) {
-      if (!isa<FusedOp, ForeachOp, GroupOp>(r.getOwner()))
-        break;
-      leaf = r.getOwner()->getRegion(0).front().getTerminator()->getOperand(
-          r.getResultNumber());
-      aliases.push_back(leaf);
-    }
+    for (Value member = getMemberResult(input); member != aliases.back();
+         member = getMemberResult(member))
+      aliases.push_back(member);
+    Value leaf = aliases.back();
     auto result = dyn_cast<OpResult>(leaf);
     auto node = result ? dyn_cast<NodeOp>(result.getOwner()) : NodeOp();
     if (!node)

@@ -341,9 +341,8 @@ Value Planner::storageOf(StringAttr name) {
   Value buffer = deps.lookupBuffer(name);
   while (auto result = dyn_cast_or_null<OpResult>(buffer)) {
     Operation *op = result.getOwner();
-    if (isa<FusedOp, ForeachOp, GroupOp>(op)) {
-      auto yield = cast<YieldOp>(op->getRegion(0).front().getTerminator());
-      buffer = yield.getValues()[result.getResultNumber()];
+    if (Value member = getMemberResult(result); member != buffer) {
+      buffer = member;
       continue;
     }
     if (auto nop = dyn_cast<NopOp>(op)) {

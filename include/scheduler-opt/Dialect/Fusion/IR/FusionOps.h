@@ -36,6 +36,15 @@ std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols = {});
 
+/// The member result that `value` re-exports when it is a result of a
+/// `fusion.fused`, `fusion.foreach` or `fusion.group` (what the container's
+/// terminator yields for it); `value` itself otherwise.
+Value getMemberResult(Value value);
+
+/// Follows container results down to the result of the leaf scheduler node
+/// (or extern, nop) that they re-export.
+Value lookThroughContainers(Value value);
+
 namespace detail {
 // What the scheduler node ops' generated methods (FusionOps.td) call.
 
