@@ -151,11 +151,15 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
                                           llvm::StringMap<BodyValue> &env,
                                           BodyValue &result) {
-  FailureOr<PyValue *> parsed =
-      parsePyValue(stmt.valueText, graph.locator, values);
-  if (failed(parsed))
-    return failure();
-  const PyValue &value = **parsed;
+  PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
+  if (!parsed) {
+    FailureOr<PyValue *> generic =
+        parsePyValue(stmt.valueText, graph.locator, values);
+    if (failed(generic))
+      return failure();
+    parsed = *generic;
+  }
+  const PyValue &value = *parsed;
   if (stmt.target.empty()) {
     // `return x`: the value a masked subblock yields; `return store` and
     // `return None` end the main body.

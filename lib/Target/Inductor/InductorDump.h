@@ -325,6 +325,14 @@ std::string quoteSource(StringRef text, size_t limit = 60);
 FailureOr<PyValue *> parsePyValue(StringRef text, const DumpLocator &locator,
                                   PyValueArena &arena);
 
+/// The value of a loop-body statement in the common shapes (`None`, a
+/// name, `name[k]`, a call whose arguments are strings, numbers and
+/// names) read
+/// straight from its text (DirectStatements.cpp): the value parsePyValue
+/// would build from `text`, or null, without a diagnostic, for any other
+/// text, which the caller then gives to parsePyValue.
+PyValue *parseStatementValueDirect(StringRef text, PyValueArena &arena);
+
 } // namespace inductor
 } // namespace fusion
 } // namespace mlir
