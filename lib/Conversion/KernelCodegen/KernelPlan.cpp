@@ -267,6 +267,13 @@ namespace {
 /// Structural equality of values of a kernel's member bodies, used to run
 /// equal reductions once (Inductor's op0 and op1 of a softmax both compute
 /// the online softmax of the same row).
+/// The value a masked region yields where its mask is true.
+static Value getYieldedValue(MaskedOp masked) {
+  return cast<YieldOp>(masked.getBody().front().getTerminator())
+      .getValues()
+      .front();
+}
+
 class ValueEquivalence {
 public:
   explicit ValueEquivalence(const KernelPlan &plan) : plan(plan) {}
@@ -318,6 +325,18 @@ private:
     }
     auto resX = cast<OpResult>(x), resY = cast<OpResult>(y);
     Operation *opX = resX.getOwner(), *opY = resY.getOwner();
+    if (auto maskedX = dyn_cast<MaskedOp>(opX)) {
+      // Masked regions compute the same value where their masks agree
+      // (Inductor's split batch-norm statistics: one node per Welford
+      // output, each with its own copy of the masked load).
+      auto maskedY = dyn_cast<MaskedOp>(opY);
+      if (!maskedY)
+        return false;
+      worklist.push_back({maskedX.getMask(), maskedY.getMask()});
+      worklist.push_back({maskedX.getOther(), maskedY.getOther()});
+      worklist.push_back({getYieldedValue(maskedX), getYieldedValue(maskedY)});
+      return true;
+    }
     if (resX.getResultNumber() != resY.getResultNumber() ||
         opX->getName() != opY->getName() || opX->getNumRegions() != 0 ||
         opY->getNumRegions() != 0 ||
