@@ -70,6 +70,7 @@ libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
 red="$root/test/Conversion/FusionToLoops/reductions-jit.mlir"
 outer="$root/test/Conversion/FusionToLoops/outer-reductions-jit.mlir"
 transposes="$root/test/Conversion/FusionToLoops/transpose-jit.mlir"
+masked="$root/test/Conversion/FusionToLoops/masked-jit.mlir"
 # Reductions over columns (2-D tiles; the pipeline fuses the producer in,
 # whose per-element store is what runs across rows): one thread per
 # column (6 rows), 8 lanes per column in registers (100 rows; 37 columns,
@@ -89,7 +90,11 @@ declare -A semantics=(
   [transposes_100x37]="$transposes 3=100 5=37"
   [transposes_4096x9]="$transposes 3=4096 5=9"
   [transposes_200x1000]="$transposes 3=200 5=1000"
-  [transposes_64x49]="$transposes 3=64 5=49")
+  [transposes_64x49]="$transposes 3=64 5=49"
+  [masked_16x8]="$masked" [masked_64x1024]="$masked 8=1024 24=3072 16=64")
+# Masked regions: a mask shared by a thread's four elements (one branch,
+# vector loads inside), at 16 x 8 and 64 x 1024 (blocks of 256 threads);
+# three split Welford nodes with their own masked loads, merged into one.
 # Transposes (2-D tiles through shared memory): partial tiles, tiles of 9
 # columns (a 3x3 convolution weight into channels-last), larger tiles,
 # tiles that only reorder (op4) of 7 columns (64 x 49);

@@ -55,6 +55,9 @@ struct KernelEmitter::ElementGroup {
   /// thread computes (null in that row): loads that do not depend on the
   /// row are shared with it.
   ElementGroup *peer = nullptr;
+  /// For the group inside a masked region (emitGroupMasked): the group
+  /// around it, whose vector loads dominate the region.
+  ElementGroup *outer = nullptr;
 };
 
 struct KernelEmitter::PendingStore {
@@ -268,6 +271,8 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
       // One vector load per group; the first element of the group computes
       // its index (elements are emitted in order, so it dominates the rest).
       Value &vector = group->vectorLoads[key];
+      for (ElementGroup *g = group->outer; g && !vector; g = g->outer)
+        vector = g->vectorLoads.lookup(key);
       if (!vector) {
         Scope &first = *group->elements.front();
         FailureOr<Value> start =
@@ -353,8 +358,135 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
   return success();
 }
 
+bool KernelEmitter::variesInRow(Value root) {
+  // Post-order over the values `root` depends on, with an explicit stack.
+  SmallVector<Value> stack = {root};
+  while (!stack.empty()) {
+    Value value = stack.back();
+    if (variesInRowCache.count(value)) {
+      stack.pop_back();
+      continue;
+    }
+    auto exprVaries = [&](Operation *access) {
+      return plan.indexExprs.lookup(access).isFunctionOfDim(1);
+    };
+    // The values `value` is computed from, and whether it varies on its own.
+    SmallVector<Value> operands;
+    bool varies = false;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      varies = !isa<NodeOp>(owner) ||
+               plan.getMember(owner).loopVars[arg.getArgNumber()]
+                   .isFunctionOfDim(1);
+    } else {
+      Operation *op = value.getDefiningOp();
+      if (isa<ReduceOp>(op)) {
+        varies = false; // one value per row
+      } else if (isRowOp(op)) {
+        varies = true;
+      } else if (auto load = dyn_cast<LoadOp>(op)) {
+        auto it = plan.producers.find(load.getBuffer());
+        if (it != plan.producers.end()) {
+          StoreOp producer = it->second;
+          operands.push_back(producer.getValue());
+        } else
+          varies = exprVaries(load);
+        llvm::append_range(
+            operands, load.getIndices().drop_front(load.getMap().getNumDims()));
+      } else if (auto index = dyn_cast<IndexExprOp>(op)) {
+        varies = exprVaries(index);
+        llvm::append_range(operands, index.getIndices().drop_front(
+                                         index.getMap().getNumDims()));
+      } else if (auto masked = dyn_cast<MaskedOp>(op)) {
+        operands = {masked.getMask(), masked.getOther(),
+                    cast<YieldOp>(masked.getBody().front().getTerminator())
+                        .getValues()
+                        .front()};
+      } else if (op->getNumRegions() != 0) {
+        varies = true;
+      } else {
+        for (Value v : op->getOperands())
+          if (!isa<BufferType>(v.getType()))
+            operands.push_back(v);
+      }
+    }
+    bool ready = true;
+    for (Value v : operands) {
+      auto it = variesInRowCache.find(v);
+      if (it == variesInRowCache.end()) {
+        if (!varies) {
+          stack.push_back(v);
+          ready = false;
+        }
+      } else {
+        varies |= it->second;
+      }
+    }
+    if (!ready)
+      continue;
+    variesInRowCache[value] = varies;
+    stack.pop_back();
+  }
+  return variesInRowCache.lookup(root);
+}
+
+FailureOr<Value> KernelEmitter::emitGroupMasked(OpBuilder &b, Scope &scope,
+                                                MaskedOp masked) {
+  ElementGroup &group = *scope.group;
+  // What the region captures, for every element (materialize did it for
+  // this one).
+  SmallVector<Value> captured = dependencies(masked.getResult());
+  for (auto &element : group.elements)
+    for (Value v : captured)
+      if (failed(materialize(b, *element, v)))
+        return failure();
+  SmallVector<Type> types(group.width, masked.getType());
+  auto ifOp = scf::IfOp::create(b, loc, types,
+                                lookup(&scope, masked.getMask()),
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    ElementGroup inner;
+    inner.width = group.width;
+    inner.start = group.start;
+    inner.valid = group.valid;
+    inner.outer = &group;
+    for (auto &element : group.elements) {
+      auto s = std::make_unique<Scope>();
+      s->parent = element.get();
+      s->x = element->x;
+      s->r = element->r;
+      s->valid = element->valid;
+      s->group = &inner;
+      s->inGroup = element->inGroup;
+      inner.elements.push_back(std::move(s));
+    }
+    auto yield = cast<YieldOp>(masked.getBody().front().getTerminator());
+    SmallVector<Value> results;
+    for (auto &element : inner.elements) {
+      FailureOr<Value> v =
+          materialize(b, *element, yield.getValues().front());
+      if (failed(v))
+        return failure();
+      results.push_back(*v);
+    }
+    scf::YieldOp::create(b, loc, results);
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    SmallVector<Value> others;
+    for (auto &element : group.elements)
+      others.push_back(lookup(element.get(), masked.getOther()));
+    scf::YieldOp::create(b, loc, others);
+  }
+  for (auto [element, result] : llvm::zip(group.elements, ifOp.getResults()))
+    element->values[masked.getResult()] = result;
+  return ifOp.getResult(scope.inGroup);
+}
+
 FailureOr<Value> KernelEmitter::emitMasked(OpBuilder &b, Scope &scope,
                                            MaskedOp masked) {
+  if (scope.group && scope.group->width > 1 && !variesInRow(masked.getMask()))
+    return emitGroupMasked(b, scope, masked);
   // The region may read out of bounds where the mask is false: run it
   // under the mask. Values it captures were emitted outside already.
   auto ifOp = scf::IfOp::create(b, loc, TypeRange{masked.getType()},

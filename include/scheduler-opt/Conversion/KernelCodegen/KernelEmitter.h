@@ -156,6 +156,14 @@ private:
   FailureOr<Value> emitIndex(OpBuilder &b, Scope &scope, Operation *op,
                              ValueRange symbols, Type type);
   FailureOr<Value> emitMasked(OpBuilder &b, Scope &scope, MaskedOp masked);
+  /// A masked region whose mask is the same for every element of a vector
+  /// group: one `scf.if` for the whole group, yielding each element's
+  /// value, so that the region's contiguous loads become vector loads.
+  FailureOr<Value> emitGroupMasked(OpBuilder &b, Scope &scope,
+                                   MaskedOp masked);
+  /// True when `value` may differ between the elements of a row (it
+  /// depends on r); false for values that only depend on the row.
+  bool variesInRow(Value value);
 
   FailureOr<PendingStore> prepareStore(OpBuilder &b, Scope &scope,
                                        StoreOp store);
@@ -232,6 +240,8 @@ private:
   DenseSet<Operation *> finishedRowOps;
   /// Storages the kernel stores to (filled by emitRows).
   DenseSet<Value> writtenMemrefs;
+  /// variesInRow's answers.
+  DenseMap<Value, bool> variesInRowCache;
 };
 
 } // namespace mlir::fusion::codegen
