@@ -302,7 +302,9 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
       names, mutated, *tied);
   op.setLoopSizeExprs(loopSizes, node.ranges.size());
-  if (failed(BodyImporter(*this, node, op).run()))
+  LogicalResult built = BodyImporter(*this, node, op).run();
+  bodyValues.DestroyAll();
+  if (failed(built))
     return failure();
   bindOutputs(node, op->getResults());
   return success();

@@ -34,6 +34,7 @@
 #include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -236,6 +237,9 @@ private:
   llvm::StringSet<> externViews;
   /// MultiOutput externs seen per tuple buffer, for their `index`.
   llvm::StringMap<int64_t> multiOutputCount;
+  /// The parsed statements of the loop body being built, freed after each
+  /// body; its first slab serves every body.
+  PyValueArena bodyValues;
 };
 
 //===----------------------------------------------------------------------===//
@@ -251,8 +255,10 @@ struct BodyValue {
   unsigned index = 0;
 };
 
-/// The names a block has bound so far.
-using BodyEnv = llvm::StringMap<BodyValue>;
+/// The names a block has bound so far. Names are keys into the dump's
+/// text, which outlives the import; a typical block binds a dozen, held
+/// inline (a StringMap would allocate every entry).
+using BodyEnv = llvm::SmallDenseMap<StringRef, BodyValue, 16>;
 
 /// One `target = ops.<name>(...)` statement being translated.
 struct OpCall {
@@ -388,7 +394,7 @@ private:
   Value constant(Type type, double value, Location l);
   FailureOr<Value> literal(const PyValue *v, Type type);
   FailureOr<Value> indexOperand(const PyValue *arg,
-                                llvm::StringMap<BodyValue> &env);
+                                BodyEnv &env);
   /// torch's type promotion of two dtypes.
   Type promote(Type a, Type b);
   Type floatTypeFor(Type t);
@@ -418,12 +424,14 @@ private:
   const DumpLoopBody &body;
   NodeOp op;
   OpBuilder builder;
-  llvm::StringMap<const DumpBlock *> blocks;
+  // The names below are keys into the dump's text, held inline for the
+  // few a body has (StringMap and StringSet would allocate each entry).
+  llvm::SmallDenseMap<StringRef, const DumpBlock *, 4> blocks;
   /// The blocks being translated; nesting is bounded so that a hostile
   /// dump cannot exhaust the stack.
-  llvm::StringSet<> activeBlocks;
+  llvm::SmallDenseSet<StringRef, 4> activeBlocks;
   /// The scans (`scan1`) whose combine function was translated.
-  llvm::StringSet<> usedCombineFns;
+  llvm::SmallDenseSet<StringRef, 4> usedCombineFns;
   static constexpr unsigned kMaxBlockNesting = 64;
   /// Indirect indices are symbols below this position while the indices
   /// are parsed; size symbol `i` is at `kSizeSymbolBase + i`.
@@ -431,15 +439,16 @@ private:
   SmallVector<AffineExpr> indices;
   /// The index terms of each index.
   SmallVector<SmallVector<IndexTerm, 1>> indexTerms;
-  llvm::StringMap<unsigned> indexNames;
+  llvm::SmallDenseMap<StringRef, unsigned, 8> indexNames;
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;
-  llvm::StringSet<> depNames;
+  llvm::SmallDenseSet<StringRef, 8> depNames;
   /// The body's integer values that are unsigned (MLIR's integers are
   /// signless; the ops built on these use unsigned semantics).
   llvm::DenseSet<Value> unsignedValues;
-  /// The statements' parsed values, freed with the importer of this body.
-  PyValueArena values;
+  /// The statements' parsed values (the graph importer's arena, emptied
+  /// after each body).
+  PyValueArena &values;
 };
 
 //===----------------------------------------------------------------------===//

@@ -26,7 +26,7 @@ using namespace mlir::fusion::inductor;
 BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
                            NodeOp op)
     : graph(graph), node(node), body(*node.body), op(op),
-      builder(op.getContext()) {
+      builder(op.getContext()), values(graph.bodyValues) {
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       depNames.insert(dep.name);
@@ -132,7 +132,7 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
            << "block '" << block.name << "' takes " << block.params.size()
            << " parameters after 'self, ops'; it is called with "
            << params.size();
-  llvm::StringMap<BodyValue> env;
+  BodyEnv env;
   for (auto [name, v] : llvm::zip(block.params, params)) {
     BodyValue &bound = env[name];
     if (bound.kind != BodyValue::Nothing)
@@ -149,7 +149,7 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
 }
 
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
-                                          llvm::StringMap<BodyValue> &env,
+                                          BodyEnv &env,
                                           BodyValue &result) {
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {
@@ -241,7 +241,7 @@ LogicalResult BodyImporter::expectArgs(const PyValue &call, unsigned min,
 }
 
 FailureOr<Value> BodyImporter::scalar(const PyValue *arg,
-                                      llvm::StringMap<BodyValue> &env) {
+                                      BodyEnv &env) {
   if (arg->kind != PyValue::Kind::Name)
     return error(arg->loc())
            << "expected the name of a value, found " << arg->text;
@@ -258,7 +258,7 @@ FailureOr<Value> BodyImporter::scalar(const PyValue *arg,
 }
 
 FailureOr<unsigned> BodyImporter::indexRef(const PyValue *arg,
-                                           llvm::StringMap<BodyValue> &env) {
+                                           BodyEnv &env) {
   if (arg->kind == PyValue::Kind::Name)
     if (auto it = env.find(arg->str);
         it != env.end() && it->second.kind == BodyValue::Index)
@@ -561,7 +561,7 @@ ArrayRef<LoopBodyForm> mlir::fusion::inductor::getLoopBodyForms() {
 
 LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
                                           const PyValue &call,
-                                          llvm::StringMap<BodyValue> &env,
+                                          BodyEnv &env,
                                           BodyValue &result) {
   StringRef callee = call.str;
   if (callee == "self.get_index") {
@@ -620,7 +620,7 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
 LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
                                             const DumpBlock &block,
                                             const PyValue &call,
-                                            llvm::StringMap<BodyValue> &env,
+                                            BodyEnv &env,
                                             BodyValue &result) {
   if (failed(expectArgs(call, 2, 2)))
     return failure();

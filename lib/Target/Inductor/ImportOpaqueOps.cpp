@@ -247,7 +247,7 @@ LogicalResult BodyImporter::bufferAndIndices(const PyValue *arg, BodyEnv &env,
 /// integer literal itself (`ops.bucketize(load, ('arg1_1', ...), 0, ...)`),
 /// taken as an int64 constant like the body's `ops.constant(0, torch.int64)`.
 FailureOr<Value> BodyImporter::indexOperand(const PyValue *arg,
-                                            llvm::StringMap<BodyValue> &env) {
+                                            BodyEnv &env) {
   if (arg->kind == PyValue::Kind::Int)
     return literal(arg, builder.getI64Type());
   return scalar(arg, env);
