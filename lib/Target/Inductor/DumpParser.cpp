@@ -40,6 +40,15 @@ ArrayRef<SchedulerNodeKind> mlir::fusion::inductor::getSchedulerNodeKinds() {
   return kSchedulerNodeKinds;
 }
 
+/// `<owner>.<field>`, the key of a node's or a buffer's field line, built
+/// without a heap allocation.
+static SmallString<64> fieldKey(StringRef owner, StringRef field) {
+  SmallString<64> key(owner);
+  key += '.';
+  key += field;
+  return key;
+}
+
 namespace {
 /// The dump's line structure: nodes, their fields, the indented loop body.
 class DumpParser {
@@ -411,14 +420,13 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   node.innerClasses = inner;
   advance();
 
-  std::string prefix = name.str() + ".";
   for (auto [field, list] :
        {std::pair<StringRef, DumpDepList *>{"writes", &node.writes},
         {"unmet_dependencies", &node.unmet},
         {"met_dependencies", &node.met}}) {
     list->loc = atEnd() ? endOfFile() : line().textBegin();
     if (failed(readField(
-            prefix + field.str(), 0,
+            fieldKey(name, field), 0,
             [&](StringRef text) { return readDepListDirect(text, ctx(), *list); },
             [&](PyValue *v) { return reader.readDepList(v, *list); })))
       return failure();
@@ -430,7 +438,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   case DumpNode::Kind::Scheduler:
     return parseSchedulerExtras(node);
   case DumpNode::Kind::Extern: {
-    FailureOr<const char *> start = expectField(prefix + "node.kernel", 0);
+    FailureOr<const char *> start = expectField(fieldKey(name, "node.kernel"), 0);
     if (failed(start))
       return failure();
     node.kernelLoc = *start;
@@ -452,7 +460,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
 }
 
 LogicalResult DumpParser::parseOutputs(DumpNode &node) {
-  std::string key = (node.name + ".outputs").str();
+  SmallString<64> key = fieldKey(node.name, "outputs");
   FailureOr<const char *> start = expectField(key, 0);
   if (failed(start))
     return failure();
@@ -461,7 +469,7 @@ LogicalResult DumpParser::parseOutputs(DumpNode &node) {
   advance();
   while (true) {
     if (atEnd())
-      return truncated("']' closing '" + key + "'");
+      return truncated(("']' closing '" + key.str() + "'").str());
     const Line &l = line();
     if (l.indent == 0 && l.text == "]") {
       advance();
@@ -498,23 +506,24 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   buffer.className = header.text.drop_front(colon + 2).trim();
   advance();
 
-  std::string prefix = name.str() + ".";
-  FailureOr<DumpLayout> parsed = parseLayoutField(prefix + "layout", 4);
+  FailureOr<DumpLayout> parsed = parseLayoutField(fieldKey(name, "layout"), 4);
   if (failed(parsed))
     return failure();
   buffer.layout = std::move(*parsed);
   for (auto [field, list] : {std::pair<StringRef, decltype(&buffer.aliases)>{
                                  "aliases", &buffer.aliases},
                              {"mutations", &buffer.mutations}}) {
-    if (atEnd() || !line().text.starts_with(prefix + field.str() + " ="))
+    SmallString<64> key = fieldKey(name, field);
+    if (atEnd() || !line().text.starts_with(key) ||
+        !line().text.drop_front(key.size()).starts_with(" ="))
       continue;
-    FailureOr<PyValue *> value = parseField(prefix + field.str(), 4);
+    FailureOr<PyValue *> value = parseField(key, 4);
     if (failed(value) || failed(reader.readStringList(*value, *list)))
       return failure();
   }
   buffer.usersLoc = atEnd() ? endOfFile() : line().textBegin();
   return readField(
-      prefix + "users", 4,
+      fieldKey(name, "users"), 4,
       [&](StringRef text) {
         return readUserListDirect(text, ctx(), buffer.users);
       },
@@ -533,8 +542,8 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
 }
 
 LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
-  std::string prefix = node.name.str() + ".";
-  FailureOr<const char *> device = expectField(prefix + "group.device", 0);
+  FailureOr<const char *> device =
+      expectField(fieldKey(node.name, "group.device"), 0);
   if (failed(device))
     return failure();
   node.groupDevice = StringRef(*device, line().full.end() - *device).trim();
@@ -543,7 +552,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
 
   node.iterationLoc = atEnd() ? endOfFile() : line().textBegin();
   if (failed(readField(
-          prefix + "group.iteration", 0,
+          fieldKey(node.name, "group.iteration"), 0,
           [&](StringRef text) {
             return readSizePairDirect(text, ctx(), node.numel,
                                       node.reductionNumel);
@@ -569,7 +578,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
 
   node.sizesLoc = atEnd() ? endOfFile() : line().textBegin();
   if (failed(readField(
-          prefix + "sizes", 0,
+          fieldKey(node.name, "sizes"), 0,
           [&](StringRef text) {
             return readSizeListPairDirect(text, ctx(), node.ranges,
                                           node.reductionRanges);
@@ -597,7 +606,8 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
     if (eq == StringRef::npos || !isIdentifier(text.take_front(eq)))
       break;
     StringRef name = text.take_front(eq);
-    FailureOr<DumpLayout> layout = parseLayoutField((name + "_layout").str(), 0);
+    FailureOr<DumpLayout> layout =
+        parseLayoutField(text.take_front(eq + StringRef("_layout").size()), 0);
     if (failed(layout))
       return failure();
     node.layouts.push_back({name, std::move(*layout)});
@@ -608,10 +618,12 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
 }
 
 LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
-  std::string expected = ("class " + node.name + "_loop_body:").str();
-  if (line().text != expected)
-    return error(line().textBegin()) << "expected '" << expected << "', found "
-                                     << quoteSource(line().text);
+  StringRef header = line().text;
+  if (!header.consume_front("class ") || !header.consume_front(node.name) ||
+      header != "_loop_body:")
+    return error(line().textBegin())
+           << "expected 'class " << node.name << "_loop_body:', found "
+           << quoteSource(line().text);
   DumpLoopBody &body = node.body.emplace();
   body.loc = line().textBegin();
   advance();
