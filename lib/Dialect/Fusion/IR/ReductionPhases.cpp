@@ -30,6 +30,14 @@ enum class Phase { Pointwise, Reduction, Reduced };
 /// node stores reduced values at pointwise indices.
 LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   Block &body = node.getBodyBlock();
+  // Without reduction loops every value is pointwise: the only error left
+  // is a reduction, reported where the walk below would meet it first.
+  if (!node.isReduction()) {
+    WalkResult walk = body.walk([&](ReduceOp reduce) -> WalkResult {
+      return reduce.emitOpError("requires a node with reduction ranges");
+    });
+    return failure(walk.wasInterrupted());
+  }
   // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
   // loops and stores every element it produces.
   bool scans = false;
@@ -40,10 +48,19 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
                          opaque.getOpName() == "sort"));
   });
   unsigned numPointwise = node.getNumPointwiseLoops();
+  // Only values that are not pointwise are kept: most of a body is. A
+  // masked result is set twice (at its yield, then at the op), so setting
+  // it pointwise removes what the first set.
   DenseMap<Value, Phase> phases;
+  auto setPhase = [&](Value v, Phase phase) {
+    if (phase != Phase::Pointwise)
+      phases[v] = phase;
+    else if (isa<OpResult>(v) && isa<MaskedOp>(v.getDefiningOp()))
+      phases.erase(v);
+  };
   for (BlockArgument arg : node.getLoopVars())
-    phases[arg] = arg.getArgNumber() < numPointwise ? Phase::Pointwise
-                                                    : Phase::Reduction;
+    setPhase(arg, arg.getArgNumber() < numPointwise ? Phase::Pointwise
+                                                    : Phase::Reduction);
   auto phaseOf = [&](Value v) {
     auto it = phases.find(v);
     return it == phases.end() ? Phase::Pointwise : it->second;
@@ -76,7 +93,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
                                     "reduced; nested reductions need "
                                     "separate nodes");
       for (Value result : reduce.getResults())
-        phases[result] = Phase::Reduced;
+        setPhase(result, Phase::Reduced);
       return WalkResult::advance();
     }
     if (auto store = dyn_cast<StoreOp>(op)) {
@@ -98,7 +115,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
       FailureOr<Phase> phase = join(op, op->getOperands());
       if (failed(phase))
         return WalkResult::interrupt();
-      phases[masked.getResult()] = *phase;
+      setPhase(masked.getResult(), *phase);
       return WalkResult::advance();
     }
     if (auto yield = dyn_cast<YieldOp>(op)) {
@@ -108,7 +125,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
         FailureOr<Phase> phase = join(op, values);
         if (failed(phase))
           return WalkResult::interrupt();
-        phases[masked.getResult()] = *phase;
+        setPhase(masked.getResult(), *phase);
       }
       return WalkResult::advance();
     }
@@ -116,7 +133,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     if (failed(phase))
       return WalkResult::interrupt();
     for (Value result : op->getResults())
-      phases[result] = *phase;
+      setPhase(result, *phase);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
