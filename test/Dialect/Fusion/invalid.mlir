@@ -577,6 +577,36 @@ fusion.graph @reduce_in_pointwise(%x: !fusion.buffer<4xf32>) attributes {device 
 
 // -----
 
+// The node's name is checked for extern and nop nodes too.
+fusion.graph @dup_extern_nop_name(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  // expected-note @below {{first used here}}
+  %buf0 = fusion.extern "op0" "extern_kernels.mm"(%x) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  // expected-error @below {{'fusion.nop' op node name 'op0' is already used}}
+  %buf1 = fusion.nop "op0"(%buf0) : (!fusion.buffer<4xf32>) -> !fusion.buffer<4xf32>
+  fusion.output
+}
+
+// -----
+
+// A masked value whose `other` varies with the reduction loop, mixed with
+// the reduced value.
+fusion.graph @masked_mixes_phases(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    %true = arith.constant true
+    %2 = fusion.masked %true, %0 : f32 {
+      fusion.yield %0 : f32
+    }
+    // expected-error @below {{'arith.addf' op mixes values computed inside the reduction loops with reduced values}}
+    %3 = arith.addf %2, %1 : f32
+    fusion.store %3, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
 fusion.graph @nested_reduce(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
     %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>

@@ -260,6 +260,17 @@ walkLeafNodes(Block &members,
   return WalkResult::advance();
 }
 
+/// The name of a leaf scheduler node, as getNodeName spells it.
+static StringAttr leafName(SchedulerNodeOpInterface node) {
+  if (auto op = dyn_cast<NodeOp>(*node))
+    return op.getNameAttr();
+  if (auto op = dyn_cast<ExternOp>(*node))
+    return op.getNameAttr();
+  if (auto op = dyn_cast<NopOp>(*node))
+    return op.getNameAttr();
+  return StringAttr::get(node->getContext(), node.getNodeName());
+}
+
 LogicalResult GraphOp::verifyRegions() {
   Block &block = getBodyBlock();
   FunctionType type = getFunctionType();
@@ -285,27 +296,30 @@ LogicalResult GraphOp::verifyRegions() {
                             "nodes (fusion.node, fusion.extern, fusion.nop, "
                             "fusion.fused, fusion.foreach, fusion.group) can");
 
-  // Unique node and buffer names, each version mutated at most once.
-  llvm::StringMap<Operation *> nodeNames;
-  llvm::StringMap<Location> bufferNames;
+  // Unique node and buffer names, each version mutated at most once. Names
+  // are uniqued StringAttrs of one context: equal names are one pointer.
+  unsigned numOps = block.getOperations().size();
+  DenseMap<StringAttr, Operation *> nodeNames;
+  DenseMap<StringAttr, Location> bufferNames;
+  nodeNames.reserve(numOps);
+  bufferNames.reserve(block.getNumArguments() + numOps);
   for (auto [i, arg] : llvm::enumerate(block.getArguments()))
     if (!bufferNames.try_emplace(getInputName(i), arg.getLoc()).second)
       return emitOpError("input name '")
              << getInputName(i).getValue() << "' is used twice";
   DenseMap<Value, Operation *> mutatedBy;
   auto checkNames = [&](SchedulerNodeOpInterface node) -> WalkResult {
-    std::string name = node.getNodeName();
+    StringAttr name = leafName(node);
     auto [it, inserted] = nodeNames.try_emplace(name, node);
     if (!inserted) {
       InFlightDiagnostic diag = node->emitOpError("node name '")
-                                << name << "' is already used";
+                                << name.getValue() << "' is already used";
       diag.attachNote(it->second->getLoc()) << "first used here";
       return WalkResult::interrupt();
     }
     for (unsigned r = 0, e = node->getNumResults(); r < e; ++r) {
       StringAttr buffer = node.getBufferName(r);
-      auto [bit, binserted] =
-          bufferNames.try_emplace(buffer.getValue(), node->getLoc());
+      auto [bit, binserted] = bufferNames.try_emplace(buffer, node->getLoc());
       if (!binserted) {
         InFlightDiagnostic diag = node->emitOpError("buffer name '")
                                   << buffer.getValue() << "' is already used";
