@@ -58,7 +58,8 @@ done
 # Semantics: graphs that make their own data, run on the GPU against the
 # outputs of the CPU JIT (whose values the lit tests check by hand at 2x6):
 # every reduction kind on rows of 6 and 37 (one warp per row, masked
-# lanes), 1000 (one block per row, in registers) and 20000 (looped), and
+# lanes), 1000 (one block per row, in registers) and 20000 (looped), 512
+# rows of 256 (too few for 132 SMs at a warp a row: two warps a row), and
 # split over several blocks per row (split_*), the
 # larger ones on v = (37 i mod 101) - 1, whose first maximum lies in
 # another lane than the first element; body ops and host-side copies;
@@ -81,6 +82,7 @@ declare -A semantics=(
   [reductions_2x6]="$red" [reductions_3x37]="$red 2=3 6=37 3=37 4=101"
   [reductions_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [reductions_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [reductions_512x256]="$red 2=512 6=256 3=37 4=101"
   [split_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [split_3x20000]="$red 2=3 6=20000 3=37 4=101"
   [split_2x20000]="$red 2=2 6=20000 3=37 4=101"

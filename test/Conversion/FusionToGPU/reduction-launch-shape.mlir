@@ -116,3 +116,37 @@ fusion.graph @fused(%x: !fusion.buffer<4096x1024xf32>) -> (!fusion.buffer<4096xf
   }
   fusion.output %buf1 : !fusion.buffer<4096xf32>
 }
+
+// -----
+
+// Few short rows (gpt2's layer norms, 512 rows of 256): 32 threads a row,
+// 8 rows a block, would fill 64 blocks, less than half of 132 SMs; 64
+// threads a row (a 16-byte group each) take 256 blocks of 2 rows.
+// CHECK: few = {{{.*}}steps = [{args = ["x", "buf0"], block = [128, 1, 1], grid = [256, 1, 1]
+// CHECK-LABEL: gpu.module @few_kernels
+// CHECK-COUNT-1: vector.load {{.*}} vector<4xf32>
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+fusion.graph @few(%x: !fusion.buffer<512x256xf32>) -> (!fusion.buffer<512xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [512] reduce [256] writes(%out : !fusion.buffer<512xf32>) {
+    %0 = fusion.load %x[%p0 * 256 + %p1] : !fusion.buffer<512x256xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<512xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<512xf32>
+}
+
+// -----
+
+// @negative_many: rows for more than half of 132 SMs (4096 rows of 256:
+// 512 blocks; @short above, 1024 rows: 128 blocks) keep 32 threads a row,
+// 8 elements each.
+// CHECK: negative_many = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [512, 1, 1]
+fusion.graph @negative_many(%x: !fusion.buffer<4096x256xf32>) -> (!fusion.buffer<4096xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4096] reduce [256] writes(%out : !fusion.buffer<4096xf32>) {
+    %0 = fusion.load %x[%p0 * 256 + %p1] : !fusion.buffer<4096x256xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    fusion.store %1, %out[%p0] : !fusion.buffer<4096xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<4096xf32>
+}
