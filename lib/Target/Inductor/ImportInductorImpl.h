@@ -350,7 +350,12 @@ private:
 
   // Operands.
   FailureOr<Value> scalar(const PyValue *arg, BodyEnv &env);
-  /// All arguments of `call` as scalars.
+  /// All arguments of `call` as scalars. A number or True/False in place of
+  /// a value (`ops.truediv(mul_6, 4)`, which avg_pool2d's backward prints)
+  /// is a weakly typed literal, as Inductor's dtype propagation treats a
+  /// Python number: it takes the type the named operands promote to when
+  /// that is of its kind or higher (an int literal becomes float32 beside a
+  /// float32 value), else its own default (int64, float32, bool).
   FailureOr<SmallVector<Value, 3>> scalars(const PyValue &call, BodyEnv &env);
   /// Exactly `n` arguments of the call, as scalars.
   FailureOr<SmallVector<Value, 3>> scalarArgs(const OpCall &c, unsigned n);

@@ -665,14 +665,43 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
   return success();
 }
 
+/// Whether `v` is a Python number or boolean standing for an operand.
+static bool isNumberLiteral(const PyValue *v) {
+  return v->kind == PyValue::Kind::Int || v->kind == PyValue::Kind::Float ||
+         v->isName("True") || v->isName("False");
+}
+
 FailureOr<SmallVector<Value, 3>> BodyImporter::scalars(const PyValue &call,
                                                        BodyEnv &env) {
-  SmallVector<Value, 3> values;
-  for (const PyValue *arg : call.elements) {
+  SmallVector<Value, 3> values(call.elements.size());
+  // The named operands first: their promoted type types the literals.
+  Type named;
+  for (auto [arg, value] : llvm::zip(call.elements, values)) {
+    if (isNumberLiteral(arg))
+      continue;
     FailureOr<Value> v = scalar(arg, env);
     if (failed(v))
       return failure();
-    values.push_back(*v);
+    value = *v;
+    named = named ? promote(named, torchType(value)) : torchType(value);
+  }
+  // torch's elementwise_dtypes over a zero-dimensional tensor of the
+  // literal's default dtype: the dimensioned operands' type wins unless the
+  // literal's kind (bool < integer < float) is higher.
+  auto kindOf = [](Type t) {
+    return isa<FloatType>(t) ? 2 : t.isInteger(1) ? 0 : 1;
+  };
+  for (auto [arg, value] : llvm::zip(call.elements, values)) {
+    if (value)
+      continue;
+    Type own = arg->kind == PyValue::Kind::Float ? Type(builder.getF32Type())
+               : arg->kind == PyValue::Kind::Int ? Type(builder.getI64Type())
+                                                 : Type(builder.getI1Type());
+    Type type = named && kindOf(named) >= kindOf(own) ? named : own;
+    FailureOr<Value> v = literal(arg, type);
+    if (failed(v))
+      return failure();
+    value = *v;
   }
   return values;
 }

@@ -819,23 +819,19 @@ LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
 }
 
 FailureOr<Value> BodyImporter::unaryOperand(const OpCall &c) {
-  if (failed(expectArgs(c.call, 1, 1)))
+  FailureOr<SmallVector<Value, 3>> x = scalarArgs(c, 1);
+  if (failed(x))
     return failure();
-  return scalar(c.call.elements[0], c.env);
+  return (*x)[0];
 }
 
 /// The two operands of a binary row, once their number is checked.
 FailureOr<std::pair<Value, Value>>
 BodyImporter::binaryOperands(const OpCall &c) {
-  if (failed(expectArgs(c.call, 2, 2)))
+  FailureOr<SmallVector<Value, 3>> xy = scalarArgs(c, 2);
+  if (failed(xy))
     return failure();
-  FailureOr<Value> x = scalar(c.call.elements[0], c.env);
-  if (failed(x))
-    return failure();
-  FailureOr<Value> y = scalar(c.call.elements[1], c.env);
-  if (failed(y))
-    return failure();
-  return std::make_pair(*x, *y);
+  return std::make_pair((*xy)[0], (*xy)[1]);
 }
 
 LogicalResult BodyImporter::translateLogical(const OpCall &c,
