@@ -185,9 +185,12 @@ def kernel_name(kernel) -> str:
 # calls its op in schema order (unflatten_args); ExternKernelOut calls its
 # kernel on its inputs, then its constant arguments, its keyword arguments
 # and out=; ExternKernelAlloc likewise without out= (it returns the result);
-# MultiOutput takes an element of another extern's tuple.
+# MultiOutput takes an element of another extern's tuple; ScatterFallback
+# and IndexPutFallback update their first input in place, called as
+# Inductor's wrapper calls them (below).
 CALL_CONVENTIONS = ("MultiOutput", "FallbackKernel", "ExternKernelOut",
-                    "ExternKernelAlloc")
+                    "ExternKernelAlloc", "ScatterFallback",
+                    "IndexPutFallback")
 
 
 def call_convention(kernel) -> Optional[str]:
@@ -220,6 +223,10 @@ def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
         if convention == "FallbackKernel":
             args, kwargs = kernel.unflatten_args(kernel.inputs,
                                                  kernel.constant_args)
+        elif convention == "ScatterFallback":
+            args, kwargs = _scatter_fallback_call(kernel)
+        elif convention == "IndexPutFallback":
+            args, kwargs = _index_put_fallback_call(kernel)
         else:
             args = [*kernel.inputs, *kernel.constant_args]
             kwargs = dict(getattr(kernel, "kwargs", {}) or {})
@@ -232,6 +239,32 @@ def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
     call["outputs"] = [tensor_ref(b) for b in outputs
                        if _has_fixed_layout(b)]
     return call
+
+
+def _scatter_fallback_call(kernel):
+    """aten.scatter_ / aten.scatter_reduce_ on the buffer they update, as
+    wrapper.generate_scatter_fallback writes the call: (x, dim, index, src),
+    src a tensor or the number in constant_args; scatter_reduce_ gets all
+    of its keyword arguments (reduce, include_self), scatter_ its reduce
+    only when there is one."""
+    if kernel.src_is_tensor:
+        x, index, src = kernel.inputs
+    else:
+        (x, index), src = kernel.inputs, kernel.constant_args[1]
+    kwargs = dict(kernel.kwargs)
+    if not kernel_name(kernel).startswith("aten.scatter_reduce"):
+        kwargs = {"reduce": kwargs["reduce"]} if kwargs.get("reduce") else {}
+    return [x, kernel.constant_args[0], index, src], kwargs
+
+
+def _index_put_fallback_call(kernel):
+    """aten.index_put_ as wrapper.generate_index_put_fallback writes it:
+    (x, indices, values, accumulate), the indices a list holding None
+    where kernel.indices does."""
+    x, values, *valid = kernel.inputs
+    valid = iter(valid)
+    indices = [None if i is None else next(valid) for i in kernel.indices]
+    return [x, indices, values, *kernel.constant_args], {}
 
 
 def link_elements(calls: Dict[str, dict], owner: Dict[str, str]) -> None:

@@ -132,7 +132,30 @@ class RandomSeeds(ExternKernelOut):
 
 
 class ScatterFallback(Buffer):
-    """An extern with a calling convention of its own."""
+    """Inductor's ir.ScatterFallback: its own codegen, NoneLayout, the
+    updated tensor first among its inputs."""
+
+    def __init__(self, name, kernel, inputs, constant_args, reduce,
+                 include_self=True):
+        super().__init__(name, Layout([0], [0]))
+        self.python_kernel_name = kernel
+        self.inputs, self.constant_args = inputs, constant_args
+        self.src_is_tensor = len(inputs) == 3
+        self.kwargs = {"reduce": reduce, "include_self": include_self}
+
+    def codegen(self, wrapper):
+        pass
+
+
+class IndexPutFallback(Buffer):
+    """Inductor's ir.IndexPutFallback: inputs (x, values, *valid indices),
+    kernel.indices with None for the dimensions not indexed."""
+
+    def __init__(self, name, inputs, indices, accumulate):
+        super().__init__(name, Layout([0], [0]))
+        self.python_kernel_name = "aten.index_put_"
+        self.inputs, self.indices = inputs, indices
+        self.constant_args = (accumulate,)
 
     def codegen(self, wrapper):
         pass
@@ -150,9 +173,50 @@ def test_call_conventions():
     with pytest.raises(dump.UnsupportedCall, match="op1 \\(aten.foo\\): "
                        "Inductor's OwnCodegen calls its kernel"):
         dump.describe_extern("op1", own, [own])
-    with pytest.raises(dump.UnsupportedCall, match="ScatterFallback"):
-        dump.describe_extern("op2", ScatterFallback("buf2", Layout([1], [1])),
-                             [])
+
+
+# The calls Inductor's Python wrapper writes for them
+# (generate_scatter_fallback, generate_index_put_fallback), for example
+#   aten.scatter_reduce_.two(buf1, 0, arg2_1, arg1_1, reduce='amax',
+#                            include_self=False)
+#   aten.scatter_.value_reduce(buf0, 1, arg1_1, 2.5, reduce='add')
+#   aten.index_put_(buf2, [None, arg3_1], arg4_1, True)
+def test_scatter_and_index_put_fallbacks():
+    x, index, src = (view("buf1", [200, 16], [16, 1]),
+                     view("arg2_1", [300, 16], [1, 0]),
+                     view("arg1_1", [300, 16], [16, 1]))
+    amax = ScatterFallback("buf3", "aten.scatter_reduce_.two",
+                           [x, index, src], (0,), "amax", False)
+    call = dump.describe_extern("op3", amax, [])
+    assert call["kernel"] == "aten.scatter_reduce_.two"
+    assert [a["buffer"] for a in (call["args"][0], call["args"][2],
+                                  call["args"][3])] == ["buf1", "arg2_1",
+                                                        "arg1_1"]
+    assert call["args"][1] == 0
+    assert call["args"][2]["stride"] == [1, 0]
+    assert call["kwargs"] == {"include_self": False, "reduce": "amax"}
+    assert call["outputs"] == []  # NoneLayout: it updates buf1
+
+    value = ScatterFallback("buf4", "aten.scatter_.value_reduce",
+                            [x, index], (1, 2.5), "add")
+    call = dump.describe_extern("op4", value, [])
+    assert call["args"][1] == 1 and call["args"][3] == 2.5
+    assert call["kwargs"] == {"reduce": "add"}
+    plain = ScatterFallback("buf5", "aten.scatter_.src", [x, index, src],
+                            (1,), None)
+    assert dump.describe_extern("op5", plain, [])["kwargs"] == {}
+
+    put = IndexPutFallback("buf6", [view("buf2", [8, 16], [16, 1]),
+                                    view("arg4_1", [8, 3], [3, 1]),
+                                    view("arg3_1", [3], [1])],
+                           [None, "tensor"], True)
+    call = dump.describe_extern("op6", put, [])
+    assert call["kernel"] == "aten.index_put_"
+    assert call["args"][0]["buffer"] == "buf2"
+    assert call["args"][1][0] is None
+    assert call["args"][1][1]["buffer"] == "arg3_1"
+    assert call["args"][2]["buffer"] == "arg4_1"
+    assert call["args"][3] is True
 
 
 def test_values():
