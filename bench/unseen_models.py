@@ -20,7 +20,24 @@ logsumexp and NLL, pixel shuffle and transposes, special functions,
 bucketize, an SGD step with momentum, complex numbers (Llama's original
 rotary embedding), and dynamic shapes (dynamic=True, two sizes each, no
 recompilation allowed to hide a failure: the second size must run the
-graph compiled for the first).
+graph compiled for the first). A second batch adds a ViT block (strided
+patch convolution, class token concatenated, tanh GELU; eval and
+training), dropout in training (Inductor's own random numbers, checked by
+what holds for any stream), top-2 mixture-of-experts routing, a
+Mamba-style scan (softplus, cumsum, cummax), a MobileNetV3 block in
+training (depthwise convolution, hardswish, squeeze-and-excite), bfloat16
+autocast in training, AdamW with amsgrad through the foreach path, a dozen
+loss functions, a U-Net decoder step (upsampling concatenated with the
+skip), a concatenation of more inputs than Inductor fuses pointwise,
+int8/float8 quantization, an elementwise zoo (tril, roll, flip, fmod,
+copysign, hypot, nextafter, frexp, ldexp), index ops (index_add,
+scatter_reduce amax/mean, take_along_dim, unfold), attention written out
+with a causal mask, a transposed convolution with group norm, Mish and
+bicubic upsampling in training, pooling forward and backward, an
+EmbeddingBag, non-contiguous inputs (transposes, expands, steps,
+overlapping as_strided), boolean and integer reductions, in-place updates
+of the inputs, and five more dynamic models (attention, a reshape whose
+sizes divide a symbol, a residual layer norm, the router, the scan).
 
 Each model is compiled with options={"fallback": False} (a graph we cannot
 compile is an error, not a silent Inductor fallback) and checked against
@@ -359,6 +376,329 @@ def sgd_momentum():
                                       if p in opt.state])
 
 
+# --- a second batch (seventh session): more of what models put in front of
+# Inductor, each construct again outside the corpus --------------------------
+
+class ViTBlock(nn.Module):
+    """A ViT front and one encoder block: a strided patch convolution, a
+    class token concatenated in front, learned positions, the tanh GELU."""
+
+    def __init__(self, dim=192, heads=3, patch=8):
+        super().__init__()
+        self.patch = nn.Conv2d(3, dim, patch, stride=patch)
+        self.cls = nn.Parameter(torch.randn(1, 1, dim) * 0.02)
+        self.pos = nn.Parameter(torch.randn(1, 17, dim) * 0.02)
+        self.n1, self.n2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.attn = nn.MultiheadAttention(dim, heads, batch_first=True)
+        self.fc1, self.fc2 = nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+
+    def forward(self, img):
+        x = self.patch(img).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], 1) + self.pos
+        h = self.n1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        x = x + self.fc2(F.gelu(self.fc1(self.n2(x)), approximate="tanh"))
+        return x[:, 0]
+
+
+def vit_block():
+    m = ViTBlock().to(DEVICE).eval()
+    return Case(lambda x: m(x), [rnd(4, 3, 32, 32)])
+
+
+def vit_block_train():
+    m = ViTBlock().to(DEVICE).train()
+    return Case(lambda x: m(x).square().mean(), [rnd(4, 3, 32, 32)],
+                m.parameters(), train=True)
+
+
+def dropout_train():
+    """Dropout in training: Inductor's own random numbers (load_seed, rand),
+    so the check is what holds for any stream: each output is 0 or x/(1-p),
+    and the kept share is 1-p to one decimal over a million elements."""
+    def f(x):
+        y = F.dropout(x, p=0.3, training=True)
+        kept = y != 0
+        return ((~kept) | ((y - x / 0.7).abs() <= 1e-5 * x.abs())).all(), \
+            torch.round(kept.float().mean(), decimals=1)
+    return Case(f, [rnd(1024, 1024)])
+
+
+def moe_router():
+    """Top-2 mixture-of-experts routing: softmax, topk, scatter of the
+    weights into a dense gate, experts weighted by it, a load-balancing
+    loss."""
+    experts = nn.ModuleList(nn.Linear(64, 64) for _ in range(4)).to(DEVICE)
+    router = nn.Linear(64, 4).to(DEVICE)
+
+    def f(x):
+        probs = router(x).softmax(-1)
+        top_v, top_i = probs.topk(2, -1)
+        gate = torch.zeros_like(probs).scatter(
+            1, top_i, top_v / top_v.sum(-1, keepdim=True))
+        out = sum(gate[:, e:e + 1] * experts[e](x) for e in range(4))
+        load = F.one_hot(top_i[:, 0], 4).float().mean(0)
+        return out, (load * probs.mean(0)).sum() * 4
+    return Case(f, [rnd(512, 64)])
+
+
+def selective_scan():
+    """A Mamba-style discretized scan: softplus step sizes, exp of a cumsum,
+    a running maximum (cummax)."""
+    def f(x, dt, a):
+        delta = F.softplus(dt)
+        decay = torch.exp(torch.cumsum(delta * a, 1))
+        run_max, where = torch.cummax(x, 1)
+        return (x * decay).cumsum(1) / decay, run_max, where
+    return Case(f, [rnd(8, 256, 16), rnd(8, 256, 16), -rnd(16).abs()])
+
+
+class MobileBlock(nn.Module):
+    """MobileNetV3's inverted residual: expansion, depthwise convolution,
+    ReLU6 and hardswish, squeeze-and-excite with a hard sigmoid."""
+
+    def __init__(self, c=16, e=64):
+        super().__init__()
+        self.expand = nn.Conv2d(c, e, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(e)
+        self.dw = nn.Conv2d(e, e, 3, padding=1, groups=e, bias=False)
+        self.b2 = nn.BatchNorm2d(e)
+        self.se1, self.se2 = nn.Conv2d(e, 8, 1), nn.Conv2d(8, e, 1)
+        self.project = nn.Conv2d(e, c, 1, bias=False)
+        self.b3 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        h = F.relu6(self.b1(self.expand(x)))
+        h = F.hardswish(self.b2(self.dw(h)))
+        s = F.hardsigmoid(self.se2(F.relu(self.se1(
+            F.adaptive_avg_pool2d(h, 1)))))
+        return x + self.b3(self.project(h * s))
+
+
+def mobilenet_train():
+    m = MobileBlock().to(DEVICE).train()
+    return Case(lambda x: m(x).square().mean(), [rnd(8, 16, 24, 24)],
+                m.parameters(), train=True,
+                state=lambda: [m.b1.running_mean, m.b2.running_var,
+                               m.b3.num_batches_tracked])
+
+
+def autocast_mlp_train():
+    """bfloat16 autocast in training: casts in and out of every matmul, the
+    backward's casts, a float32 loss."""
+    m = nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.LayerNorm(512),
+                      nn.Linear(512, 10)).to(DEVICE)
+
+    def f(x, t):
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            return F.cross_entropy(m(x), t)
+    return Case(f, [rnd(128, 256), torch.randint(0, 10, (128,),
+                                                 device=DEVICE)],
+                m.parameters(), train=True)
+
+
+def adamw_foreach():
+    """AdamW with amsgrad through the foreach path: Inductor's combo
+    (foreach) kernels over parameters of unlike shapes."""
+    params = [nn.Parameter(rnd(128, 64)), nn.Parameter(rnd(64)),
+              nn.Parameter(rnd(10, 3, 3)), nn.Parameter(rnd(1000))]
+    for p in params:
+        p.grad = rnd(*p.shape)
+    opt = torch.optim.AdamW(params, lr=1e-2, weight_decay=0.1, amsgrad=True,
+                            foreach=True)
+
+    def f():
+        opt.step()
+        return [p.detach() for p in params]
+    return Case(f, [], state=lambda: [t for p in params if p in opt.state
+                                      for k, t in sorted(opt.state[p].items())
+                                      if k != "step"])
+
+
+def losses():
+    def f(x, y, t):
+        p = x.sigmoid()
+        return (F.smooth_l1_loss(x, y, beta=0.5),
+                F.huber_loss(x, y, delta=2.0),
+                F.kl_div(F.log_softmax(x, 1), F.log_softmax(y, 1),
+                         reduction="batchmean", log_target=True),
+                F.binary_cross_entropy_with_logits(
+                    x, t, pos_weight=torch.full((x.shape[1],), 2.0,
+                                                device=DEVICE)),
+                F.binary_cross_entropy(p, t),
+                F.cosine_similarity(x, y, dim=1),
+                F.multilabel_soft_margin_loss(x, t),
+                F.margin_ranking_loss(x[:, 0], y[:, 0], t[:, 0] * 2 - 1))
+    return Case(f, [rnd(256, 40), rnd(256, 40),
+                    torch.randint(0, 2, (256, 40), device=DEVICE).float()])
+
+
+def unet_up():
+    """A U-Net decoder step: nearest upsampling concatenated with the skip
+    connection along channels, a convolution, instance norm."""
+    conv = nn.Conv2d(24, 8, 3, padding=1).to(DEVICE)
+
+    def f(x, skip):
+        up = F.interpolate(x, scale_factor=2, mode="nearest")
+        return F.leaky_relu(F.instance_norm(conv(torch.cat([up, skip], 1))),
+                            0.1)
+    return Case(f, [rnd(2, 16, 12, 12), rnd(2, 8, 24, 24)])
+
+
+def cat_many():
+    """A concatenation of more inputs than Inductor fuses as one pointwise
+    kernel (max_pointwise_cat_inputs): a ConcatKernel whose inputs are
+    pointwise buffers written in place, and a stack of strided slices."""
+    def f(x):
+        parts = [torch.sin(x[:, i::12] * (i + 1)) for i in range(12)]
+        return torch.cat(parts, 1), torch.stack([x[:, :5].T, x[:, 7:12].T])
+    return Case(f, [rnd(64, 120)])
+
+
+def quantize():
+    """Per-channel int8 quantization (absmax scales, round, clamp), a
+    dequantize, a float8 round trip and fake quantization."""
+    def f(w):
+        scale = w.abs().amax(1, keepdim=True) / 127
+        q = torch.clamp(torch.round(w / scale), -128, 127).to(torch.int8)
+        f8 = w.to(torch.float8_e4m3fn).float()
+        fq = torch.fake_quantize_per_tensor_affine(w, 0.05, 3, -128, 127)
+        return q, q.float() * scale, f8, fq
+    return Case(f, [rnd(64, 256)])
+
+
+def elementwise_zoo():
+    def f(x, y):
+        return (torch.tril(x, -1) + torch.triu(y, 2), torch.roll(x, 3, 1),
+                torch.flip(y, [0]), torch.fmod(x, 0.7), torch.remainder(y,
+                                                                        -0.3),
+                torch.floor_divide(x * 10, 3), torch.sign(x) * y.abs(),
+                torch.copysign(x, y), torch.hypot(x, y), torch.atan2(x, y),
+                torch.logaddexp(x, y), torch.xlogy(x.abs(), y.abs()),
+                torch.where(x > y, 1.5, -2.0), torch.clamp(x, min=-0.5),
+                torch.nextafter(x, y), torch.frexp(x)[0],
+                torch.ldexp(x, torch.full_like(x, 3.0)))
+    return Case(f, [rnd(96, 96), rnd(96, 96)])
+
+
+def index_ops():
+    idx = torch.randint(0, 200, (300,), device=DEVICE)
+
+    def f(x, v, idx):
+        a = x.index_select(0, idx[:50])
+        b = x.index_add(0, idx, v, alpha=0.5)
+        c = x.scatter_reduce(0, idx[:, None].expand(-1, 16), v, "amax",
+                             include_self=False)
+        d = x.scatter_reduce(0, idx[:, None].expand(-1, 16), v, "mean")
+        e = x.masked_fill(x > 1, -1.0)
+        g = torch.take_along_dim(x, x.argsort(1)[:, :4], 1)
+        return a, b, c, d, e, g, x.diagonal().exp(), x.unfold(0, 4, 3).sum(-1)
+    return Case(f, [rnd(200, 16), rnd(300, 16), idx])
+
+
+def causal_attention():
+    """Attention written out: a causal mask from comparing aranges,
+    masked_fill with -inf, softmax, a second matmul."""
+    def f(q, k, v):
+        t = q.shape[-2]
+        s = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+        i = torch.arange(t, device=q.device)
+        s = s.masked_fill(i[None, :] > i[:, None], float("-inf"))
+        return s.softmax(-1) @ v
+    return Case(f, [rnd(2, 4, 100, 32), rnd(2, 4, 100, 32),
+                    rnd(2, 4, 100, 32)])
+
+
+class ConvTransposeGN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1)
+        self.gn = nn.GroupNorm(2, 8)
+
+    def forward(self, x):
+        y = F.mish(self.gn(self.up(x)))
+        return F.interpolate(y, size=(20, 20), mode="bicubic",
+                             align_corners=True)
+
+
+def convtranspose_train():
+    m = ConvTransposeGN().to(DEVICE)
+    return Case(lambda x: m(x).square().mean(), [rnd(2, 16, 8, 8)],
+                m.parameters(), train=True)
+
+
+def pooling_train():
+    """Pooling forward and backward: max pooling with indices (its backward
+    scatters through them), average pooling with ceil_mode, adaptive max
+    pooling, LP pooling."""
+    w = nn.Parameter(rnd(1, 8, 1, 1))
+
+    def f(x):
+        x = x * w
+        m, _ = F.max_pool2d(x, 3, 2, 1, return_indices=True)
+        a = F.avg_pool2d(x, 3, 2, ceil_mode=True, count_include_pad=False)
+        return m.sum() + a.square().sum() + \
+            F.adaptive_max_pool2d(x, 5).sum() + F.lp_pool2d(x.abs(), 2,
+                                                            2).sum()
+    return Case(f, [rnd(2, 8, 17, 17)], [w], train=True)
+
+
+def embedding_bag():
+    bag = nn.EmbeddingBag(500, 32, mode="mean").to(DEVICE)
+    idx = torch.randint(0, 500, (200,), device=DEVICE)
+    offsets = torch.tensor([0, 3, 50, 51, 120, 180], device=DEVICE)
+    return Case(lambda i, o: bag(i, o).relu() * 2, [idx, offsets])
+
+
+def strided_inputs():
+    """Inputs that are not contiguous: a transpose, an expand (stride 0),
+    a slice with a step, and an as_strided overlap."""
+    base = rnd(64, 48)
+
+    def f(t, e, s, o):
+        return t * 2 + e, s.sum(0), o.exp()
+    return Case(f, [base.t(), rnd(48, 1).expand(48, 64), base[::2, 1::3],
+                    torch.as_strided(base, (20, 8), (2, 1))])
+
+
+def bool_int_reductions():
+    def f(x, n):
+        m = x > 0
+        return m.all(1), m.any(0), torch.count_nonzero(m, 1), \
+            n.prod(1), n.sum(0, dtype=torch.int32), n.amax(1), \
+            (n % 3 == 0).sum(), x.nansum(1), x.norm(dim=1), x.abs().amin(0)
+    return Case(f, [rnd(100, 37), torch.randint(-3, 4, (100, 9),
+                                                 device=DEVICE)])
+
+
+def inplace_inputs():
+    """In-place updates of the inputs, a slice of one included: the graph
+    writes back into the caller's tensors."""
+    def f(x, y):
+        x.add_(1).mul_(y.sigmoid())
+        y[:, :10].mul_(2)
+        return x.sum()
+    x, y = rnd(128, 64), rnd(128, 64)
+    return Case(f, [x, y], state=lambda: [x, y])
+
+
+def dynamic_reshape():
+    def f(x):
+        b, n = x.shape
+        y = x.view(b, n // 4, 4).transpose(1, 2).reshape(b * 4, n // 4)
+        return y.softmax(-1), y.var(0)
+    return Case(f, [rnd(6, 64)])
+
+
+def layernorm_residual():
+    ln = nn.LayerNorm(96).to(DEVICE)
+
+    def f(x, r):
+        h = x + r
+        return ln(h) * 2, h
+    return Case(f, [rnd(3, 50, 96), rnd(3, 50, 96)])
+
+
 MODELS = {
     "llama_block": llama_block, "llama_block_train": llama_block_train,
     "llama_rope_complex": llama_rope_complex, "t5_bias": t5_bias,
@@ -374,6 +714,21 @@ MODELS = {
     "pixel_shuffle_transpose": pixel_shuffle_transpose,
     "special_functions": special_functions, "bucketize": bucketize,
     "sgd_momentum": sgd_momentum,
+    "vit_block": vit_block, "vit_block_train": vit_block_train,
+    "dropout_train": dropout_train, "moe_router": moe_router,
+    "selective_scan": selective_scan, "mobilenet_train": mobilenet_train,
+    "autocast_mlp_train": autocast_mlp_train,
+    "adamw_foreach": adamw_foreach, "losses": losses, "unet_up": unet_up,
+    "cat_many": cat_many, "quantize": quantize,
+    "elementwise_zoo": elementwise_zoo, "index_ops": index_ops,
+    "causal_attention": causal_attention,
+    "convtranspose_train": convtranspose_train,
+    "pooling_train": pooling_train, "embedding_bag": embedding_bag,
+    "strided_inputs": strided_inputs,
+    "bool_int_reductions": bool_int_reductions,
+    "inplace_inputs": inplace_inputs,
+    "dynamic_reshape": dynamic_reshape,
+    "layernorm_residual": layernorm_residual,
 }
 
 # dynamic=True at two sizes: (model, the inputs at a size, the sizes).
@@ -387,14 +742,27 @@ DYNAMIC = {
         None, lambda r: [rnd(r, 300)], [512, 129]),
     "upsample_dynamic": (
         None, lambda h: [rnd(2, 4, h, 17)], [15, 22]),
+    "causal_attention_dynamic": (
+        None, lambda t: [rnd(2, 4, t, 32), rnd(2, 4, t, 32),
+                         rnd(2, 4, t, 32)], [100, 61]),
+    "dynamic_reshape_dynamic": (
+        None, lambda b: [rnd(b, 64)], [6, 11]),
+    "layernorm_residual_dynamic": (
+        None, lambda t: [rnd(3, t, 96), rnd(3, t, 96)], [50, 33]),
+    "moe_router_dynamic": (
+        None, lambda n: [rnd(n, 64)], [512, 300]),
+    "selective_scan_dynamic": (
+        None, lambda t: [rnd(8, t, 16), rnd(8, t, 16), -rnd(16).abs()],
+        [256, 100]),
 }
 
 
 def dynamic_fn(name, module):
-    if name == "llama_block_dynamic":
+    """The callable of a dynamic model: the module's call, or the static
+    model's function of the same name without "_dynamic"."""
+    if module is not None:
         return lambda x: module(x)
-    return {"t5_bias_dynamic": t5_bias, "cat_reductions_dynamic":
-            cat_reductions, "upsample_dynamic": upsample}[name]().fn
+    return MODELS[name[:-len("_dynamic")]]().fn
 
 
 # --- running -----------------------------------------------------------------
