@@ -8,8 +8,12 @@ powf). bench/check_inductor_ops.py compares the GPU's outputs with
 PyTorch's (Tensor.view(dtype), torch.pow) exactly."""
 import json
 import math
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from node_dump import pointwise_node  # noqa: E402
 
 N = 4096
 
@@ -68,40 +72,17 @@ CASES = [
      lambda p: math.pow(abs(x(p)) + 0.5, x(p))),
 ]
 
-NODE = """op{i}: SchedulerNode(ComputedBuffer)
-op{i}.writes = [MemoryDep('buf{i}', d0, {{d0: {n}}})]
-op{i}.unmet_dependencies = []
-op{i}.met_dependencies = []
-op{i}.outputs = [
-    buf{i}: ComputedBuffer
-    buf{i}.layout = FixedLayout('cuda:0', torch.{dtype}, size=[{n}], stride=[1])
-    buf{i}.users = [NodeUser(node=OUTPUT, can_inplace=False, is_weak=False)]
-]
-op{i}.group.device = cuda:0
-op{i}.group.iteration = ({n}, 1)
-op{i}.sizes = ([{n}], [])
-buf{i}_layout = FixedLayout('cuda:0', torch.{dtype}, size=[{n}], stride=[1])
-class op{i}_loop_body:
-    var_ranges = {{p0: {n}}}
-    index0 = p0 - 2048
-    index1 = p0
-    def body(self, ops):
-        get_index = self.get_index('index0')
-        i = ops.index_expr(get_index, torch.float32)
-        s = ops.constant(0.00390625, torch.float32)
-        x = ops.mul(i, s)
-{lines}
-        get_index_1 = self.get_index('index1')
-        store = ops.store('buf{i}', get_index_1, r, None)
-        return store
-"""
+# The body's first lines: x = (p0 - 2048) / 256 in float32.
+X_LINES = ["get_index = self.get_index('index0')",
+           "i = ops.index_expr(get_index, torch.float32)",
+           "s = ops.constant(0.00390625, torch.float32)",
+           "x = ops.mul(i, s)"]
 
 
 def main():
     if sys.argv[1:] == ["dump"]:
         print("\n".join(
-            NODE.format(i=i, n=N, dtype=dtype,
-                        lines="\n".join("        " + l for l in lines))
+            pointwise_node(i, N, dtype, "p0 - 2048", X_LINES + lines, "r")
             for i, (_, dtype, lines, _) in enumerate(CASES)), end="")
         return 0
     outputs = json.load(sys.stdin)

@@ -6,7 +6,11 @@ check` reads the JSON of the CPU JIT's outputs (bench/semantics/
 jit_outputs.py) on stdin and compares every element exactly."""
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from node_dump import pointwise_node  # noqa: E402
 
 N = 4096
 U = "FloatTrueDiv(ToFloat(p0) - 2048.0, 2048.0)"  # u in [-1, 1)
@@ -68,36 +72,15 @@ CASES = [
                "atan", "asinh")
 ]
 
-NODE = """op{i}: SchedulerNode(ComputedBuffer)
-op{i}.writes = [MemoryDep('buf{i}', d0, {{d0: {n}}})]
-op{i}.unmet_dependencies = []
-op{i}.met_dependencies = []
-op{i}.outputs = [
-    buf{i}: ComputedBuffer
-    buf{i}.layout = FixedLayout('cuda:0', torch.int64, size=[{n}], stride=[1])
-    buf{i}.users = [NodeUser(node=OUTPUT, can_inplace=False, is_weak=False)]
-]
-op{i}.group.device = cuda:0
-op{i}.group.iteration = ({n}, 1)
-op{i}.sizes = ([{n}], [])
-buf{i}_layout = FixedLayout('cuda:0', torch.int64, size=[{n}], stride=[1])
-class op{i}_loop_body:
-    var_ranges = {{p0: {n}}}
-    index0 = {expr}
-    index1 = p0
-    def body(self, ops):
-        get_index = self.get_index('index0')
-        index_expr = ops.index_expr(get_index, torch.int64)
-        get_index_1 = self.get_index('index1')
-        store = ops.store('buf{i}', get_index_1, index_expr, None)
-        return store
-"""
+INDEX_LINES = ["get_index = self.get_index('index0')",
+               "index_expr = ops.index_expr(get_index, torch.int64)"]
 
 
 def main():
     if sys.argv[1:] == ["dump"]:
-        print("\n".join(NODE.format(i=i, n=N, expr=e)
-                        for i, (e, _) in enumerate(CASES)), end="")
+        print("\n".join(
+            pointwise_node(i, N, "int64", e, INDEX_LINES, "index_expr")
+            for i, (e, _) in enumerate(CASES)), end="")
         return 0
     outputs = json.load(sys.stdin)
     bad = 0
