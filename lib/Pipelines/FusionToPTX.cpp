@@ -88,6 +88,8 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionRowsPerThread = options.reductionRowsPerThread;
   gpuOptions.reductionSplit = options.reductionSplit;
   gpuOptions.numSMs = options.numSMs;
+  gpuOptions.earlyLoads = options.earlyLoads;
+  gpuOptions.kernelConfigs = options.kernelConfigs;
   // Concatenation inputs into their storage: the lowering needs
   // storage-relative indices everywhere.
   pm.nest<GraphOp>().addPass(createPlaceConcatInputsPass());

@@ -122,6 +122,20 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "Blocks per row of reductions with few long rows (a power of two "
            "up to 32; their last block merges the partials); 0 chooses by "
            "the row count against num-sms, 1 never splits">,
+    Option<"earlyLoads", "early-loads", "bool", "false",
+           "Threads of rows held in registers issue the loads a pass's "
+           "stores need (a normalization's weight and bias) for all of "
+           "their element groups before computing the first group, instead "
+           "of each group's where it is first needed">,
+    Option<"kernelConfigs", "kernel-configs", "std::string", "\"\"",
+           "Per-kernel settings that replace the options above for the "
+           "kernels named: 'kernel_a:reduction-lanes=64,early-loads=1;"
+           "kernel_b:...' (keys: pointwise-block-size, "
+           "pointwise-vector-width, reduction-lanes, "
+           "reduction-rows-per-block, reduction-rows-per-thread, "
+           "reduction-split, elements-per-thread, max-persistent-elements, "
+           "loop-unroll, early-loads); what the compile-time autotuner of "
+           "the torch.compile backend chooses">,
     Option<"numSMs", "num-sms", "int64_t", "132",
            "Streaming multiprocessors of the target GPU (132 on an H100 or "
            "H200), for the choice of split reductions and rows per thread">,

@@ -114,6 +114,14 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms", llvm::cl::desc("convert-fusion-to-gpu's num-sms"),
       llvm::cl::init(132)};
+  PassOptions::Option<bool> earlyLoads{
+      *this, "early-loads",
+      llvm::cl::desc("convert-fusion-to-gpu's early-loads"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> kernelConfigs{
+      *this, "kernel-configs",
+      llvm::cl::desc("convert-fusion-to-gpu's kernel-configs"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> loopUnroll{
       *this, "loop-unroll",
       llvm::cl::desc("convert-fusion-to-gpu's loop-unroll"),

@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Conversion/FusionToGPU/KernelConfigs.h"
 #include "scheduler-opt/Conversion/FusionToGPU/TransposeTiles.h"
 #include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
 #include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
@@ -52,6 +53,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
@@ -101,7 +104,66 @@ struct MappingOptions {
   int64_t reductionRowsPerThread;
   int64_t reductionSplit;
   int64_t numSMs;
+  bool earlyLoads;
 };
+
+/// Most rows a thread computes at the same element positions.
+constexpr int64_t kMaxRowsPerThread = 4;
+
+/// True when `o` describes launchable kernels: block sizes multiples of a
+/// warp up to 1024 (the reduction one a power of two), positive element
+/// counts, powers of two where the mapping needs them.
+static bool isValid(const MappingOptions &o) {
+  int64_t lanes = std::max<int64_t>(o.reductionLanes, 1);
+  return !(
+      o.pointwiseBlockSize < kWarpSize || o.pointwiseBlockSize % kWarpSize != 0 ||
+      o.maxReductionBlockSize % kWarpSize != 0 ||
+      !llvm::isPowerOf2_64(o.maxReductionBlockSize) ||
+      o.maxReductionBlockSize > 1024 || o.pointwiseBlockSize > 1024 ||
+      o.maxPersistentElements < 1 || o.loopUnroll < 1 ||
+      o.elementsPerThread < 1 || o.pointwiseVectorWidth < 1 ||
+      o.pointwiseVectorWidth > 16 ||
+      !llvm::isPowerOf2_64(o.pointwiseVectorWidth) || o.reductionLanes < 0 ||
+      o.reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
+      o.reductionRowsPerBlock < 0 || o.reductionRowsPerThread < 0 ||
+      o.reductionRowsPerThread > kMaxRowsPerThread ||
+      !llvm::isPowerOf2_64(std::max<int64_t>(o.reductionRowsPerThread, 1)) ||
+      o.reductionSplit < 0 || o.reductionSplit > kWarpSize ||
+      !llvm::isPowerOf2_64(std::max<int64_t>(o.reductionSplit, 1)) ||
+      o.numSMs < 1 ||
+      (o.reductionRowsPerBlock > 0 &&
+       (!llvm::isPowerOf2_64(o.reductionRowsPerBlock) ||
+        o.reductionRowsPerBlock * lanes > 1024 ||
+        o.reductionRowsPerBlock * lanes < kWarpSize)));
+}
+
+/// Sets the option named `key` (as the pass spells it) of one kernel's
+/// settings; false for a name that is not a per-kernel setting.
+static bool applySetting(MappingOptions &o, StringRef key, int64_t value) {
+  int64_t *field = llvm::StringSwitch<int64_t *>(key)
+                       .Case("pointwise-block-size", &o.pointwiseBlockSize)
+                       .Case("pointwise-vector-width", &o.pointwiseVectorWidth)
+                       .Case("reduction-lanes", &o.reductionLanes)
+                       .Case("reduction-rows-per-block",
+                             &o.reductionRowsPerBlock)
+                       .Case("reduction-rows-per-thread",
+                             &o.reductionRowsPerThread)
+                       .Case("reduction-split", &o.reductionSplit)
+                       .Case("elements-per-thread", &o.elementsPerThread)
+                       .Case("max-persistent-elements",
+                             &o.maxPersistentElements)
+                       .Case("loop-unroll", &o.loopUnroll)
+                       .Default(nullptr);
+  if (field) {
+    *field = value;
+    return true;
+  }
+  if (key == "early-loads" && (value == 0 || value == 1)) {
+    o.earlyLoads = value == 1;
+    return true;
+  }
+  return false;
+}
 
 /// How a kernel's rows map onto the grid.
 struct KernelMapping {
@@ -129,6 +191,9 @@ struct KernelMapping {
   /// lanes of the row's `numLanes`), which merge their partials through
   /// memory; 1 otherwise.
   int64_t splitBlocks = 1;
+  /// Rows held in registers issue the loads of a pass's stores for all of
+  /// the thread's groups before computing the first (RowLayout).
+  bool earlyLoads = false;
   /// Reduction over an outer dimension (a 2-D tile, Inductor's
   /// ReductionHint.OUTER): the block's `rowsPerBlock` rows run along
   /// consecutive threads, each row's `numLanes` threads lie `rowsPerBlock`
@@ -226,9 +291,6 @@ struct RowShape {
   int64_t elementsPerThread;
   int64_t rowsPerThread = 1;
 };
-
-/// Most rows a thread computes at the same element positions.
-constexpr int64_t kMaxRowsPerThread = 4;
 
 /// The register-budget rule. A thread that keeps a long row in registers
 /// takes twice elements-per-thread elements (16) of rows in all, so that
@@ -549,6 +611,7 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     m.rowsPerThread = 1;
     m.gridSize = gridOf(m.rowsPerBlock);
   }
+  m.earlyLoads = m.persistent && options.earlyLoads;
   return m;
 }
 
@@ -645,10 +708,15 @@ SmallVector<Value> warpAllReduce(OpBuilder &b, Location loc,
 /// from the host function; records it in the graph's manifest steps.
 class GPUHostTarget final : public HostTarget {
 public:
+  /// `kernelOptions` replace `options` for the kernels they name (the
+  /// names used are added to `configured`).
   GPUHostTarget(StringRef graphName, const MappingOptions &options,
+                const llvm::StringMap<MappingOptions> &kernelOptions,
+                llvm::StringSet<> &configured,
                 SmallVectorImpl<Attribute> &manifestSteps,
                 unsigned &numKernels)
-      : graphName(graphName), options(options), manifestSteps(manifestSteps),
+      : graphName(graphName), options(options), kernelOptions(kernelOptions),
+        configured(configured), manifestSteps(manifestSteps),
         numKernels(numKernels) {}
 
   Value allocate(OpBuilder &b, Location loc, MemRefType type,
@@ -780,8 +848,14 @@ private:
                                      const ReductionCombiner &combiner,
                                      ValueRange acc);
 
+  /// The options of the kernel of node `node`: its kernel-configs entry,
+  /// else the module's.
+  const MappingOptions &getOptions(StringRef node);
+
   StringRef graphName;
   const MappingOptions &options;
+  const llvm::StringMap<MappingOptions> &kernelOptions;
+  llvm::StringSet<> &configured;
   SmallVectorImpl<Attribute> &manifestSteps;
   unsigned &numKernels;
   gpu::GPUModuleOp module;
@@ -1213,6 +1287,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.persistent = mapping.persistent;
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
+  layout.earlyLoads = mapping.earlyLoads;
   auto staticGrid = dyn_cast<AffineConstantExpr>(mapping.gridSize);
   bool partialGrid =
       !plan.hasStaticNumel() ||
@@ -1377,6 +1452,15 @@ memrefGetter(gpu::GPUFuncOp kernel, const GraphPlan &graph,
   };
 }
 
+const MappingOptions &GPUHostTarget::getOptions(StringRef node) {
+  std::string name = "kernel_" + sanitize(node);
+  auto it = kernelOptions.find(name);
+  if (it == kernelOptions.end())
+    return options;
+  configured.insert(name);
+  return it->second;
+}
+
 LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
                                         const GraphPlan &graph,
                                         ArrayRef<unsigned> storages,
@@ -1386,7 +1470,7 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
           options.transposeTiles ? chooseTransposeTile(plan, graph.storage)
                                  : std::nullopt)
     return emitTransposeKernel(b, plan, *tile, graph, storages, args);
-  KernelMapping mapping = chooseMapping(plan, options);
+  KernelMapping mapping = chooseMapping(plan, getOptions(plan.name));
   if (failed(checkGridSize(plan.op, mapping.gridSize)))
     return failure();
   gpu::GPUFuncOp kernel = createKernelFunc(b, loc, plan.name,
@@ -1697,6 +1781,45 @@ static void lowerDivisions(gpu::GPUModuleOp module, F32Division division) {
   }
 }
 
+constexpr llvm::StringLiteral kInvalidOptions =
+    "convert-fusion-to-gpu: block sizes must be multiples of 32 up to "
+    "1024 (the reduction one a power of two), element counts "
+    "positive, the vector width, reduction lanes, rows per block, "
+    "rows per thread (at most 4) and the split (at most 32) powers of "
+    "two (vectors of at most 16 elements, blocks of 32 to 1024 "
+    "threads), num-sms positive";
+
+/// The settings of `kernel-configs` over the module's `base`, by kernel
+/// name; fails with an error on `module` for text that does not parse, a
+/// key that is no per-kernel setting, or settings that are not valid.
+static LogicalResult
+parseKernelOptions(ModuleOp module, const MappingOptions &base,
+                   StringRef text,
+                   llvm::StringMap<MappingOptions> &kernelOptions) {
+  std::string error;
+  auto configs = parseKernelConfigs(text, error);
+  if (failed(configs))
+    return module.emitError("convert-fusion-to-gpu: kernel-configs: ")
+           << error;
+  for (const auto &[kernel, config] : *configs) {
+    MappingOptions options = base;
+    for (const auto &[key, value] : config)
+      if (!applySetting(options, key, value))
+        return module.emitError("convert-fusion-to-gpu: kernel-configs: '")
+               << key << "=" << value << "' of kernel '" << kernel
+               << "' is no per-kernel setting (pointwise-block-size, "
+                  "pointwise-vector-width, reduction-lanes, "
+                  "reduction-rows-per-block, reduction-rows-per-thread, "
+                  "reduction-split, elements-per-thread, "
+                  "max-persistent-elements, loop-unroll, early-loads=0|1)";
+    if (!isValid(options))
+      return module.emitError("convert-fusion-to-gpu: kernel-configs of '")
+             << kernel << "': " << kInvalidOptions.drop_front(23);
+    kernelOptions[kernel] = options;
+  }
+  return success();
+}
+
 struct ConvertFusionToGPUPass final
     : fusion::impl::ConvertFusionToGPUPassBase<ConvertFusionToGPUPass> {
   using Base::Base;
@@ -1716,7 +1839,8 @@ struct ConvertFusionToGPUPass final
                                   transposeTiles,
                                   reductionRowsPerThread,
                                   reductionSplit,
-                                  numSMs};
+                                  numSMs,
+                                  earlyLoads};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "
@@ -1724,34 +1848,15 @@ struct ConvertFusionToGPUPass final
           << f32Division << "'";
       return signalPassFailure();
     }
-    int64_t lanes = std::max<int64_t>(reductionLanes, 1);
-    if (pointwiseBlockSize < kWarpSize || pointwiseBlockSize % kWarpSize != 0 ||
-        maxReductionBlockSize % kWarpSize != 0 ||
-        !llvm::isPowerOf2_64(maxReductionBlockSize) ||
-        maxReductionBlockSize > 1024 || pointwiseBlockSize > 1024 ||
-        maxPersistentElements < 1 || loopUnroll < 1 || elementsPerThread < 1 ||
-        pointwiseVectorWidth < 1 || pointwiseVectorWidth > 16 ||
-        !llvm::isPowerOf2_64(pointwiseVectorWidth) || reductionLanes < 0 ||
-        reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
-        reductionRowsPerBlock < 0 || reductionRowsPerThread < 0 ||
-        reductionRowsPerThread > kMaxRowsPerThread ||
-        !llvm::isPowerOf2_64(std::max<int64_t>(reductionRowsPerThread, 1)) ||
-        reductionSplit < 0 || reductionSplit > kWarpSize ||
-        !llvm::isPowerOf2_64(std::max<int64_t>(reductionSplit, 1)) ||
-        numSMs < 1 ||
-        (reductionRowsPerBlock > 0 &&
-         (!llvm::isPowerOf2_64(reductionRowsPerBlock) ||
-          reductionRowsPerBlock * lanes > 1024 ||
-          reductionRowsPerBlock * lanes < kWarpSize))) {
-      module.emitError(
-          "convert-fusion-to-gpu: block sizes must be multiples of 32 up to "
-          "1024 (the reduction one a power of two), element counts "
-          "positive, the vector width, reduction lanes, rows per block, "
-          "rows per thread (at most 4) and the split (at most 32) powers of "
-          "two (vectors of at most 16 elements, blocks of 32 to 1024 "
-          "threads), num-sms positive");
+    if (!isValid(mappingOptions)) {
+      module.emitError(kInvalidOptions);
       return signalPassFailure();
     }
+    llvm::StringMap<MappingOptions> kernelOptions;
+    if (failed(parseKernelOptions(module, mappingOptions, kernelConfigs,
+                                  kernelOptions)))
+      return signalPassFailure();
+    llvm::StringSet<> configured;
     Builder builder(module.getContext());
     NamedAttrList manifests;
     if (auto existing =
@@ -1768,7 +1873,8 @@ struct ConvertFusionToGPUPass final
       std::string name = graph.getSymName().str();
       SmallVector<Attribute> steps;
       unsigned kernels = 0, externs = 0;
-      GPUHostTarget target(name, mappingOptions, steps, kernels);
+      GPUHostTarget target(name, mappingOptions, kernelOptions, configured,
+                           steps, kernels);
       FailureOr<func::FuncOp> host = lowerGraph(*plan, target, externs);
       if (failed(host))
         return signalPassFailure();
@@ -1778,6 +1884,12 @@ struct ConvertFusionToGPUPass final
       numKernels += kernels;
       numExternCalls += externs;
     }
+    for (const auto &entry : kernelOptions)
+      if (!configured.contains(entry.getKey())) {
+        module.emitError("convert-fusion-to-gpu: kernel-configs names '")
+            << entry.getKey() << "', which is no kernel of this module";
+        return signalPassFailure();
+      }
     if (failed(expandFloat8Ops(module)))
       return signalPassFailure();
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {

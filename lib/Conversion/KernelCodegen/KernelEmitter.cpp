@@ -745,6 +745,34 @@ LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
   return success();
 }
 
+LogicalResult KernelEmitter::emitLoadsOf(OpBuilder &b, Scope &element,
+                                         ArrayRef<StoreOp> stores) {
+  // The values the stores compute, walked back to their loads with a
+  // worklist (a fixed order: the output does not depend on hashing);
+  // reductions and sorts end a walk (their results are known), and so do
+  // values already emitted.
+  SmallVector<Value> worklist;
+  for (StoreOp store : stores)
+    worklist.push_back(store.getValue());
+  DenseSet<Value> seen;
+  SmallVector<LoadOp> loads;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second || lookup(&element, value))
+      continue;
+    auto load = value.getDefiningOp<LoadOp>();
+    if (load && !plan.producers.contains(load.getBuffer()) &&
+        !hasIndirectIndices(load))
+      loads.push_back(load);
+    if (!isa_and_nonnull<MaskedOp>(value.getDefiningOp()))
+      llvm::append_range(worklist, dependencies(value));
+  }
+  for (LoadOp load : loads)
+    if (failed(materialize(b, element, load.getResult())))
+      return failure();
+  return success();
+}
+
 LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
                                        Operation *op) {
   SmallVector<Value> scratch = rowScratch.lookup(op);
@@ -928,6 +956,11 @@ LogicalResult KernelEmitter::emitLevel(
         return failure();
       finals[i] = *results;
     }
+    if (layout.earlyLoads && groups.size() > 1)
+      for (auto &group : groups)
+        for (auto &element : group->elements)
+          if (failed(emitLoadsOf(b, *element, stores)))
+            return failure();
     // Values first, then the stores: an in-place update must not be seen
     // by the loads of the same pass.
     for (auto &group : groups)

@@ -77,6 +77,12 @@ struct RowLayout {
       OpBuilder &, Location, ArrayRef<const ReductionCombiner *>,
       ArrayRef<SmallVector<Value>>)>
       combineLevelAcrossLanes;
+  /// Rows held in registers: before computing the values a pass stores,
+  /// the thread issues the loads they need for all of its element groups
+  /// (a normalization's weight and bias: each in flight while the others
+  /// are), instead of each group's where the group first needs it, which
+  /// leaves a trip to the cache between groups.
+  bool earlyLoads = false;
   /// Split reductions: set by combineAcrossLanes to the i1 that says
   /// whether this thread's block finished the row (the last of the row's
   /// blocks); per-row stores after a reduction also wait for it. Null
@@ -167,6 +173,11 @@ private:
 
   FailureOr<PendingStore> prepareStore(OpBuilder &b, Scope &scope,
                                        StoreOp store);
+  /// Emits in `element` the loads that `stores`' values need and that are
+  /// not emitted yet: of storages, without indirect indices, outside
+  /// masked regions (RowLayout::earlyLoads).
+  LogicalResult emitLoadsOf(OpBuilder &b, Scope &element,
+                            ArrayRef<StoreOp> stores);
   void emitStores(OpBuilder &b, ArrayRef<PendingStore> stores, Value guard);
 
   std::unique_ptr<ElementGroup> makeGroup(OpBuilder &b, Scope &row,
