@@ -21,7 +21,11 @@ Options (`torch.compile(..., options={...})`):
   `SCHEDULER_OPT_CACHE_DIR`); `cache` (True) turns it off when False;
 - `keep_dir`: also copy each graph's dump and artifacts there;
 - `cuda_graphs` (False): replay each graph from a CUDA graph
-  (`cudagraphs.py`); `mode="reduce-overhead"` turns it on.
+  (`cudagraphs.py`); `mode="reduce-overhead"` turns it on;
+- `autotune` (False): choose each kernel's launch configuration by timing
+  candidates on the GPU at the first compile (`autotune.py`; the choices
+  are cached under the cache directory's `autotune/`, by kernel, shapes
+  and device).
 """
 import contextlib
 import dataclasses
@@ -35,6 +39,7 @@ from typing import Any, Dict, List, Optional
 
 import torch
 
+from . import autotune as autotune_lib
 from . import cache as cache_lib
 from . import deps as deps_lib
 from . import combine_fns, dump, manifest as manifest_lib, plan as plan_lib, tools
@@ -55,6 +60,7 @@ class Options:
     cache_dir: Optional[str] = None
     keep_dir: Optional[str] = None
     cuda_graphs: bool = False
+    autotune: bool = False
 
     @classmethod
     def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":
@@ -193,8 +199,11 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
                     fx_graph=rec["fx_graph"])
     files = dump.files(**contents)
     pipeline = tools.Pipeline.find(opts.chip)
-    key = cache_lib.key(files, {"chip": opts.chip,
-                                "features": pipeline.features},
+    options = {"chip": opts.chip, "features": pipeline.features}
+    if opts.autotune:
+        # Tuned PTX depends on the device it was timed on.
+        options["autotune"] = torch.cuda.get_device_name()
+    key = cache_lib.key(files, options,
                         cache_lib.tool_identity([pipeline.translate,
                                                  pipeline.opt]))
 
@@ -203,6 +212,8 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
         os.makedirs(dump_dir)
         dump.write(dump_dir, **contents)
         stats.update(pipeline.compile(dump_dir, directory))
+        if opts.autotune:
+            stats.update(_autotune(pipeline, directory, opts))
 
     t0 = time.perf_counter()
     if opts.cache:
@@ -239,6 +250,36 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
     # Size symbols the kernels take (graphs compiled for dynamic shapes).
     stats["symbols"] = sorted({n for k in m.kernels() for n in k.symbols})
     return compiled
+
+
+def _autotune(pipeline: tools.Pipeline, directory: str,
+              opts: Options) -> Dict[str, Any]:
+    """Re-lowers the compiled graph in `directory` with the kernel
+    configurations `autotune.tune` chooses on the current GPU."""
+    import tempfile
+    t0 = time.perf_counter()
+    graph = os.path.join(directory, "graph.mlir")
+    work = tempfile.mkdtemp(prefix="scheduler_opt-tune-")
+    count = [0]
+
+    def compile(settings):
+        if not settings:
+            return directory  # the rule: compiled already
+        out = os.path.join(work, str(count[0]))
+        count[0] += 1
+        pipeline.lower(graph, out, " ".join(
+            "%s=%d" % kv for kv in sorted(settings.items())))
+        return out
+    try:
+        cache = autotune_lib.TuneCache(os.path.join(
+            opts.cache_dir or cache_lib.default_directory(), "autotune"))
+        text, _ = autotune_lib.tune(compile, autotune_lib.GpuTimer(), cache,
+                                    torch.cuda.get_device_name())
+        if text:
+            pipeline.lower(graph, directory, "kernel-configs=" + text)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return {"autotune_s": time.perf_counter() - t0, "kernel_configs": text}
 
 
 _ERRORS = (tools.PipelineError, dump.UnsupportedCall, plan_lib.PlanError,

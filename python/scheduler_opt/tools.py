@@ -170,6 +170,16 @@ class Pipeline:
                 os.pathsep + env.get("PATH", "")
         return env
 
+    def lower(self, graph: str, out_dir: str, options: str = ""):
+        """Schedules and lowers the graph in file `graph` to PTX and a
+        manifest in `out_dir`, with more --fusion-to-ptx `options`
+        ("key=value ...")."""
+        run([self.opt, graph, "-o", os.devnull,
+             "--fusion-to-ptx=chip=%s features=%s output-dir=%s%s"
+             % (self.chip, self.features, out_dir,
+                " " + options if options else "")],
+            "scheduler-opt --fusion-to-ptx", self.env())
+
     def compile(self, dump_dir: str, out_dir: str) -> Dict[str, float]:
         """Imports `dump_dir`'s dump, schedules and lowers it to PTX and a
         manifest in `out_dir`; returns the seconds each tool took."""
@@ -183,9 +193,6 @@ class Pipeline:
         graph = os.path.join(out_dir, "graph.mlir")
         with open(graph, "w") as f:
             f.write(mlir)
-        run([self.opt, graph, "-o", os.devnull,
-             "--fusion-to-ptx=chip=%s features=%s output-dir=%s"
-             % (self.chip, self.features, out_dir)],
-            "scheduler-opt --fusion-to-ptx", env)
+        self.lower(graph, out_dir)
         t2 = time.perf_counter()
         return {"import_s": t1 - t0, "pipeline_s": t2 - t1}
