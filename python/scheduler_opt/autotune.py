@@ -223,6 +223,28 @@ def model_choice(stats: Mapping[str, Optional[dict]], order: Sequence[str],
     return best
 
 
+_PTXAS_ENTRY = re.compile(r"Compiling entry function '(\w+)'")
+_PTXAS_USED = re.compile(r"Used (\d+) registers")
+
+
+def ptxas_registers(ptxas: str, ptx_path: str,
+                    chip: str = "sm_90") -> Dict[str, int]:
+    """Registers per thread of each kernel of a PTX file (`ptxas -v`)."""
+    import subprocess
+    proc = subprocess.run([ptxas, "-v", "-arch=" + chip, ptx_path, "-o",
+                           os.devnull], capture_output=True, text=True,
+                          check=True)
+    registers, kernel = {}, None
+    for line in proc.stderr.splitlines():
+        m = _PTXAS_ENTRY.search(line)
+        if m:
+            kernel = m.group(1)
+        m = _PTXAS_USED.search(line)
+        if m and kernel:
+            registers[kernel] = int(m.group(1))
+    return registers
+
+
 class GpuTimer:
     """Times one kernel of a compiled directory alone on the current CUDA
     device: its argument storages filled with random normal floats (and
