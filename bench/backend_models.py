@@ -696,6 +696,9 @@ VARIANTS = (
     ("ours_cg", "scheduler_opt", None, {"fallback": False,
                                         "cuda_graphs": True}),
     ("inductor_ro", "inductor", "reduce-overhead", None),
+    # Each kernel's configuration chosen by timing candidates on the GPU
+    # at the first compile (python/scheduler_opt/autotune.py).
+    ("tuned", "scheduler_opt", None, {"fallback": False, "autotune": True}),
 )
 
 
@@ -754,6 +757,12 @@ def run_model(name, make, args):
                     result["ours_" + k] = sum(s.get(k, 0.0) for s in stats)
                 result["fallbacks"] = [s["fallback"] for s in stats
                                        if "fallback" in s]
+            if label == "tuned":
+                stats = so_backend.STATS[before:]
+                result["tuned_kernel_configs"] = [
+                    s.get("kernel_configs", "") for s in stats]
+                result["tuned_autotune_s"] = sum(
+                    s.get("autotune_s", 0.0) for s in stats)
             runs[label] = run
             cases.append(c)
         except Exception as e:  # report and go on with the next variant
@@ -980,9 +989,10 @@ def main():
                         help="models not run with CUDA graphs (their "
                         "front half is long: device time)")
     parser.add_argument("--variants",
-                        default=",".join(v[0] for v in VARIANTS),
+                        default=",".join(v[0] for v in VARIANTS
+                                         if v[0] != "tuned"),
                         help="which of ours, inductor, ours_cg, "
-                        "inductor_ro to run")
+                        "inductor_ro, tuned (ours autotuned) to run")
     parser.add_argument("--host-profile", default="",
                         help="variants (ours, inductor, ...) whose host "
                         "work per step is profiled with cProfile")
