@@ -33,6 +33,12 @@ DTYPES = (
     ("c32", "complex32", "c32"),
     ("c64", "complex64", "c64"),
     ("c128", "complex128", "c128"),
+    ("f4e2m1fnx2", "float4_e2m1fn_x2", "f4e2m1fnx2"),
+    ("b1x8", "bits1x8", "bits1x8"),
+    ("bits2x4", "bits2x4", "bits2x4"),
+    ("bits4x2", "bits4x2", "bits4x2"),
+    ("bits8", "bits8", "bits8"),
+    ("b16", "bits16", "bits16"),
 )
 
 TORCH_NAME_BY_FX_CODE = {fx: torch for fx, torch, _ in DTYPES}

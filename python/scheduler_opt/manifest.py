@@ -157,7 +157,8 @@ def dtype_size(dtype: str) -> int:
         return 1
     return int(dtype[1:]) // 8 if dtype[0] in "iu" else {
         "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
-        "c32": 4, "c64": 8, "c128": 16}[dtype]
+        "c32": 4, "c64": 8, "c128": 16, "f4e2m1fnx2": 1, "bits1x8": 1,
+        "bits2x4": 1, "bits4x2": 1, "bits8": 1, "bits16": 2}[dtype]
 
 
 def _require(cond: bool, message: str):

@@ -94,7 +94,9 @@ class ManifestTest(unittest.TestCase):
                                  "u64": 8, "f8e4m3fn": 1, "f8e5m2": 1,
                                  "f8e4m3fnuz": 1, "f8e5m2fnuz": 1,
                                  "f8e8m0fnu": 1, "c32": 4, "c64": 8,
-                                 "c128": 16})
+                                 "c128": 16, "f4e2m1fnx2": 1, "bits1x8": 1,
+                                 "bits2x4": 1, "bits4x2": 1, "bits8": 1,
+                                 "bits16": 2})
 
     def test_errors(self):
         cases = {

@@ -5,6 +5,9 @@ plain Python, printed as printMemrefF64 would print them.
 
     jit_fill.py add_sum         # sum(arg0_1 + arg1_1, dim=1) on 64x4096
     jit_fill.py cat_reductions  # torch.cat of three row reductions and x*2
+    jit_fill.py packed CASE R   # the float4_e2m1fn_x2 graphs of packed.test,
+                                # integer inputs in [0, R)
+    jit_fill.py packed_bits R   # packed.test's bits* graph
 """
 import struct
 import sys
@@ -63,5 +66,66 @@ def cat_reductions():
     print_memref(out)
 
 
+def int_input(i, salt, int_range):
+    """Integer inputs: h mod int-range (TestJitMain's spread, truncated)."""
+    return hash31(i, salt) % int_range
+
+
+def bool_input(i, salt):
+    """Boolean inputs: the hash's lowest bit."""
+    return hash31(i, salt) & 1
+
+
+def signed8(v):
+    """A byte as the JIT prints an i8 (signed)."""
+    v &= 0xFF
+    return v - 256 if v >= 128 else v
+
+
+def packed(case, int_range):
+    """The graphs PyTorch 2.11 printed for float4_e2m1fn_x2 tensors
+    (test/Target/Inductor/Inputs/unseen/packed-*), on bytes: the output's
+    bytes as the JIT prints them (signed)."""
+    r = int_range
+    x = [int_input(i, 0, r) for i in range(64 * 32)]
+    if case == "u8_to_f4":      # (x + 1).view(float4_e2m1fn_x2)
+        out = [v + 1 for v in x]
+    elif case == "f4_to_u8":    # x.view(uint8) * 3
+        out = [v * 3 for v in x]
+    elif case == "roundtrip":   # (x.view(uint8) ^ 0x11).view(f4).t().contiguous()
+        out = [x[j * 32 + i] ^ 0x11 for i in range(32) for j in range(64)]
+    elif case == "cat":         # torch.cat([a, b])
+        out = x + [int_input(i, 1, r) for i in range(64 * 32)]
+    elif case == "gather":      # x[idx], idx int64 of 16 rows
+        idx = [int_input(i, 1, r) for i in range(16)]
+        out = [x[k * 32 + c] for k in idx for c in range(32)]
+    elif case == "where":       # torch.where(m, a, b)
+        m = [bool_input(i, 0) for i in range(64 * 32)]
+        a = [int_input(i, 1, r) for i in range(64 * 32)]
+        b = [int_input(i, 2, r) for i in range(64 * 32)]
+        out = [u if c else v for c, u, v in zip(m, a, b)]
+    print_memref([signed8(v) for v in out])
+
+
+def packed_bits(int_range):
+    """test/Target/Inductor/Inputs/packed-bits.txt: bits16 read as int16
+    times -3; a bits1x8 4x8 transposed; where(c > 100, a + b, a) on the
+    bytes of a bits2x4 and a bits4x2, stored as bits8."""
+    r = int_range
+    x = [int_input(i, 0, r) for i in range(8)]
+    prod = [(v * -3) & 0xFFFF for v in x]
+    print_memref([v - 65536 if v >= 32768 else v for v in prod])
+    t = [int_input(i, 1, r) for i in range(32)]
+    print_memref([signed8(t[j * 8 + i]) for i in range(8) for j in range(4)])
+    a, b, c = ([int_input(i, s, r) for i in range(8)] for s in (2, 3, 4))
+    print_memref([signed8(a[i] + b[i] if c[i] > 100 else a[i])
+                  for i in range(8)])
+
+
 if __name__ == "__main__":
-    {"add_sum": add_sum, "cat_reductions": cat_reductions}[sys.argv[1]]()
+    if sys.argv[1] == "packed":
+        packed(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "packed_bits":
+        packed_bits(int(sys.argv[2]))
+    else:
+        {"add_sum": add_sum, "cat_reductions": cat_reductions}[sys.argv[1]]()

@@ -37,6 +37,6 @@ mlir::fusion::inductor::convertDtype(StringRef dtype, const char *loc,
   return locator.emitError(loc)
          << "unsupported dtype '" << dtype
          << "' (expected torch.float32, float16, bfloat16, float64, a float8 "
-            "type, bool, int8 to int64, uint8 to uint64 or complex32 to "
-            "complex128)";
+            "type, bool, int8 to int64, uint8 to uint64, complex32 to "
+            "complex128, float4_e2m1fn_x2 or bits1x8 to bits16)";
 }

@@ -400,6 +400,11 @@ private:
   FailureOr<Value> literal(const PyValue *v, Type type);
   FailureOr<Value> indexOperand(const PyValue *arg,
                                 BodyEnv &env);
+  /// The dtype a loop body computes a buffer element of type `elementType`
+  /// in: the element type, except that a packed storage dtype
+  /// (float4_e2m1fn_x2, bits*) is its bits, an unsigned integer of its
+  /// width (Inductor's Triton code holds a float4_e2m1fn_x2 in a tl.uint8).
+  static Type bodyDtypeOf(Type elementType);
   /// torch's type promotion of two dtypes.
   Type promote(Type a, Type b);
   Type floatTypeFor(Type t);

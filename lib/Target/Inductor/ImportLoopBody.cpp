@@ -12,6 +12,7 @@
 #include "IndexExpr.h"
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -284,7 +285,9 @@ FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
   FailureOr<Type> type = convertDtype(arg->str, arg->loc(), graph.locator);
   if (succeeded(type) && isa<ComplexType>(*type))
     return complexInBody(arg->loc(), "", *type);
-  return type;
+  if (failed(type))
+    return failure();
+  return bodyDtypeOf(*type);
 }
 
 InFlightDiagnostic BodyImporter::complexInBody(const char *at,
@@ -300,6 +303,14 @@ InFlightDiagnostic BodyImporter::complexInBody(const char *at,
   diag << ": Inductor computes complex tensors with ATen (externs), never "
           "in a loop body";
   return diag;
+}
+
+Type BodyImporter::bodyDtypeOf(Type elementType) {
+  if (!isPackedStorageType(elementType))
+    return elementType;
+  return IntegerType::get(elementType.getContext(),
+                          getElementBitWidth(elementType),
+                          IntegerType::Unsigned);
 }
 
 Type BodyImporter::torchType(Value v) const {

@@ -203,7 +203,10 @@ LogicalResult BodyImporter::translateBitcast(const OpCall &c,
     return error(c.call.loc())
            << "'ops.to_dtype_bitcast' reinterprets between types of one "
               "width (not bool), got "
-           << *src << " to " << *type;
+           << c.call.elements[2]->text << " ("
+           << src->getIntOrFloatBitWidth() << " bits) to "
+           << c.call.elements[1]->text << " ("
+           << type->getIntOrFloatBitWidth() << " bits)";
   c.result.value =
       *src == *type
           ? v

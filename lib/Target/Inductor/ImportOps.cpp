@@ -421,7 +421,7 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
   }
   c.result.value = setTorchType(
       LoadOp::create(builder, loc(c.stmt.loc), *buffer, operands, map),
-      cast<BufferType>(buffer->getType()).getElementType());
+      bodyDtypeOf(cast<BufferType>(buffer->getType()).getElementType()));
   return success();
 }
 
@@ -474,7 +474,8 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
   SmallVector<Value> operands;
   if (failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
     return failure();
-  Type element = llvm::cast<BufferType>(handle.getType()).getElementType();
+  Type element =
+      bodyDtypeOf(llvm::cast<BufferType>(handle.getType()).getElementType());
   StoreOp::create(builder, l, convert(*value, element, l), handle, operands,
                   map, mode);
   result.kind = BodyValue::Nothing;

@@ -12,6 +12,27 @@ fusion.graph @bad_element(%x: !fusion.buffer<4xcomplex<i32>>) attributes {device
 
 // -----
 
+// A vector is an element type only as a packed storage dtype (a byte of
+// fields, or bits16): three bytes are none.
+// expected-error @below {{unsupported buffer element type 'vector<3xi8>'}}
+fusion.graph @bad_packed(%x: !fusion.buffer<4xvector<3xi8>>) attributes {device = "cuda:0"} {
+  fusion.output
+}
+
+// -----
+
+// A packed buffer holds its bits: a float is not one.
+fusion.graph @store_packed_float(%x: !fusion.buffer<4xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xvector<2xf4E2M1FN>>) {
+    %0 = fusion.load %x[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.store' op failed to verify that value type matches the buffer's value type}}
+    "fusion.store"(%0, %out, %p0) <{map = affine_map<(d0) -> (d0)>}> : (f32, !fusion.buffer<4xvector<2xf4E2M1FN>>, index) -> ()
+  }
+  fusion.output
+}
+
+// -----
+
 // Signed integer types are not torch dtypes (signless ones are).
 // expected-error @below {{unsupported buffer element type 'si8'}}
 fusion.graph @signed_element(%x: !fusion.buffer<4xsi8>) attributes {device = "cuda:0"} {

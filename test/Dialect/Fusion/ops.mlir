@@ -32,6 +32,29 @@ fusion.graph @types(%a: !fusion.buffer<f16>, %b: !fusion.buffer<4xbf16>, %c: !fu
 
 // -----
 
+// Packed storage element types (torch.float4_e2m1fn_x2, bits1x8, bits2x4,
+// bits4x2, bits8, bits16): loops read and write their bits, an i8 or i16.
+// CHECK-LABEL: fusion.graph @packed
+// CHECK-SAME: !fusion.buffer<4xvector<2xf4E2M1FN>>, %{{.*}}: !fusion.buffer<4xvector<8xi1>>, %{{.*}}: !fusion.buffer<4xvector<4xi2>>
+// CHECK-SAME: !fusion.buffer<4xvector<2xi4>>, %{{.*}}: !fusion.buffer<4xvector<1xi8>>, %{{.*}}: !fusion.buffer<2x2xvector<1xi16>, strides = [1, 2]>
+// CHECK: %[[F:.*]] = fusion.load %{{.*}}[%{{.*}}] : !fusion.buffer<4xvector<2xf4E2M1FN>>
+// CHECK-NEXT: fusion.store %[[F]], %{{.*}}[%{{.*}}] : !fusion.buffer<4xvector<8xi1>>
+// CHECK: %[[B:.*]] = fusion.load %{{.*}}[%{{.*}}] : !fusion.buffer<2x2xvector<1xi16>, strides = [1, 2]>
+// CHECK-NEXT: fusion.store %[[B]], %{{.*}}[%{{.*}}] : !fusion.buffer<4xi16>
+fusion.graph @packed(%a: !fusion.buffer<4xvector<2xf4E2M1FN>>, %b: !fusion.buffer<4xvector<8xi1>>, %c: !fusion.buffer<4xvector<4xi2>>, %d: !fusion.buffer<4xvector<2xi4>>, %e: !fusion.buffer<4xvector<1xi8>>, %f: !fusion.buffer<2x2xvector<1xi16>, strides = [1, 2]>) -> (!fusion.buffer<4xvector<8xi1>>, !fusion.buffer<4xi16>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [4] writes(%out : !fusion.buffer<4xvector<8xi1>>) {
+    %x = fusion.load %a[%p0] : !fusion.buffer<4xvector<2xf4E2M1FN>>
+    fusion.store %x, %out[%p0] : !fusion.buffer<4xvector<8xi1>>
+  }
+  %buf1 = fusion.node "op1" (%p0, %p1) in [2, 2] writes(%out : !fusion.buffer<4xi16>) {
+    %x = fusion.load %f[%p0 * 2 + %p1] : !fusion.buffer<2x2xvector<1xi16>, strides = [1, 2]>
+    fusion.store %x, %out[%p0 * 2 + %p1] : !fusion.buffer<4xi16>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<4xvector<8xi1>>, !fusion.buffer<4xi16>
+}
+
+// -----
+
 // Unsigned and float8 element types; a load of a ui8 buffer yields i8.
 // CHECK-LABEL: fusion.graph @unsigned_float8
 // CHECK-SAME: !fusion.buffer<4xui8>, %{{.*}}: !fusion.buffer<4xui64>, %{{.*}}: !fusion.buffer<4xf8E4M3FN>

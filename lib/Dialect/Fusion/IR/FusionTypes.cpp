@@ -38,9 +38,29 @@ SmallVector<int64_t> BufferType::getContiguousStrides(ArrayRef<int64_t> shape) {
   return strides;
 }
 
+bool fusion::isPackedStorageType(Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector || vector.getRank() != 1 || vector.isScalable())
+    return false;
+  Type field = vector.getElementType();
+  int64_t n = vector.getNumElements();
+  if (isa<Float4E2M1FNType>(field))
+    return n == 2;
+  auto intType = dyn_cast<IntegerType>(field);
+  if (!intType || !intType.isSignless())
+    return false;
+  // bits1x8, bits2x4, bits4x2: a byte; bits8 and bits16: one field.
+  unsigned width = intType.getWidth();
+  return (width * n == 8 && llvm::is_contained({1u, 2u, 4u, 8u}, width)) ||
+         (width == 16 && n == 1);
+}
+
 unsigned fusion::getElementBitWidth(Type type) {
   if (auto complex = dyn_cast<ComplexType>(type))
     return 2 * complex.getElementType().getIntOrFloatBitWidth();
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() *
+           vector.getElementType().getIntOrFloatBitWidth();
   return type.getIntOrFloatBitWidth();
 }
 
@@ -70,13 +90,18 @@ bool BufferType::isValidElementType(Type type) {
     Type part = complex.getElementType();
     return part.isF16() || part.isF32() || part.isF64();
   }
-  return isValidValueType(type);
+  return isPackedStorageType(type) || isValidValueType(type);
 }
 
 Type BufferType::getValueTypeOf(Type elementType) {
   if (auto intType = dyn_cast<IntegerType>(elementType);
       intType && !intType.isSignless())
     return IntegerType::get(elementType.getContext(), intType.getWidth());
+  // A packed storage element is read and written as its bits (Inductor's
+  // Triton code moves a float4_e2m1fn_x2 as a tl.uint8).
+  if (isPackedStorageType(elementType))
+    return IntegerType::get(elementType.getContext(),
+                            getElementBitWidth(elementType));
   return elementType;
 }
 
@@ -226,8 +251,11 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!isValidElementType(elementType))
     return emitError() << "unsupported buffer element type " << elementType
                        << "; expected a torch dtype: f16, bf16, f32, f64, a "
-                          "float8 type, i1, i8 to i64, ui8 to ui64, or "
-                          "complex of f16, f32 or f64";
+                          "float8 type, i1, i8 to i64, ui8 to ui64, "
+                          "complex of f16, f32 or f64, or a packed storage "
+                          "type (vector<2xf4E2M1FN>, vector<8xi1>, "
+                          "vector<4xi2>, vector<2xi4>, vector<1xi8>, "
+                          "vector<1xi16>)";
   if (strides.size() != shape.size())
     return emitError() << "buffer of rank " << shape.size() << " has "
                        << strides.size() << " strides";
