@@ -628,6 +628,26 @@ fusion.graph @masked_mixes_phases(%x: !fusion.buffer<4x8xf32>) attributes {devic
 
 // -----
 
+// A masked value takes the phase of what its region yields too: here it
+// varies with the reduction loop, so the node may not store it.
+fusion.graph @masked_yields_reduction_phase(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
+    %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>
+    %1 = fusion.reduce sum %0 : f32 -> f32
+    %true = arith.constant true
+    %zero = arith.constant 0.0 : f32
+    %2 = fusion.masked %true, %zero : f32 {
+      fusion.yield %0 : f32
+    }
+    fusion.store %1, %out[%p0] : !fusion.buffer<4xf32>
+    // expected-error @below {{'fusion.store' op in a reduction node must store a reduced value at an index of pointwise loop variables}}
+    fusion.store %2, %out[%p0] : !fusion.buffer<4xf32>
+  }
+  fusion.output
+}
+
+// -----
+
 fusion.graph @nested_reduce(%x: !fusion.buffer<4x8xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [4] reduce [8] writes(%out : !fusion.buffer<4xf32>) {
     %0 = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<4x8xf32>

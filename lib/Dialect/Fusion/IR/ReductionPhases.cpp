@@ -48,15 +48,13 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
                          opaque.getOpName() == "sort"));
   });
   unsigned numPointwise = node.getNumPointwiseLoops();
-  // Only values that are not pointwise are kept: most of a body is. A
-  // masked result is set twice (at its yield, then at the op), so setting
-  // it pointwise removes what the first set.
+  // Only values that are not pointwise are kept: most of a body is. (A
+  // masked result, set at its yield and again at the op, is set the second
+  // time from a join that includes the first.)
   DenseMap<Value, Phase> phases;
   auto setPhase = [&](Value v, Phase phase) {
     if (phase != Phase::Pointwise)
       phases[v] = phase;
-    else if (isa<OpResult>(v) && isa<MaskedOp>(v.getDefiningOp()))
-      phases.erase(v);
   };
   for (BlockArgument arg : node.getLoopVars())
     setPhase(arg, arg.getArgNumber() < numPointwise ? Phase::Pointwise
@@ -110,9 +108,11 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
       return WalkResult::advance();
     }
     if (auto masked = dyn_cast<MaskedOp>(op)) {
-      // The region is walked after its parent: join the mask and `other`
-      // now, and the yielded value when the yield is visited.
-      FailureOr<Phase> phase = join(op, op->getOperands());
+      // The walk is post-order: the region's yield has set the result to
+      // the yielded value's phase; join the mask and `other` with it.
+      SmallVector<Value> values(op->getOperands());
+      values.push_back(masked.getResult());
+      FailureOr<Phase> phase = join(op, values);
       if (failed(phase))
         return WalkResult::interrupt();
       setPhase(masked.getResult(), *phase);
