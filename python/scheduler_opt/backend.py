@@ -34,6 +34,7 @@ import os
 import shutil
 import threading
 import time
+import types
 import warnings
 from typing import Any, Dict, List, Optional
 
@@ -150,6 +151,42 @@ def _size_hints(graph) -> Dict[str, int]:
     return hints
 
 
+def _output_strides(graph) -> List[Optional[tuple]]:
+    """The graph's output strides as Inductor's fx_codegen_and_compile
+    records them for AOT autograd: a tensor output's layout strides as
+    printed sympy expressions, None for other outputs and for strides with
+    unbacked symbols. AOT autograd compiles the backward for the saved
+    activations' real strides, which Inductor may have padded
+    (comprehensive_padding: a batch stride of 2336 for 2312 elements)."""
+    from torch._inductor.ir import IRNode
+    from torch.fx.experimental.symbolic_shapes import (SymExprPrinter,
+                                                       free_unbacked_symbols)
+    printer = SymExprPrinter()
+    strides = []
+    for out in graph.graph_outputs or ():
+        if isinstance(out, IRNode) and out.has_tensor_output() and \
+                not free_unbacked_symbols(out.get_stride()):
+            strides.append(tuple(printer.doprint(s)
+                                 for s in out.get_layout().stride))
+        else:
+            strides.append(None)
+    return strides
+
+
+def _report_output_strides(example_inputs, strides) -> None:
+    """Hands the output strides to AOT autograd (TracingContext) with
+    Inductor's own function, as Inductor does after compiling a graph;
+    without them the backward assumes the FX graph's strides and reads a
+    padded activation at the wrong places."""
+    try:
+        from torch._inductor.utils import set_tracing_context_output_strides
+    except ImportError:  # older PyTorch
+        from torch._inductor.compile_fx import \
+            set_tracing_context_output_strides
+    set_tracing_context_output_strides(
+        example_inputs, types.SimpleNamespace(output_strides=strides))
+
+
 def _record(nodes) -> Dict[str, Any]:
     """The dump of Inductor's pre-fusion scheduler nodes and its sidecars."""
     from torch._inductor.scheduler import ExternKernelSchedulerNode
@@ -178,6 +215,7 @@ def _record(nodes) -> Dict[str, Any]:
     return {"dump_text": text, "extern_calls": calls, "foreach_lists": lists,
             "buffer_views": views, "size_hints": _size_hints(graph),
             "signature": _graph_signature(graph),
+            "output_strides": _output_strides(graph),
             "constants": [graph.constants[n] for n in
                           sorted(graph.constants)],
             "num_nodes": len(nodes)}
@@ -396,6 +434,7 @@ def _inner_compile(gm, example_inputs, *, opts: Options, **kwargs):
         # fallback to Inductor.
         stats.setdefault("inductor", True)
         return result
+    _report_output_strides(example_inputs, job["record"]["output_strides"])
     if opts.cuda_graphs:
         return CudaGraphed(job["result"])
     return job["result"]
