@@ -195,6 +195,13 @@ static bool isConcatenation(NopOp nop) {
   return static_cast<bool>(nop.getInputOffsetsAttr());
 }
 
+/// A `fusion.nop` that reads nothing: an allocation without computation
+/// (Inductor's `torch.empty`, a ComputedBuffer whose ranges it set to 0,
+/// which an extern or a mutation then writes).
+static bool isAllocation(NopOp nop) {
+  return nop.getInputs().empty() && nop->getNumResults() == 1;
+}
+
 /// Checks that the inputs of a concatenation share its storage: each is
 /// placed at its offset (fusion-place-concat-inputs) and is the fresh
 /// result of a node, which the storage plan can point at the result's
@@ -235,6 +242,8 @@ static LogicalResult checkHostOps(GraphOp graph) {
       if (isConcatenation(nop))
         return failed(checkConcatenation(nop)) ? WalkResult::interrupt()
                                                : WalkResult::advance();
+      if (isAllocation(nop))
+        return WalkResult::advance();
       if (nop.getInputs().size() != 1 || nop->getNumResults() != 1)
         return nop.emitOpError("aliases ")
                    << nop.getInputs().size()
@@ -318,11 +327,12 @@ public:
 
 private:
   /// A result of a node or extern that does not overwrite another buffer,
-  /// or of a concatenation, whose inputs its storage holds.
+  /// of a concatenation, whose inputs its storage holds, or of an
+  /// allocation.
   static bool isFreshResult(Value value) {
     auto result = dyn_cast<OpResult>(value);
     if (auto nop = result ? dyn_cast<NopOp>(result.getOwner()) : NopOp())
-      return isConcatenation(nop);
+      return isConcatenation(nop) || isAllocation(nop);
     if (!result || !isa<NodeOp, ExternOp>(result.getOwner()))
       return false;
     auto node = cast<SchedulerNodeOpInterface>(result.getOwner());
@@ -372,7 +382,12 @@ private:
       if (isa<MultiOutputType>(result.getType()))
         continue; // a tuple: its elements have the storages
       if (auto nop = dyn_cast<NopOp>(op)) {
-        plan.storageOf[result] = plan.storageOf.lookup(nop.getInputs()[0]);
+        plan.storageOf[result] =
+            isAllocation(nop)
+                ? addStorage(getBufferName(result).getValue(),
+                             StoragePlan::Role::Temp, 0,
+                             cast<BufferType>(result.getType()))
+                : plan.storageOf.lookup(nop.getInputs()[0]);
         continue;
       }
       auto node = cast<SchedulerNodeOpInterface>(op);
