@@ -15,6 +15,26 @@ fusion.graph @unknown_op(%x: !fusion.buffer<8xf32>) -> (!fusion.buffer<8xf32>) a
 
 // -----
 
+// ops.rand_eager (a later development line's CUDA-eager-compatible random
+// numbers; not in PyTorch 2.11.0, docs/Importer.md) imports by name: the
+// mapping of (seed, base_offset, threads_per_round, tid, vec) to Philox
+// words is in a Triton helper none of the sources at hand has.
+fusion.graph @rand_eager(%seed: !fusion.buffer<1xi64>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
+    %0 = fusion.load %seed[0] : !fusion.buffer<1xi64>
+    %1 = fusion.index_expr [0] : i64
+    %2 = fusion.index_expr [128] : i64
+    %3 = fusion.index_expr [%p0 floordiv 4] : i64
+    %4 = fusion.index_expr [%p0 mod 4] : i64
+    // expected-error @below {{'fusion.opaque' op 'rand_eager' (Inductor's ops.rand_eager) has no lowering}}
+    %5 = fusion.opaque "rand_eager"(%0, %1, %2, %3, %4) : (i64, i64, i64, i64, i64) -> f32
+    fusion.store %5, %out[%p0] : !fusion.buffer<8xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<8xf32>
+}
+
+// -----
+
 fusion.graph @rand_i64(%seed: !fusion.buffer<1xi64>) -> (!fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [8] writes(%out : !fusion.buffer<8xf32>) {
     %0 = fusion.load %seed[0] : !fusion.buffer<1xi64>
