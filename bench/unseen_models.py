@@ -699,6 +699,29 @@ def layernorm_residual():
     return Case(f, [rnd(3, 50, 96), rnd(3, 50, 96)])
 
 
+def top_p():
+    """Nucleus (top-p) sampling's filter: probabilities in descending order,
+    their running sum along the vocabulary (a scan), the tokens kept while
+    the mass before them is under p. With dynamic=True the vocabulary is
+    symbolic: Inductor leaves the sort to aten.sort (an extern), the scan
+    runs along rows of symbolic length."""
+    def f(logits):
+        p, i = torch.sort(logits.softmax(-1), -1, descending=True)
+        mass = p.cumsum(-1)
+        return torch.where(mass - p < 0.9, p, 0.0), i, mass
+    return Case(f, [rnd(8, 1000)])
+
+
+def sort_cumsum():
+    """A sort along rows of 64 (static even with dynamic=True: the view
+    makes them) and a cumsum along the first dimension, whose length is
+    symbolic with dynamic=True."""
+    def f(x):
+        s, i = torch.sort(x.view(-1, 64), -1)
+        return s, i, torch.cumsum(x, 0)
+    return Case(f, [rnd(300, 128)])
+
+
 MODELS = {
     "llama_block": llama_block, "llama_block_train": llama_block_train,
     "llama_rope_complex": llama_rope_complex, "t5_bias": t5_bias,
@@ -729,6 +752,7 @@ MODELS = {
     "inplace_inputs": inplace_inputs,
     "dynamic_reshape": dynamic_reshape,
     "layernorm_residual": layernorm_residual,
+    "top_p": top_p, "sort_cumsum": sort_cumsum,
 }
 
 # dynamic=True at two sizes: (model, the inputs at a size, the sizes).
@@ -754,6 +778,10 @@ DYNAMIC = {
     "selective_scan_dynamic": (
         None, lambda t: [rnd(8, t, 16), rnd(8, t, 16), -rnd(16).abs()],
         [256, 100]),
+    "top_p_dynamic": (
+        None, lambda v: [rnd(8, v)], [1000, 333]),
+    "sort_cumsum_dynamic": (
+        None, lambda t: [rnd(t, 128)], [300, 77]),
 }
 
 

@@ -640,9 +640,56 @@ def scan_jit():
         print_memref(out)
 
 
+def rows_in_memory(rows, cols):
+    """test/Conversion/FusionToLoops/rows-in-memory-jit.mlir at s0 = rows,
+    s1 = cols: @dynrows (cumsum, a stable descending sort with positions,
+    the row maximum of the cumsum), then @long (a stable ascending sort of 2
+    rows of 1500, with positions) and @short (cumsum of 2 rows of 1300),
+    each on x = the first input, in f32 steps."""
+    def cumsum(row):
+        out, s = [], 0.0
+        for v in row:
+            s = f32(s + v)
+            out.append(s)
+        return out
+
+    def sort(row, descending):
+        order = sorted(range(len(row)),
+                       key=(lambda k: -row[k]) if descending
+                       else (lambda k: row[k]))
+        return [row[k] for k in order], order
+
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    outs = [[], [], [], []]
+    for r in range(rows):
+        row = x[r * cols:(r + 1) * cols]
+        c = cumsum(row)
+        values, order = sort(row, descending=True)
+        outs[0] += c
+        outs[1] += values
+        outs[2] += order
+        outs[3].append(max(c))
+    for cols, fn in ((1500, "sort"), (1300, "cumsum")):
+        x = [float_input(i, 0) for i in range(2 * cols)]
+        rows_out = [[], []]
+        for r in range(2):
+            row = x[r * cols:(r + 1) * cols]
+            if fn == "sort":
+                values, order = sort(row, descending=False)
+                rows_out[0] += values
+                rows_out[1] += order
+            else:
+                rows_out[0] += cumsum(row)
+        outs += [o for o in rows_out if o]
+    for out in outs:
+        print_memref(out)
+
+
 if __name__ == "__main__":
     {"opaque": opaque, "asserts": asserts, "bucketize": bucketize,
      "store_modes": store_modes,
      "polynomials": polynomials,
      "gamma": gamma, "sorts": sorts, "sort_nan": sort_nan, "scans": scans,
-     "cumext": cumext, "intscan": intscan, "scan_jit": scan_jit}[sys.argv[1]]()
+     "cumext": cumext, "intscan": intscan, "scan_jit": scan_jit,
+     "rows_in_memory": rows_in_memory}[sys.argv[1]](
+         *[int(a) for a in sys.argv[2:]])

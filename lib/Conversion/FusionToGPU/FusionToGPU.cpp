@@ -1284,6 +1284,10 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         };
   }
   layout.numLanes = mapping.numLanes;
+  // Sorts and scans take a row per thread, adjacent rows on adjacent
+  // threads: their rows kept in memory are interleaved, so that a warp's
+  // accesses at one position of its rows are adjacent.
+  layout.interleavedRowScratch = true;
   layout.persistent = mapping.persistent;
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;

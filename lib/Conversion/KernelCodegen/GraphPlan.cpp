@@ -3,6 +3,10 @@
 #include "scheduler-opt/Conversion/KernelCodegen/GraphPlan.h"
 #include "scheduler-opt/Analysis/DependenceGraph.h"
 #include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Conversion/KernelCodegen/KernelPlan.h"
+#include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -427,6 +431,49 @@ private:
 };
 } // namespace
 
+/// Gives the sorts and scans of `kernel` (a node or fused group) the
+/// storages that hold their rows where stack arrays cannot
+/// (needsRowScratchStorage): one temporary of numel x rnumel elements per
+/// result of each sort or scan that the kernel computes, which the
+/// storage plan maps that result to.
+static void addRowScratch(Operation *kernel, StoragePlan &storage) {
+  WalkResult rowOps = kernel->walk([](Operation *op) {
+    return isRowOp(op) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!rowOps.wasInterrupted())
+    return;
+  FailureOr<KernelPlan> plan = failure();
+  {
+    // A kernel that does not plan gets no storage; its lowering plans it
+    // again and reports why, in the order of the steps.
+    ScopedDiagnosticHandler quiet(kernel->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    plan = planKernel(kernel, storage);
+  }
+  if (failed(plan) || !needsRowScratchStorage(*plan))
+    return;
+  llvm::StringSet<> names;
+  for (const StoragePlan::Storage &s : storage.storages)
+    names.insert(s.name);
+  AffineExpr size = SizeVars::simplify(plan->numelExpr * plan->rnumelExpr);
+  unsigned next = 0;
+  for (Operation *op : plan->rowOps) {
+    if (plan->rowRepresentative.lookup(op) != op)
+      continue;
+    for (OpResult result : op->getResults()) {
+      std::string name;
+      do
+        name = plan->name + "_rows" + std::to_string(next++);
+      while (names.contains(name));
+      names.insert(name);
+      storage.storageOf[result] = storage.storages.size();
+      storage.storages.push_back({name, StoragePlan::Role::Temp, 0,
+                                  result.getType(), getStaticSize(size),
+                                  size});
+    }
+  }
+}
+
 FailureOr<GraphPlan> codegen::planGraph(GraphOp graph, DependenceGraph &deps) {
   if (failed(checkOrder(graph, deps)) || failed(checkHostOps(graph)))
     return failure();
@@ -435,6 +482,16 @@ FailureOr<GraphPlan> codegen::planGraph(GraphOp graph, DependenceGraph &deps) {
   for (Operation &op : graph.getBodyBlock().without_terminator())
     appendSteps(&op, plan.steps);
   plan.storage = StorageAssigner(graph).run();
+  for (Operation *step : plan.steps) {
+    if (isa<ExternOp>(step))
+      continue;
+    if (auto foreach = dyn_cast<ForeachOp>(step)) {
+      for (Operation &member : foreach.getMembers())
+        addRowScratch(&member, plan.storage);
+      continue;
+    }
+    addRowScratch(step, plan.storage);
+  }
   return plan;
 }
 
@@ -460,6 +517,10 @@ SmallVector<unsigned> codegen::getStepStorages(Operation *step,
     node.getBody().walk([&](Operation *op) {
       if (auto load = dyn_cast<LoadOp>(op)) {
         add(load.getBuffer());
+      } else if (isRowOp(op)) {
+        // The rows of a sort or scan kept in storages of the graph.
+        for (Value result : op->getResults())
+          add(result);
       } else if (isa<OpaqueOp>(op)) {
         for (Value v : op->getOperands())
           if (isa<BufferType>(v.getType()))

@@ -225,9 +225,10 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
     if (!scope.r || !finishedRowOps.contains(rep))
       return op->emitOpError("internal error: result used outside a pass "
                              "over the row after it was computed");
-    Value position = castIntegerLike(b, loc, scope.r, b.getIndexType());
-    for (auto [result, array] :
-         llvm::zip(op->getResults(), rowScratch.lookup(rep)))
+    RowScratch row = getRowScratch(b, rep, scope.x);
+    Value position = row.getPosition(
+        b, loc, castIntegerLike(b, loc, scope.r, b.getIndexType()));
+    for (auto [result, array] : llvm::zip(op->getResults(), row.arrays))
       scope.values[result] =
           memref::LoadOp::create(b, loc, array, ValueRange{position});
     return success();
@@ -712,18 +713,51 @@ FailureOr<SmallVector<Value>> KernelEmitter::emitTwoPass(
 }
 
 void KernelEmitter::allocateRowScratch(OpBuilder &b) {
+  // (A stack array needs a static length; emitRows reports rows of
+  // symbolic length without storages.)
+  if (!plan.rowScratchInMemory && !plan.hasStaticRNumel())
+    return;
   for (Operation *op : plan.rowOps) {
     if (plan.rowRepresentative.lookup(op) != op || rowScratch.count(op))
       continue;
     SmallVector<Value> &arrays = rowScratch[op];
-    for (Type type : op->getResultTypes())
-      arrays.push_back(memref::AllocaOp::create(
-          b, loc, MemRefType::get({plan.rnumel}, type)));
+    for (OpResult result : op->getResults())
+      arrays.push_back(plan.rowScratchInMemory
+                           ? getMemref(result)
+                           : memref::AllocaOp::create(
+                                 b, loc,
+                                 MemRefType::get({plan.rnumel},
+                                                 result.getType())));
   }
 }
 
+RowScratch KernelEmitter::getRowScratch(OpBuilder &b, Operation *op,
+                                        Value x) const {
+  RowScratch row;
+  row.arrays = rowScratch.lookup(op);
+  Type index = b.getIndexType();
+  auto size = [&](AffineExpr expr) {
+    return emitAffineExpr(b, loc, expr, {}, {}, sizeSymbols, index);
+  };
+  if (!plan.rowScratchInMemory) {
+    row.size = arith::ConstantIndexOp::create(b, loc, plan.rnumel);
+    return row;
+  }
+  // Rows of numel x rnumel elements: at r * numel + x, or x * rnumel + r.
+  row.size = size(plan.rnumelExpr);
+  Value xIndex = castIntegerLike(b, loc, x, index);
+  if (interleavedRowScratch) {
+    row.offset = xIndex;
+    row.stride = size(plan.numelExpr);
+  } else {
+    row.offset = arith::MulIOp::create(b, loc, xIndex, row.size);
+  }
+  return row;
+}
+
 LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
-                                              ArrayRef<Operation *> rowOps) {
+                                              ArrayRef<Operation *> rowOps,
+                                              Value rowValid) {
   for (Operation *op : rowOps) {
     SmallVector<Value> inputs;
     for (Value input : op->getOperands()) {
@@ -733,13 +767,17 @@ LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
       inputs.push_back(*v);
     }
     OpBuilder::InsertionGuard guard(b);
-    if (element.valid) {
-      auto ifOp = scf::IfOp::create(b, loc, element.valid,
-                                    /*withElseRegion=*/false);
+    Value valid = plan.rowScratchInMemory
+                      ? andConditions(b, loc, element.valid, rowValid)
+                      : element.valid;
+    if (valid) {
+      auto ifOp = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value position = castIntegerLike(b, loc, element.r, b.getIndexType());
-    for (auto [v, array] : llvm::zip(inputs, rowScratch.lookup(op)))
+    RowScratch row = getRowScratch(b, op, element.x);
+    Value position = row.getPosition(
+        b, loc, castIntegerLike(b, loc, element.r, b.getIndexType()));
+    for (auto [v, array] : llvm::zip(inputs, row.arrays))
       memref::StoreOp::create(b, loc, v, array, ValueRange{position});
   }
   return success();
@@ -774,8 +812,13 @@ LogicalResult KernelEmitter::emitLoadsOf(OpBuilder &b, Scope &element,
 }
 
 LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
-                                       Operation *op) {
-  SmallVector<Value> scratch = rowScratch.lookup(op);
+                                       Operation *op, Value rowValid) {
+  OpBuilder::InsertionGuard guard(b);
+  if (plan.rowScratchInMemory && rowValid) {
+    auto ifOp = scf::IfOp::create(b, loc, rowValid, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  RowScratch scratch = getRowScratch(b, op, row.x);
   if (auto scan = dyn_cast<ScanOp>(op)) {
     // The combine function's ops are emitted like the body's, in a scope
     // of their own per step, with its arguments bound to the partial and
@@ -783,7 +826,7 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
     Block &combine = scan.getCombine().front();
     auto yield = cast<ScanYieldOp>(combine.getTerminator());
     return emitRowScan(
-        b, scan.getLoc(), scratch, plan.rnumel,
+        b, scan.getLoc(), scratch,
         [&](OpBuilder &cb, ValueRange lhs,
             ValueRange rhs) -> FailureOr<SmallVector<Value>> {
           Scope step;
@@ -806,7 +849,7 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "sort") {
     auto descending = op->getAttrOfType<BoolAttr>("descending");
-    emitRowSort(b, op->getLoc(), scratch, plan.rnumel,
+    emitRowSort(b, op->getLoc(), scratch,
                 descending && descending.getValue());
     return success();
   }
@@ -905,7 +948,7 @@ LogicalResult KernelEmitter::emitLevel(
                              MutableArrayRef<SmallVector<Value>> current) {
     for (auto &element : group.elements)
       if (failed(accumulate(gb, *element, accumulators, current)) ||
-          failed(storeRowOpInputs(gb, *element, rowOps)))
+          failed(storeRowOpInputs(gb, *element, rowOps, rowValid)))
         return failure();
     return success();
   };
@@ -942,7 +985,7 @@ LogicalResult KernelEmitter::emitLevel(
     for (auto &group : groups)
       for (auto &element : group->elements)
         if (failed(accumulate(b, *element, onePass, onePassValues)) ||
-            failed(storeRowOpInputs(b, *element, rowOps)))
+            failed(storeRowOpInputs(b, *element, rowOps, rowValid)))
           return failure();
     unsigned next = 0;
     for (auto [i, acc] : llvm::enumerate(accumulators)) {
@@ -1035,7 +1078,7 @@ LogicalResult KernelEmitter::emitLevel(
   }
 
   for (Operation *op : rowOps) {
-    if (failed(emitRowOp(b, row, op)))
+    if (failed(emitRowOp(b, row, op, rowValid)))
       return failure();
     finishedRowOps.insert(op);
   }
@@ -1139,7 +1182,17 @@ LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
   auto forgetLoadedValues =
       llvm::make_scope_exit([&] { loadedValues = nullptr; });
   finishedRowOps.clear();
+  if (!plan.rowOps.empty() && !plan.rowScratchInMemory &&
+      !plan.hasStaticRNumel())
+    return plan.rowOps.front()->emitOpError(
+        "internal error: a sort or scan along rows of symbolic length "
+        "without storages for its rows");
+  interleavedRowScratch = layout.interleavedRowScratch;
   allocateRowScratch(b);
+  for (Operation *op : plan.rowOps)
+    if (llvm::is_contained(rowScratch.lookup(op), Value()))
+      return op->emitOpError("internal error: the kernel does not take the "
+                             "storages of its rows");
   // Computed once per row, where it dominates every use.
   rnumelValue = plan.hasStaticRNumel() ? Value() : emitSize(b, plan.rnumelExpr);
   for (unsigned level = 0; level <= plan.numLevels; ++level) {

@@ -579,11 +579,6 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
         plan.rowOps.push_back(op);
     });
   }
-  if (!plan.rowOps.empty() && !plan.hasStaticRNumel())
-    return plan.rowOps.front()->emitOpError(
-        "along rows of symbolic length has no lowering (its scratch arrays "
-        "have the row's length)");
-
   if (failed(planForwarding(plan)))
     return failure();
   computeDepths(plan);
@@ -638,6 +633,11 @@ FailureOr<KernelPlan> codegen::planKernel(Operation *kernel,
       }
     }
   }
+
+  // planGraph gives the rows storages of their own where they need them.
+  plan.rowScratchInMemory =
+      !plan.rowOps.empty() && plan.rowOps.front()->getNumResults() > 0 &&
+      storage.lookup(plan.rowOps.front()->getResult(0)).has_value();
 
   unsigned levels = 0;
   for (ReduceOp reduce : plan.reduces)
@@ -761,6 +761,28 @@ static std::optional<SplitExpr> splitIndex(AffineExpr expr, int64_t width) {
   default:
     return std::nullopt;
   }
+}
+
+/// Bytes of stack a thread may give the scratch arrays of a kernel's sorts
+/// and scans (16 KiB: a sort of 1365 f32 values with their i64 indices).
+/// A GPU thread's stack is local memory, which the driver reserves for
+/// every thread the GPU can hold at once (16 KiB x 2048 threads x 132 SMs:
+/// 4.4 GB on an H100), and the CPU runs on an 8 MiB stack.
+constexpr int64_t kMaxRowScratchStackBytes = 16 * 1024;
+
+bool codegen::needsRowScratchStorage(const KernelPlan &plan) {
+  if (plan.rowOps.empty())
+    return false;
+  if (!plan.hasStaticRNumel())
+    return true;
+  int64_t bytes = 0;
+  for (Operation *op : plan.rowOps)
+    if (plan.rowRepresentative.lookup(op) == op)
+      for (Type type : op->getResultTypes())
+        // (Other types have no lowering; checkRowOp reports them.)
+        if (type.isIntOrFloat())
+          bytes += llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+  return plan.rnumel > 0 && bytes > kMaxRowScratchStackBytes / plan.rnumel;
 }
 
 KernelPlan codegen::splitPointwiseRows(const KernelPlan &plan,

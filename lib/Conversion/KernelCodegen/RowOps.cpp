@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -97,19 +98,34 @@ static Value emitBefore(OpBuilder &b, Location loc, Value a, Value c,
   return arith::OrIOp::create(b, loc, ordered, nanFirst);
 }
 
-void codegen::emitRowSort(OpBuilder &b, Location loc, ValueRange scratch,
-                          int64_t n, bool descending) {
+Value RowScratch::getPosition(OpBuilder &b, Location loc, Value i) const {
+  Value position = i;
+  if (stride)
+    position = arith::MulIOp::create(b, loc, position, stride);
+  if (offset)
+    position = arith::AddIOp::create(b, loc, offset, position);
+  return position;
+}
+
+void codegen::emitRowSort(OpBuilder &b, Location loc, const RowScratch &row,
+                          bool descending) {
   // Insertion sort: stable, in place, no second array. Element i moves
   // down past every element it comes strictly before.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  auto load = [&](OpBuilder &lb, Value array, Value i) -> Value {
+    return memref::LoadOp::create(lb, loc, array,
+                                  row.getPosition(lb, loc, i));
+  };
+  auto store = [&](OpBuilder &sb, Value v, Value array, Value i) {
+    memref::StoreOp::create(sb, loc, v, array, row.getPosition(sb, loc, i));
+  };
   scf::ForOp::create(
-      b, loc, one, size, one, ValueRange{},
+      b, loc, one, row.size, one, ValueRange{},
       [&](OpBuilder &fb, Location, Value i, ValueRange) {
         SmallVector<Value> moving;
-        for (Value array : scratch)
-          moving.push_back(memref::LoadOp::create(fb, loc, array, i));
+        for (Value array : row.arrays)
+          moving.push_back(load(fb, array, i));
         auto loop = scf::WhileOp::create(
             fb, loc, TypeRange{fb.getIndexType()}, ValueRange{i},
             [&](OpBuilder &wb, Location, ValueRange args) {
@@ -120,8 +136,7 @@ void codegen::emitRowSort(OpBuilder &b, Location loc, ValueRange scratch,
                   wb, loc, positive,
                   [&](OpBuilder &tb, Location) {
                     Value prev = arith::SubIOp::create(tb, loc, j, one);
-                    Value key =
-                        memref::LoadOp::create(tb, loc, scratch.front(), prev);
+                    Value key = load(tb, row.arrays.front(), prev);
                     scf::YieldOp::create(
                         tb, loc,
                         emitBefore(tb, loc, moving.front(), key, descending));
@@ -136,42 +151,51 @@ void codegen::emitRowSort(OpBuilder &b, Location loc, ValueRange scratch,
             [&](OpBuilder &db, Location, ValueRange args) {
               Value j = args[0];
               Value prev = arith::SubIOp::create(db, loc, j, one);
-              for (Value array : scratch)
-                memref::StoreOp::create(
-                    db, loc, memref::LoadOp::create(db, loc, array, prev),
-                    array, j);
+              for (Value array : row.arrays)
+                store(db, load(db, array, prev), array, j);
               scf::YieldOp::create(db, loc, prev);
             });
-        for (auto [array, v] : llvm::zip(scratch, moving))
-          memref::StoreOp::create(fb, loc, v, array, loop.getResult(0));
+        for (auto [array, v] : llvm::zip(row.arrays, moving))
+          store(fb, v, array, loop.getResult(0));
         scf::YieldOp::create(fb, loc);
       });
 }
 
 LogicalResult codegen::emitRowScan(OpBuilder &b, Location loc,
-                                   ValueRange scratch, int64_t n,
+                                   const RowScratch &row,
                                    ScanCombineFn combine) {
+  OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  // The first element is read before the loop: a row whose length is
+  // only known at run time may have none.
+  std::optional<int64_t> size = getConstantIntValue(row.size);
+  if (!size) {
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                           row.size, zero);
+    auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
   SmallVector<Value> first;
-  for (Value array : scratch)
-    first.push_back(memref::LoadOp::create(b, loc, array, zero));
+  for (Value array : row.arrays)
+    first.push_back(memref::LoadOp::create(b, loc, array,
+                                           row.getPosition(b, loc, zero)));
   LogicalResult result = success();
   scf::ForOp::create(
-      b, loc, one, size, one, first,
+      b, loc, one, row.size, one, first,
       [&](OpBuilder &fb, Location, Value i, ValueRange partial) {
+        Value position = row.getPosition(fb, loc, i);
         SmallVector<Value> current;
-        for (Value array : scratch)
-          current.push_back(memref::LoadOp::create(fb, loc, array, i));
+        for (Value array : row.arrays)
+          current.push_back(memref::LoadOp::create(fb, loc, array, position));
         FailureOr<SmallVector<Value>> next = combine(fb, partial, current);
         if (failed(next)) {
           result = failure();
           scf::YieldOp::create(fb, loc, partial);
           return;
         }
-        for (auto [array, v] : llvm::zip(scratch, *next))
-          memref::StoreOp::create(fb, loc, v, array, i);
+        for (auto [array, v] : llvm::zip(row.arrays, *next))
+          memref::StoreOp::create(fb, loc, v, array, position);
         scf::YieldOp::create(fb, loc, *next);
       });
   return result;

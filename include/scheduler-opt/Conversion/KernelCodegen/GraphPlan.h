@@ -7,7 +7,9 @@
 // argument, a node result read by the graph's consumer is written straight
 // into an output argument, other results get temporaries, views (nops) and
 // in-place updates share the storage they alias, and buffers produced and
-// consumed inside a `fusion.fused` group get no storage at all.
+// consumed inside a `fusion.fused` group get no storage at all. Sorts and
+// scans along rows of symbolic or large length keep their rows in
+// temporaries of their own (RowOps.h, needsRowScratchStorage).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,7 +61,10 @@ struct StoragePlan {
   SmallVector<Storage> storages;
   SmallVector<Output> outputs;
   /// The storage of every buffer value that reaches memory: graph inputs,
-  /// results of nodes, externs, nops and containers, member results.
+  /// results of nodes, externs, nops and containers, member results; and
+  /// of the results of sorts and scans whose rows are kept in memory
+  /// (their scratch temporaries, numel x rnumel elements of the result's
+  /// type).
   DenseMap<Value, unsigned> storageOf;
   /// Results of `fusion.fused` members read only inside their group.
   DenseSet<Value> registerBuffers;
@@ -94,7 +99,8 @@ FailureOr<GraphPlan> planGraph(GraphOp graph, DependenceGraph &deps);
 
 /// The storages a step reads or writes, in first-use order: loads of
 /// buffers that are not kept in registers, stores to results that reach
-/// memory, extern operands and results.
+/// memory, the rows of sorts and scans kept in memory, extern operands and
+/// results.
 SmallVector<unsigned> getStepStorages(Operation *step,
                                       const StoragePlan &storage);
 

@@ -17,6 +17,7 @@
 
 #include "scheduler-opt/Conversion/KernelCodegen/KernelPlan.h"
 #include "scheduler-opt/Conversion/KernelCodegen/ReductionCombiner.h"
+#include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -83,6 +84,12 @@ struct RowLayout {
   /// are), instead of each group's where the group first needs it, which
   /// leaves a trip to the cache between groups.
   bool earlyLoads = false;
+  /// Where element r of row x lies in the storages of sorts and scans that
+  /// keep their rows in memory (KernelPlan::rowScratchInMemory): at
+  /// r * numel + x when true, so that threads taking adjacent rows access
+  /// adjacent elements (the GPU, as its local memory interleaves threads);
+  /// at x * rnumel + r, each row contiguous, when false (the CPU).
+  bool interleavedRowScratch = false;
   /// Split reductions: set by combineAcrossLanes to the i1 that says
   /// whether this thread's block finished the row (the last of the row's
   /// blocks); per-row stores after a reduction also wait for it. Null
@@ -99,7 +106,8 @@ struct RowInstance {
   Value storeGuard;
 };
 // Kernels with sorts or scans (RowOps.h) need one lane per row: each
-// thread sorts or scans its own row in scratch arrays.
+// thread sorts or scans its own row in scratch arrays (stack arrays, or
+// its row of the scratch storages).
 
 class KernelEmitter {
 public:
@@ -138,7 +146,8 @@ public:
 
   /// Allocates the per-thread scratch arrays of the kernel's sorts and
   /// scans (RowOps.h) at `b`'s insertion point, which must dominate every
-  /// row. Targets that emit rows inside a loop call it before the loop;
+  /// row, or takes their storages when the plan keeps rows in memory.
+  /// Targets that emit rows inside a loop call it before the loop;
   /// emitRow allocates those not allocated yet where it starts.
   void allocateRowScratch(OpBuilder &b);
 
@@ -202,11 +211,17 @@ private:
               const RowLayout &layout);
   /// Writes the inputs of the sorts and scans of a level for one element
   /// into their scratch arrays.
+  /// `rowValid` (or null) is false for rows past the end, which must not
+  /// write rows kept in memory: their clamped row is another thread's.
   LogicalResult storeRowOpInputs(OpBuilder &b, Scope &element,
-                                 ArrayRef<Operation *> rowOps);
+                                 ArrayRef<Operation *> rowOps, Value rowValid);
   /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
-  /// them.
-  LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op);
+  /// them (in memory, only for a valid row).
+  LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op,
+                          Value rowValid);
+  /// The scratch arrays of row `x` of the sort or scan `op` (a
+  /// representative) and where its elements lie in them.
+  RowScratch getRowScratch(OpBuilder &b, Operation *op, Value x) const;
   /// One pass over row `row` at `level`; `peers` are the groups of the
   /// first row of the thread (empty for that row), whose row-independent
   /// loads this row reuses.
@@ -249,6 +264,8 @@ private:
   /// (sorted or scanned) in the row being emitted.
   DenseMap<Operation *, SmallVector<Value>> rowScratch;
   DenseSet<Operation *> finishedRowOps;
+  /// RowLayout::interleavedRowScratch of the rows being emitted.
+  bool interleavedRowScratch = false;
   /// Storages the kernel stores to (filled by emitRows).
   DenseSet<Value> writtenMemrefs;
   /// variesInRow's answers.

@@ -93,6 +93,12 @@ struct KernelPlan {
   /// the first one that computes the same thing.
   SmallVector<Operation *> rowOps;
   DenseMap<Operation *, Operation *> rowRepresentative;
+  /// True when the scratch arrays of the sorts and scans are storages of
+  /// the graph (one per result of each representative, the StoragePlan
+  /// maps the result to it) holding numel x rnumel elements, instead of
+  /// per-thread stack arrays of rnumel elements; see
+  /// needsRowScratchStorage.
+  bool rowScratchInMemory = false;
   /// Number of reductions each value of a member body waits for.
   DenseMap<Value, unsigned> depth;
   /// Reduction levels of a row (see the file comment).
@@ -145,6 +151,12 @@ bool hasIndirectIndices(Operation *access);
 /// op when an op has no lowering, a member does not map onto the kernel's
 /// iteration space, or a buffer cannot be kept in registers.
 FailureOr<KernelPlan> planKernel(Operation *kernel, const StoragePlan &storage);
+
+/// True when the sorts and scans of `plan` keep their rows in storages of
+/// the graph rather than on each thread's stack: when rows have a symbolic
+/// length (a stack array needs a static one), or their arrays would take
+/// more than 16 KiB of a thread's stack (KernelPlan.cpp says why).
+bool needsRowScratchStorage(const KernelPlan &plan);
 
 /// Pointwise kernel `plan` with its elements taken `width` at a time, for
 /// vector accesses: rows x' < numel / width of `width` elements r each

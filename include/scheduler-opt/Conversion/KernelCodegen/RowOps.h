@@ -4,10 +4,13 @@
 // a row from the other elements of that row: a sort from all of them, an
 // inclusive scan from those before it. The kernel emitter runs them as a
 // reduction level of their own (KernelPlan.h): one pass over the row writes
-// their inputs into per-thread scratch arrays of the row's length, the
-// functions here sort or scan those arrays in place, and later passes read
-// each element's result back at its position. One thread holds a whole
-// row (the GPU gives such kernels one lane per row).
+// their inputs into scratch arrays of the row's length, the functions here
+// sort or scan those arrays in place, and later passes read each element's
+// result back at its position. One thread holds a whole row (the GPU gives
+// such kernels one lane per row). The arrays are per-thread stack arrays,
+// or for rows of symbolic or large length one storage of the graph per
+// result holding every row (KernelPlan::rowScratchInMemory), in which a
+// row's elements lie `stride` apart from its `offset`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,10 +31,23 @@ bool isRowOp(Operation *op);
 /// needs its combine function, and both take numbers.
 LogicalResult checkRowOp(Operation *op);
 
-/// Sorts the `n` elements of the 1-D memrefs `scratch` (one per value of
-/// the tuple, moved together) by the first, stably, in ascending or
-/// descending order; NaNs order above every other value, as in torch.sort.
-void emitRowSort(OpBuilder &b, Location loc, ValueRange scratch, int64_t n,
+/// The scratch arrays of one row: one 1-D memref per value of the tuple;
+/// element i of the row is element `offset + i * stride` of each.
+struct RowScratch {
+  SmallVector<Value> arrays;
+  /// The row's length (`index`).
+  Value size;
+  /// `index` values; null for 0 and 1 (a stack array of one row).
+  Value offset, stride;
+
+  /// The position of element `i` (`index`) in the arrays.
+  Value getPosition(OpBuilder &b, Location loc, Value i) const;
+};
+
+/// Sorts the elements of `row` (the values of the tuple moved together)
+/// by the first, stably, in ascending or descending order; NaNs order
+/// above every other value, as in torch.sort.
+void emitRowSort(OpBuilder &b, Location loc, const RowScratch &row,
                  bool descending);
 
 /// Emits the combine function of a scan on the previous partial `lhs` and
@@ -39,10 +55,10 @@ void emitRowSort(OpBuilder &b, Location loc, ValueRange scratch, int64_t n,
 using ScanCombineFn = function_ref<FailureOr<SmallVector<Value>>(
     OpBuilder &, ValueRange lhs, ValueRange rhs)>;
 
-/// Replaces the `n` elements of `scratch` (one memref per value of the
-/// tuple) by their inclusive scan under `combine`, first to last.
-LogicalResult emitRowScan(OpBuilder &b, Location loc, ValueRange scratch,
-                          int64_t n, ScanCombineFn combine);
+/// Replaces the elements of `row` by their inclusive scan under `combine`,
+/// first to last (nothing for a row of length 0).
+LogicalResult emitRowScan(OpBuilder &b, Location loc, const RowScratch &row,
+                          ScanCombineFn combine);
 
 } // namespace mlir::fusion::codegen
 

@@ -1,0 +1,84 @@
+"""On the GPU machine: cumulative sums along rows through
+torch.compile(backend="scheduler_opt") against Inductor, checked against
+eager in float64 and timed: rows of symbolic length (dynamic=True, both
+sizes from one compiled graph) and static rows, short ones on each
+thread's stack and long ones in storages of the graph (RowOps.h).
+
+    SCHEDULER_OPT_BIN=DIR PYTHONPATH=python:bench python3 \
+        bench/time_row_scans.py --out "$OUT" [--label L] [--static-only]
+
+Times are triton.testing.do_bench medians (ms, 10 ms warm-up, 50 ms of
+repeats) of the compiled function on fixed random inputs. Writes
+row_scans[_L].json under --out.
+"""
+import argparse
+import json
+import os
+
+import torch
+import triton.testing
+
+from backend_models import so_backend  # noqa: F401  (registers the backend)
+
+# (name, rows, row length, dynamic)
+CASES = [
+    ("dynamic_4096x1000", 4096, 1000, True),
+    ("dynamic_1024x4096", 1024, 4096, True),
+    ("static_4096x1000", 4096, 1000, False),
+    ("static_1024x8192", 1024, 8192, False),
+]
+
+
+def cumsum(x):
+    return x.cumsum(1)
+
+
+def run(backend, dynamic, shapes):
+    torch._dynamo.reset()
+    options = {"fallback": False} if backend == "scheduler_opt" else None
+    fn = torch.compile(cumsum, backend=backend, dynamic=dynamic,
+                       options=options)
+    out = []
+    for rows, cols in shapes:
+        x = torch.randn(rows, cols, device="cuda")
+        y = fn(x)
+        ref = x.double().cumsum(1)
+        err = ((y.double() - ref).norm() / ref.norm()).item()
+        ms = triton.testing.do_bench(lambda: fn(x), warmup=10, rep=50,
+                                     return_mode="median")
+        out.append({"rows": rows, "cols": cols, "rel_err": err, "ms": ms,
+                    "gb_per_s": 2 * 4 * rows * cols / ms / 1e6})
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.environ.get("OUT", "."))
+    parser.add_argument("--label", default="")
+    parser.add_argument("--static-only", action="store_true")
+    args = parser.parse_args()
+    report = {"torch": torch.__version__,
+              "device": torch.cuda.get_device_name(), "cases": {}}
+    dynamic = [(r, c) for _, r, c, d in CASES if d]
+    backends = ["scheduler_opt", "inductor"]
+    if not args.static_only:
+        for backend in backends:
+            for (name, *_), res in zip([c for c in CASES if c[3]],
+                                       run(backend, True, dynamic)):
+                report["cases"].setdefault(name, {})[backend] = res
+    for name, rows, cols, d in CASES:
+        if d:
+            continue
+        for backend in backends:
+            report["cases"].setdefault(name, {})[backend] = \
+                run(backend, False, [(rows, cols)])[0]
+    suffix = "_" + args.label if args.label else ""
+    with open(os.path.join(args.out, "row_scans%s.json" % suffix), "w") as f:
+        json.dump(report, f, indent=1)
+    for name, by in report["cases"].items():
+        print(name, " ".join("%s %.4f ms (%.0f GB/s, err %.1e)" % (
+            b, r["ms"], r["gb_per_s"], r["rel_err"]) for b, r in by.items()))
+
+
+if __name__ == "__main__":
+    main()
