@@ -739,18 +739,19 @@ RowScratch KernelEmitter::getRowScratch(OpBuilder &b, Operation *op,
   auto size = [&](AffineExpr expr) {
     return emitAffineExpr(b, loc, expr, {}, {}, sizeSymbols, index);
   };
-  if (!plan.rowScratchInMemory) {
-    row.size = arith::ConstantIndexOp::create(b, loc, plan.rnumel);
+  if (plan.hasStaticRNumel())
+    row.staticSize = plan.rnumel;
+  else
+    row.size = size(plan.rnumelExpr);
+  if (!plan.rowScratchInMemory)
     return row;
-  }
   // Rows of numel x rnumel elements: at r * numel + x, or x * rnumel + r.
-  row.size = size(plan.rnumelExpr);
   Value xIndex = castIntegerLike(b, loc, x, index);
   if (interleavedRowScratch) {
     row.offset = xIndex;
     row.stride = size(plan.numelExpr);
   } else {
-    row.offset = arith::MulIOp::create(b, loc, xIndex, row.size);
+    row.offset = arith::MulIOp::create(b, loc, xIndex, row.getSize(b, loc));
   }
   return row;
 }

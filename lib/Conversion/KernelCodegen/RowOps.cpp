@@ -8,7 +8,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -98,6 +97,12 @@ static Value emitBefore(OpBuilder &b, Location loc, Value a, Value c,
   return arith::OrIOp::create(b, loc, ordered, nanFirst);
 }
 
+Value RowScratch::getSize(OpBuilder &b, Location loc) const {
+  if (size)
+    return size;
+  return arith::ConstantIndexOp::create(b, loc, staticSize);
+}
+
 Value RowScratch::getPosition(OpBuilder &b, Location loc, Value i) const {
   Value position = i;
   if (stride)
@@ -113,6 +118,7 @@ void codegen::emitRowSort(OpBuilder &b, Location loc, const RowScratch &row,
   // down past every element it comes strictly before.
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = row.getSize(b, loc);
   auto load = [&](OpBuilder &lb, Value array, Value i) -> Value {
     return memref::LoadOp::create(lb, loc, array,
                                   row.getPosition(lb, loc, i));
@@ -121,7 +127,7 @@ void codegen::emitRowSort(OpBuilder &b, Location loc, const RowScratch &row,
     memref::StoreOp::create(sb, loc, v, array, row.getPosition(sb, loc, i));
   };
   scf::ForOp::create(
-      b, loc, one, row.size, one, ValueRange{},
+      b, loc, one, size, one, ValueRange{},
       [&](OpBuilder &fb, Location, Value i, ValueRange) {
         SmallVector<Value> moving;
         for (Value array : row.arrays)
@@ -167,12 +173,12 @@ LogicalResult codegen::emitRowScan(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value size = row.getSize(b, loc);
   // The first element is read before the loop: a row whose length is
   // only known at run time may have none.
-  std::optional<int64_t> size = getConstantIntValue(row.size);
-  if (!size) {
+  if (ShapedType::isDynamic(row.staticSize)) {
     Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                           row.size, zero);
+                                           size, zero);
     auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
@@ -182,7 +188,7 @@ LogicalResult codegen::emitRowScan(OpBuilder &b, Location loc,
                                            row.getPosition(b, loc, zero)));
   LogicalResult result = success();
   scf::ForOp::create(
-      b, loc, one, row.size, one, first,
+      b, loc, one, size, one, first,
       [&](OpBuilder &fb, Location, Value i, ValueRange partial) {
         Value position = row.getPosition(fb, loc, i);
         SmallVector<Value> current;

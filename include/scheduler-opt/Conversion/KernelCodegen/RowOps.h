@@ -18,6 +18,7 @@
 #define SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_ROWOPS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir::fusion::codegen {
@@ -35,11 +36,15 @@ LogicalResult checkRowOp(Operation *op);
 /// element i of the row is element `offset + i * stride` of each.
 struct RowScratch {
   SmallVector<Value> arrays;
-  /// The row's length (`index`).
+  /// The row's length: `staticSize` when it is static, else `size`
+  /// (`index`).
+  int64_t staticSize = ShapedType::kDynamic;
   Value size;
   /// `index` values; null for 0 and 1 (a stack array of one row).
   Value offset, stride;
 
+  /// The row's length as an `index` value.
+  Value getSize(OpBuilder &b, Location loc) const;
   /// The position of element `i` (`index`) in the arrays.
   Value getPosition(OpBuilder &b, Location loc, Value i) const;
 };
