@@ -1470,11 +1470,13 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
                                         ArrayRef<unsigned> storages,
                                         ValueRange args) {
   Location loc = plan.op->getLoc();
+  const MappingOptions &kernelOptions = getOptions(plan.name);
   if (std::optional<TransposeTile> tile =
-          options.transposeTiles ? chooseTransposeTile(plan, graph.storage)
-                                 : std::nullopt)
+          kernelOptions.transposeTiles
+              ? chooseTransposeTile(plan, graph.storage)
+              : std::nullopt)
     return emitTransposeKernel(b, plan, *tile, graph, storages, args);
-  KernelMapping mapping = chooseMapping(plan, getOptions(plan.name));
+  KernelMapping mapping = chooseMapping(plan, kernelOptions);
   if (failed(checkGridSize(plan.op, mapping.gridSize)))
     return failure();
   gpu::GPUFuncOp kernel = createKernelFunc(b, loc, plan.name,
@@ -1525,10 +1527,12 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
                                              ArrayRef<unsigned> storages,
                                              ValueRange args) {
   Location loc = op.getLoc();
+  // Its parts take its kernel-configs entry, if any.
+  const MappingOptions &comboOptions = getOptions(op.getNodeName());
   int64_t blockSize = kWarpSize;
   for (const ComboPart &part : parts)
     blockSize = std::max(blockSize,
-                         chooseMapping(part.plan, options).blockSize);
+                         chooseMapping(part.plan, comboOptions).blockSize);
   blockSize = llvm::PowerOf2Ceil(blockSize);
   // The parts' blocks one after another.
   // The parts' blocks one after another (added saturating: two static
@@ -1537,7 +1541,7 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
   int64_t totalBlocks = 0;
   for (const ComboPart &part : parts) {
     auto blocks = dyn_cast<AffineConstantExpr>(
-        chooseMapping(part.plan, options, blockSize).gridSize);
+        chooseMapping(part.plan, comboOptions, blockSize).gridSize);
     if (!blocks) {
       totalBlocks = 0;
       break;
@@ -1560,7 +1564,7 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
   };
   AffineExpr firstBlock = getAffineConstantExpr(0, b.getContext());
   for (const ComboPart &part : parts) {
-    KernelMapping mapping = chooseMapping(part.plan, options, blockSize);
+    KernelMapping mapping = chooseMapping(part.plan, comboOptions, blockSize);
     AffineExpr endBlock = firstBlock + mapping.gridSize;
     Value inRange = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
                                           bid, blockIndex(endBlock));
