@@ -179,7 +179,10 @@ def tune(compile: Compile, timer: Timer, cache: TuneCache, device: str,
                 if source is None or source in seen:
                     continue  # the same code as an earlier candidate
                 seen[source] = name
-                times[name] = timer(dirs[name], kernel)
+                try:
+                    times[name] = timer(dirs[name], kernel)
+                except Exception:  # cannot run alone: not a candidate
+                    times[name] = None
             record = {"choice": choose(times, order), "times_us": times}
             cache.put(cache_key(kernel, rule[kernel], device, candidates),
                       record)

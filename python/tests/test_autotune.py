@@ -162,6 +162,18 @@ class TuneTest(unittest.TestCase):
                       CANDIDATES)
         self.assertEqual({k for _, k in timer.calls}, {"kernel_a"})
 
+    def test_a_candidate_that_cannot_run_is_skipped(self):
+        def timer(directory, kernel):
+            if os.path.basename(directory).startswith("early"):
+                raise RuntimeError("illegal launch")
+            return self.table[(os.path.basename(directory).rsplit(
+                "-", 1)[0], kernel)]
+        text, records = autotune.tune(self.compiler("failing"), timer,
+                                      self.cache, "H100", CANDIDATES)
+        self.assertIsNone(records["kernel_a"]["times_us"]["early"])
+        self.assertEqual(records["kernel_a"]["choice"], "rule")
+        self.assertEqual(text, "kernel_b:loop-unroll=4,reduction-lanes=32")
+
 
 class ModelTest(unittest.TestCase):
     def test_waves(self):
