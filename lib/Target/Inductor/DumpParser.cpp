@@ -371,6 +371,21 @@ static bool isIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// The position of `sep` in `text` when what precedes it is an identifier,
+/// or npos: `text.find(sep)` checked with isIdentifier, in one scan of the
+/// identifier (`sep` starts with a character no identifier has, or with
+/// `suffix` identifier characters that the identifier ends with).
+static size_t findAfterIdentifier(StringRef text, StringRef sep,
+                                  size_t suffix = 0) {
+  size_t n = 0;
+  while (n < text.size() && (llvm::isAlnum(text[n]) || text[n] == '_'))
+    ++n;
+  if (n < suffix || !text.drop_front(n - suffix).starts_with(sep) ||
+      !isIdentifier(text.take_front(n - suffix)))
+    return StringRef::npos;
+  return n - suffix;
+}
+
 /// `NAME: KIND(INNER)` -> the three pieces, or nothing.
 static std::optional<std::tuple<StringRef, StringRef, StringRef>>
 splitHeader(StringRef text) {
@@ -602,8 +617,8 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   // `<buffer>_layout = ...` lines.
   while (!atEnd() && line().indent == 0) {
     StringRef text = line().text;
-    size_t eq = text.find("_layout = ");
-    if (eq == StringRef::npos || !isIdentifier(text.take_front(eq)))
+    size_t eq = findAfterIdentifier(text, "_layout = ", strlen("_layout"));
+    if (eq == StringRef::npos)
       break;
     StringRef name = text.take_front(eq);
     FailureOr<DumpLayout> layout =
@@ -642,8 +657,8 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
   // `indexK = <sympy expression>` lines.
   while (!atEnd() && line().indent == 4 && !line().text.starts_with("def ")) {
     StringRef text = line().text;
-    size_t eq = text.find(" = ");
-    if (eq == StringRef::npos || !isIdentifier(text.take_front(eq)))
+    size_t eq = findAfterIdentifier(text, " = ");
+    if (eq == StringRef::npos)
       return error(line().textBegin())
              << "expected an index ('index0 = ...') or 'def body(self, ops):' "
                 "in the loop body of '"
@@ -693,8 +708,8 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
       if (l.text == "return" || l.text.starts_with("return ")) {
         valueText = l.text.drop_front(6);
       } else {
-        size_t eq = l.text.find(" = ");
-        if (eq == StringRef::npos || !isIdentifier(l.text.take_front(eq)))
+        size_t eq = findAfterIdentifier(l.text, " = ");
+        if (eq == StringRef::npos)
           return error(l.textBegin())
                  << "expected '<name> = <operation>' or 'return <name>', "
                     "found "
