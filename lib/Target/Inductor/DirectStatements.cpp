@@ -89,30 +89,9 @@ bool StatementReader::name(StringRef &out) {
 }
 
 PyValue *StatementReader::number(const char *start, bool negate) {
-  // The lexer's number token: digits, an optional fraction, an optional
-  // exponent with at least one digit.
   const char *digits = p;
-  bool isFloat = false;
-  while (p != end && llvm::isDigit(*p))
-    ++p;
-  if (p != end && *p == '.') {
-    isFloat = true;
-    ++p;
-    while (p != end && llvm::isDigit(*p))
-      ++p;
-  }
-  if (p != end && (*p == 'e' || *p == 'E')) {
-    const char *save = p++;
-    if (p != end && (*p == '+' || *p == '-'))
-      ++p;
-    if (p != end && llvm::isDigit(*p)) {
-      isFloat = true;
-      while (p != end && llvm::isDigit(*p))
-        ++p;
-    } else {
-      p = save;
-    }
-  }
+  bool isFloat;
+  p = scanNumberToken(p, end, isFloat);
   // A letter or `.` right after the number is another token.
   if (p != end && (isIdentChar(*p) || *p == '.'))
     return nullptr;

@@ -325,6 +325,11 @@ std::string quoteSource(StringRef text, size_t limit = 60);
 FailureOr<PyValue *> parsePyValue(StringRef text, const DumpLocator &locator,
                                   PyValueArena &arena);
 
+/// The end of the number token starting at the digit `p`, as the value
+/// parser's lexer reads it: digits, an optional fraction, an optional
+/// exponent with at least one digit; `isFloat` when it has either.
+const char *scanNumberToken(const char *p, const char *end, bool &isFloat);
+
 /// The value of a loop-body statement in the common shapes (`None`, a
 /// name, `name[k]`, a call whose arguments are strings, numbers and
 /// names) read

@@ -130,27 +130,8 @@ public:
       return make(Tok::Ident);
     }
     if (llvm::isDigit(c)) {
-      bool isFloat = false;
-      while (cur != end && llvm::isDigit(*cur))
-        ++cur;
-      if (cur != end && *cur == '.') {
-        isFloat = true;
-        ++cur;
-        while (cur != end && llvm::isDigit(*cur))
-          ++cur;
-      }
-      if (cur != end && (*cur == 'e' || *cur == 'E')) {
-        const char *save = cur++;
-        if (cur != end && (*cur == '+' || *cur == '-'))
-          ++cur;
-        if (cur != end && llvm::isDigit(*cur)) {
-          isFloat = true;
-          while (cur != end && llvm::isDigit(*cur))
-            ++cur;
-        } else {
-          cur = save;
-        }
-      }
+      bool isFloat;
+      cur = scanNumberToken(start, end, isFloat);
       return make(isFloat ? Tok::Float : Tok::Int);
     }
     return {Tok::Error, StringRef(start, 1)};
@@ -502,6 +483,33 @@ private:
   unsigned depth = 0;
 };
 } // namespace
+
+const char *mlir::fusion::inductor::scanNumberToken(const char *p,
+                                                    const char *end,
+                                                    bool &isFloat) {
+  isFloat = false;
+  while (p != end && llvm::isDigit(*p))
+    ++p;
+  if (p != end && *p == '.') {
+    isFloat = true;
+    ++p;
+    while (p != end && llvm::isDigit(*p))
+      ++p;
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    const char *save = p++;
+    if (p != end && (*p == '+' || *p == '-'))
+      ++p;
+    if (p != end && llvm::isDigit(*p)) {
+      isFloat = true;
+      while (p != end && llvm::isDigit(*p))
+        ++p;
+    } else {
+      p = save;
+    }
+  }
+  return p;
+}
 
 FailureOr<PyValue *>
 mlir::fusion::inductor::parsePyValue(StringRef text, const DumpLocator &locator,
