@@ -8,6 +8,7 @@ plain Python, printed as printMemrefF64 would print them.
     jit_fill.py packed CASE R   # the float4_e2m1fn_x2 graphs of packed.test,
                                 # integer inputs in [0, R)
     jit_fill.py packed_bits R   # packed.test's bits* graph
+    jit_fill.py sort_cumsum C R # stride-max.test: view(-1, 64) sorted, cumsum
 """
 import struct
 import sys
@@ -64,6 +65,26 @@ def cat_reductions():
         out += [total, max(row), f32(total / 300.0)]
         out += [f32(2.0 * v) for v in row]
     print_memref(out)
+
+
+def sort_cumsum(cols, rows):
+    """x.view(-1, 64) sorted along its rows (stable, ascending: the values,
+    then the positions) and torch.cumsum(x, 0) of the rows x cols input
+    (f32 sums in row order)."""
+    x = [float_input(i, 0) for i in range(rows * cols)]
+    values, positions = [], []
+    for r in range(rows * cols // 64):
+        row = x[r * 64:(r + 1) * 64]
+        order = sorted(range(64), key=lambda k: row[k])
+        values += [row[k] for k in order]
+        positions += order
+    sums, running = [], [0.0] * cols
+    for r in range(rows):
+        running = [f32(a + x[r * cols + c]) for c, a in enumerate(running)]
+        sums += running
+    print_memref(values)
+    print_memref(positions)
+    print_memref(sums)
 
 
 def int_input(i, salt, int_range):
@@ -127,5 +148,7 @@ if __name__ == "__main__":
         packed(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "packed_bits":
         packed_bits(int(sys.argv[2]))
+    elif sys.argv[1] == "sort_cumsum":
+        sort_cumsum(int(sys.argv[2]), int(sys.argv[3]))
     else:
         {"add_sum": add_sum, "cat_reductions": cat_reductions}[sys.argv[1]]()

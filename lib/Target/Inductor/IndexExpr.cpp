@@ -581,11 +581,11 @@ private:
       // A stride's Max(1, size): see parseIndexExpr.
       if (args.size() == 2 && !anyFloat(args))
         for (unsigned i = 0; i < 2; ++i)
-          if (constantOf(args[i]) == 1 &&
-              llvm::is_contained(layoutSizes, args[1 - i].affine))
+          if (constantOf(args[i]) == 1)
             return args[1 - i];
       return error(nameLoc) << "unsupported 'Max' in a stride (expected "
-                               "Max(1, size) of a size of the same layout)";
+                               "Max(1, size), torch's contiguous stride of "
+                               "a size)";
     }
     bool isFloat = info.isFloat;
     if (name == "Where" || name == "Min" || name == "Max" || name == "Abs")

@@ -79,11 +79,16 @@ constexpr unsigned kIndexTermSymbolBase = 1u << 16;
 /// constant, `//` and `%` by a positive constant, `FloorDiv(x, d)`,
 /// `CleanDiv(x, d)`, `ModularIndexing(x, d, m)` (`(x floordiv d) mod m`),
 /// `Mod(x, m)` and `PythonMod(x, m)`. Anything else is an error.
-/// With `layoutSizes` (the sizes of the tensor whose stride `text` is),
-/// `Max(1, e)` of one of those sizes `e` is `e`: they differ only when
-/// `e` is 0, and then the tensor has no element that a stride places
-/// (torch's contiguous strides, `make_contiguous_strides_for`, are
-/// products of `Max(1, size)`).
+/// With `layoutSizes` (given for a stride: the sizes of its tensor),
+/// `Max(1, e)` is `e`. Torch's contiguous strides
+/// (`make_contiguous_strides_for`) are products of `Max(1, size)` over the
+/// later dimensions, so `e` is one of their sizes: usually in the form the
+/// layout prints it, but Inductor may simplify the size and not the stride
+/// (after `view(-1, 64)` under dynamic=True: size 64, stride
+/// `Max(1, ((s27*s77)//(((s27*s77)//64))))`). The two differ only when `e`
+/// is 0, and then a later dimension is empty and the tensor has no element
+/// that a stride places; `e` stays as printed (a floordiv by a symbol
+/// expression where it is one), computed from the symbols at run time.
 FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
                                      ErrorEmitter emitError,
