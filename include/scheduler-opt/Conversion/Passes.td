@@ -138,7 +138,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "the torch.compile backend chooses">,
     Option<"numSMs", "num-sms", "int64_t", "132",
            "Streaming multiprocessors of the target GPU (132 on an H100 or "
-           "H200), for the choice of split reductions and rows per thread">,
+           "H200), for the choice of split reductions, rows per thread and "
+           "the threads a row takes when rows are few and short">,
     Option<"reductionTiles", "reduction-tiles", "bool", "true",
            "Reductions over an outer dimension (accesses contiguous across "
            "rows rather than along them) take 2-D tiles: rows along the "
