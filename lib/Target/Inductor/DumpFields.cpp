@@ -71,7 +71,7 @@ FailureOr<StringRef> ValueReader::readString(const PyValue *v, StringRef what) {
 
 FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
                                             StringRef what,
-                                            ArrayRef<AffineExpr> layoutSizes) {
+                                            bool isStride) {
   MLIRContext *ctx = locator.getContext();
   if (v->kind == PyValue::Kind::Int)
     return getAffineConstantExpr(v->intValue, ctx);
@@ -80,11 +80,11 @@ FailureOr<AffineExpr> ValueReader::readSize(const PyValue *v,
       v->kind != PyValue::Kind::Tuple && v->kind != PyValue::Kind::Call)
     return error(v) << "expected an integer or a size expression in " << what
                     << ", found " << quoteSource(v->text);
-  return readSizeText(v->text, layoutSizes);
+  return readSizeText(v->text, isStride);
 }
 
 FailureOr<AffineExpr>
-ValueReader::readSizeText(StringRef text, ArrayRef<AffineExpr> layoutSizes) {
+ValueReader::readSizeText(StringRef text, bool isStride) {
   MLIRContext *ctx = locator.getContext();
   // Size expressions use size symbols only: no loop variables.
   auto resolve = [&](StringRef name) -> AffineExpr {
@@ -95,18 +95,18 @@ ValueReader::readSizeText(StringRef text, ArrayRef<AffineExpr> layoutSizes) {
   return parseIndexExpr(
       text, ctx, resolve,
       [&](const char *at) -> InFlightDiagnostic { return locator.emitError(at); },
-      [](unsigned) { return true; }, layoutSizes);
+      [](unsigned) { return true; }, isStride);
 }
 
 LogicalResult ValueReader::readSizeList(const PyValue *v,
                                         SmallVectorImpl<AffineExpr> &out,
                                         StringRef what,
-                                        ArrayRef<AffineExpr> layoutSizes) {
+                                        bool isStride) {
   if (v->kind != PyValue::Kind::List && v->kind != PyValue::Kind::Tuple)
     return error(v) << "expected " << what << " (a list of sizes), found "
                     << quoteSource(v->text);
   for (const PyValue *e : v->elements) {
-    FailureOr<AffineExpr> size = readSize(e, what, layoutSizes);
+    FailureOr<AffineExpr> size = readSize(e, what, isStride);
     if (failed(size))
       return failure();
     out.push_back(*size);
@@ -338,7 +338,7 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   if (failed(stride) ||
       failed(readSizeList(*size, layout.size, "the layout size")) ||
       failed(readSizeList(*stride, layout.stride, "the layout stride",
-                          layout.size)))
+                          /*isStride=*/true)))
     return failure();
   if (layout.size.size() != layout.stride.size())
     return error(*stride) << "layout has " << layout.size.size()

@@ -40,16 +40,15 @@ public:
   FailureOr<StringRef> readString(const PyValue *v, StringRef what);
   /// A size: an integer or an expression in the size symbols (`s77`,
   /// `s27*s77`, `((s77 + 7)//8)`).
-  /// `layoutSizes`: for a stride, the sizes of its layout (parseIndexExpr).
+  /// `isStride`: a layout's stride, where `Max(1, e)` is `e`
+  /// (parseIndexExpr).
   FailureOr<AffineExpr> readSize(const PyValue *v, StringRef what,
-                                 ArrayRef<AffineExpr> layoutSizes = {});
+                                 bool isStride = false);
   /// The size expression `text` (in the dump or a file beside it, which
   /// locates its errors), in the size symbols only.
-  FailureOr<AffineExpr> readSizeText(StringRef text,
-                                     ArrayRef<AffineExpr> layoutSizes = {});
+  FailureOr<AffineExpr> readSizeText(StringRef text, bool isStride = false);
   LogicalResult readSizeList(const PyValue *v, SmallVectorImpl<AffineExpr> &out,
-                             StringRef what,
-                             ArrayRef<AffineExpr> layoutSizes = {});
+                             StringRef what, bool isStride = false);
   /// `{d0: 64, d1: 4096}` or `{p0: s77}`.
   LogicalResult
   readVarSizes(const PyValue *v,

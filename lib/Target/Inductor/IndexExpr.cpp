@@ -93,10 +93,10 @@ public:
   IndexParser(StringRef text, MLIRContext *context, IndexVarResolver resolve,
               ErrorEmitter emitError, SmallVectorImpl<IndexTerm> *terms,
               SizeSymbolPredicate isSizeSymbol,
-              ArrayRef<AffineExpr> layoutSizes = {})
+              bool isStride = false)
       : cur(text.begin()), end(text.end()), context(context), resolve(resolve),
         emitError(emitError), terms(terms), isSizeSymbol(isSizeSymbol),
-        layoutSizes(layoutSizes) {}
+        isStride(isStride) {}
 
   FailureOr<AffineExpr> parse() {
     const char *start = cur;
@@ -499,7 +499,7 @@ private:
     bool affineOnly = name == "ModularIndexing" || name == "FloorDiv" ||
                       name == "CleanDiv" || name == "Mod" ||
                       name == "PythonMod" ||
-                      (name == "Max" && !layoutSizes.empty());
+                      (name == "Max" && isStride);
     if (!info || (!terms && !affineOnly))
       return error(nameLoc) << "unsupported function '" << name
                             << "' in the index expression (expected "
@@ -615,7 +615,7 @@ private:
   ErrorEmitter emitError;
   SmallVectorImpl<IndexTerm> *terms;
   SizeSymbolPredicate isSizeSymbol;
-  ArrayRef<AffineExpr> layoutSizes;
+  bool isStride;
   unsigned depth = 0;
   unsigned numOperators = 0;
 };
@@ -626,9 +626,9 @@ mlir::fusion::inductor::parseIndexExpr(StringRef text, MLIRContext *context,
                                        IndexVarResolver resolve,
                                        ErrorEmitter emitError,
                                        SizeSymbolPredicate isSizeSymbol,
-                                       ArrayRef<AffineExpr> layoutSizes) {
+                                       bool isStride) {
   return IndexParser(text, context, resolve, emitError, nullptr, isSizeSymbol,
-                     layoutSizes)
+                     isStride)
       .parse();
 }
 

@@ -79,8 +79,7 @@ constexpr unsigned kIndexTermSymbolBase = 1u << 16;
 /// constant, `//` and `%` by a positive constant, `FloorDiv(x, d)`,
 /// `CleanDiv(x, d)`, `ModularIndexing(x, d, m)` (`(x floordiv d) mod m`),
 /// `Mod(x, m)` and `PythonMod(x, m)`. Anything else is an error.
-/// With `layoutSizes` (given for a stride: the sizes of its tensor),
-/// `Max(1, e)` is `e`. Torch's contiguous strides
+/// With `isStride` (the text is a layout's stride), `Max(1, e)` is `e`. Torch's contiguous strides
 /// (`make_contiguous_strides_for`) are products of `Max(1, size)` over the
 /// later dimensions, so `e` is one of their sizes: usually in the form the
 /// layout prints it, but Inductor may simplify the size and not the stride
@@ -93,7 +92,7 @@ FailureOr<AffineExpr> parseIndexExpr(StringRef text, MLIRContext *context,
                                      IndexVarResolver resolve,
                                      ErrorEmitter emitError,
                                      SizeSymbolPredicate isSizeSymbol = {},
-                                     ArrayRef<AffineExpr> layoutSizes = {});
+                                     bool isStride = false);
 
 /// Parses `text` as parseIndexExpr does, and also every function of
 /// torch/utils/_sympy/functions.py and sympy that Inductor prints in
