@@ -43,7 +43,8 @@ import torch
 from . import autotune as autotune_lib
 from . import cache as cache_lib
 from . import deps as deps_lib
-from . import combine_fns, dump, manifest as manifest_lib, plan as plan_lib, tools
+from . import combine_fns, dump, fx_graph, tools
+from . import manifest as manifest_lib, plan as plan_lib
 from .cudagraphs import CudaGraphed
 from .runtime import CompiledGraph, RuntimeError_
 
@@ -404,7 +405,7 @@ def _inner_compile(gm, example_inputs, *, opts: Options, **kwargs):
     job = {"opts": opts, "stats": stats, "start": time.perf_counter(),
            "nodes": None,
            # As Inductor's debug dump writes it, before post-grad passes.
-           "fx_graph": gm.print_readable(print_output=False)}
+           "fx_graph": fx_graph.readable(gm)}
     original = inductor_debug.log_ir_pre_fusion
     previous = getattr(_state, "job", None)
     _state.job = job

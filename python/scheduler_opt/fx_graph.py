@@ -4,14 +4,18 @@ their Inductor names, annotated with dtype and shape (`"f32[s77, s27]"`,
 `"Sym(s77)"`).
 
 `read_signature` is the one reader of that signature (pure Python);
-`load_forward` runs the module with PyTorch.
+`load_forward` runs the module with PyTorch; `readable` writes the text
+for a graph the torch.compile backend compiles.
 """
 import ast
+import contextlib
 import dataclasses
 import math
 import os
 import re
-from typing import List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
+
+from . import dtypes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,3 +99,42 @@ def load_forward(path: str):
     exec(compile(source, path, "exec"), scope)
     module = scope["Graph"]()
     return module.forward, [p.name for p in read_signature(path)]
+
+
+@contextlib.contextmanager
+def dtype_codes(abbrs: dict, dtype_named: Callable[[str], object]):
+    """Gives torch's FX printer's table of dtype annotation codes
+    (`abbrs`: torch dtype -> code) the code `dtypes.DTYPES` has for every
+    dtype it lacks (`dtype_named`: torch dtype name -> dtype, None where
+    this torch has none), for as long as the block runs; the entries it
+    had stay as they are."""
+    added = []
+    for code, name, _ in dtypes.DTYPES:
+        dtype = dtype_named(name)
+        if dtype is not None and dtype not in abbrs:
+            abbrs[dtype] = code
+            added.append(dtype)
+    try:
+        yield
+    finally:
+        for dtype in added:
+            abbrs.pop(dtype, None)
+
+
+def readable(gm) -> str:
+    """The text of `fx_graph_readable.py` for the FX graph module `gm`,
+    as Inductor's debug dump writes it (`gm.print_readable`): the
+    importer reads the annotations of forward's parameters, which give
+    the graph inputs that only extern kernels read their dtype and shape.
+
+    The printer annotates every node with `dtype_abbrs[dtype]`
+    (torch/fx/graph.py, its table from torch/utils/_dtype_abbrs.py),
+    which in PyTorch 2.11 has no entry for bits2x4, bits4x2 and bits8: a
+    graph holding a tensor of one raised KeyError. While it prints, the
+    table has our codes for those (`bits8`, as the importer's Dtypes.def
+    reads them)."""
+    import torch
+    import torch.fx.graph as graph_module
+    with dtype_codes(graph_module.dtype_abbrs,
+                     lambda name: getattr(torch, name, None)):
+        return gm.print_readable(print_output=False)

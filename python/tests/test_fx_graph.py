@@ -45,3 +45,36 @@ def test_dtype_tables_derive_from_one():
     assert dump.DTYPE_NAMES["bool"] == "i1"
     assert dtypes.TORCH_NAME_BY_FX_CODE["b8"] == "bool"
     assert dtypes.TORCH_NAME_BY_MANIFEST_NAME["bf16"] == "bfloat16"
+
+
+class _Dtype:
+    def __init__(self, name):
+        self.name = name
+
+
+def test_dtype_codes_fill_only_what_the_printer_lacks():
+    # PyTorch 2.11's printer table (torch/utils/_dtype_abbrs.py) has b16
+    # and b1x8 but no bits2x4, bits4x2 or bits8; a name this torch lacks
+    # gets nothing.
+    torch_dtypes = {name: _Dtype(name) for _, name, _ in dtypes.DTYPES
+                    if name != "float8_e8m0fnu"}
+    t = torch_dtypes
+    abbrs = {t["float32"]: "f32", t["bits16"]: "b16", t["bits1x8"]: "b1x8",
+             t["bool"]: "b8"}
+    before = dict(abbrs)
+    with fx_graph.dtype_codes(abbrs, torch_dtypes.get):
+        assert abbrs[t["bits8"]] == "bits8"
+        assert abbrs[t["bits2x4"]] == "bits2x4"
+        assert abbrs[t["bits4x2"]] == "bits4x2"
+        assert abbrs[t["float32"]] == "f32"
+        assert len(abbrs) == len(torch_dtypes)
+        # The code an annotation gets is the one the signature reads back.
+        source = SOURCE.replace('"b8[s0, 16]"',
+                                '"%s[s0, 16]"' % abbrs[t["bits8"]])
+        assert fx_graph.parse_signature(source)[-1].dtype == "bits8"
+        assert dtypes.TORCH_NAME_BY_FX_CODE["bits8"] == "bits8"
+    assert abbrs == before
+    with pytest.raises(KeyError):
+        with fx_graph.dtype_codes(abbrs, torch_dtypes.get):
+            raise KeyError("inside")
+    assert abbrs == before
