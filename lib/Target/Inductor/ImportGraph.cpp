@@ -101,6 +101,18 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
        llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
     values[name] = arg;
   builder.setInsertionPointToEnd(&graph.getBodyBlock());
+  // Buffers that alias another or that another aliases (an extern's view
+  // and its source, a nop and its inputs): Inductor gives each such class
+  // one list of users (Scheduler.compute_dependencies), so all of it lists
+  // the OUTPUT user of any member the graph returns.
+  llvm::StringSet<> aliasClassMembers;
+  if (signatureOutputs)
+    for (auto &node : dump.nodes)
+      for (const DumpBuffer &buffer : node->outputs)
+        for (auto [alias, at] : buffer.aliases) {
+          aliasClassMembers.insert(alias);
+          aliasClassMembers.insert(buffer.name);
+        }
   // The buffers with an OUTPUT user, in dump order; a container lists its
   // members' buffers, so the top-level nodes cover all.
   SmallVector<std::pair<StringRef, const char *>> outputBuffers;
@@ -136,9 +148,20 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (StringRef input : inputNames)
     if (mutationRenames.count(input))
       implicitOutputs.insert(values.lookup(rename(input)));
+  // With the signature, a member of an alias class is an output only when
+  // the graph returns it (Inductor's get_output_names, whose OUTPUT user
+  // went to the newest version of the name: rename()). A returned view's
+  // source is not: Inductor only keeps it from being freed
+  // (SchedulerBuffer.can_free), as the plan keeps a view's storages.
+  llvm::StringSet<> returned;
+  if (signatureOutputs)
+    for (const auto &entry : *signatureOutputs)
+      returned.insert(rename(entry.getKey()));
   SmallVector<Value> outputs;
   SmallVector<Type> outputTypes;
   for (auto [name, at] : outputBuffers) {
+    if (aliasClassMembers.contains(name) && !returned.contains(name))
+      continue;
     Value value = values.lookup(name);
     if (implicitOutputs.contains(value))
       continue;

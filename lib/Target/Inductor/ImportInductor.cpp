@@ -105,6 +105,25 @@ static LogicalResult loadBufferViews(llvm::SourceMgr &sourceMgr,
   return readBufferViews(**id, locator, symbols, arena, views);
 }
 
+/// Loads the graph outputs of the signature given in the options, or of
+/// `signature.json` next to the dump (the torch.compile backend writes
+/// one); `found` says whether there was one.
+static LogicalResult loadSignatureOutputs(llvm::SourceMgr &sourceMgr,
+                                          const DumpLocator &locator,
+                                          const InductorImportOptions &options,
+                                          llvm::StringSet<> &outputs,
+                                          bool &found) {
+  FailureOr<std::optional<unsigned>> id = addCompanionFile(
+      sourceMgr, locator.getContext(), options.signaturePath, "signature.json",
+      !options.noSignatureLookup, "graph signature");
+  if (failed(id))
+    return failure();
+  found = id->has_value();
+  if (!found)
+    return success();
+  return readSignatureOutputs(**id, locator, outputs);
+}
+
 /// Attaches the extern calls given in the options, or those next to the
 /// dump.
 static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
@@ -188,8 +207,15 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
   if (failed(loadBufferViews(sourceMgr, locator, options, dump.symbols,
                              viewValues, views)))
     return nullptr;
+  llvm::StringSet<> signatureOutputs;
+  bool haveSignature = false;
+  if (failed(loadSignatureOutputs(sourceMgr, locator, options,
+                                  signatureOutputs, haveSignature)))
+    return nullptr;
   GraphImporter importer(dump, locator, options, fx, sizeHints, keepParsed);
   importer.setBufferViews(&views);
+  if (haveSignature)
+    importer.setSignatureOutputs(&signatureOutputs);
   OwningOpRef<ModuleOp> module = importer.run();
   // Verified once, with the extern calls attached.
   if (module && (failed(loadExternCalls(sourceMgr, *module, options)) ||

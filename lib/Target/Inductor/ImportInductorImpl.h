@@ -6,6 +6,7 @@
 //   FxGraph.cpp          placeholders of fx_graph_readable.py
 //   ImportForeach.cpp    foreach_lists.json: create_foreach_nodes
 //   BufferViews.cpp      buffer_views.json: offsets of NonOwningLayout views
+//   GraphSignature.cpp   signature.json: the buffers the graph returns
 //   ExternCalls.cpp      extern_calls.json onto the fusion.extern ops
 //   Dtypes.cpp           torch dtypes, name order
 //   ImportGraph.cpp      graph-level assembly: nodes in order, containers,
@@ -118,6 +119,12 @@ LogicalResult readBufferViews(unsigned bufferId, const DumpLocator &locator,
                               SizeSymbols &symbols, PyValueArena &arena,
                               llvm::StringMap<BufferView> &views);
 
+/// Reads the buffers the graph returns from `signature.json`'s `outputs`
+/// in buffer `bufferId` (GraphSignature.cpp).
+LogicalResult readSignatureOutputs(unsigned bufferId,
+                                   const DumpLocator &locator,
+                                   llvm::StringSet<> &outputs);
+
 /// Reads `size_hints.json` (`{"s27": 1024, ...}`) in buffer `bufferId`.
 LogicalResult readSizeHints(unsigned bufferId, const DumpLocator &locator,
                             llvm::StringMap<int64_t> &hints);
@@ -155,6 +162,11 @@ public:
   /// Where the NonOwningLayout buffers lie (buffer_views.json), if known.
   void setBufferViews(const llvm::StringMap<BufferView> *views) {
     bufferViews = views;
+  }
+
+  /// The buffers the graph returns (signature.json), if known.
+  void setSignatureOutputs(const llvm::StringSet<> *outputs) {
+    signatureOutputs = outputs;
   }
 
   OwningOpRef<ModuleOp> run();
@@ -215,6 +227,7 @@ private:
   /// size_hints.json: the hint of each size symbol.
   const llvm::StringMap<int64_t> &sizeHints;
   const llvm::StringMap<BufferView> *bufferViews = nullptr;
+  const llvm::StringSet<> *signatureOutputs = nullptr;
   /// The concatenation inputs (NonOwningLayout buffers) built so far, and
   /// the buffer each is part of.
   llvm::StringMap<std::string> concatInputOf;

@@ -63,6 +63,16 @@ void mlir::fusion::registerInductorTranslations() {
                      "next to the dump, if any)"),
       llvm::cl::init(""), llvm::cl::cat(category));
 
+  static llvm::cl::opt<std::string> signature(
+      "inductor-signature",
+      llvm::cl::desc("signature.json naming the buffers the graph returns "
+                     "(default: the one next to the dump, if any)"),
+      llvm::cl::init(""), llvm::cl::cat(category));
+  static llvm::cl::opt<bool> noSignatureLookup(
+      "inductor-no-signature-lookup",
+      llvm::cl::desc("Do not look for signature.json next to the dump"),
+      llvm::cl::init(false), llvm::cl::cat(category));
+
   static llvm::cl::opt<bool> emitBytecode(
       "emit-bytecode",
       llvm::cl::desc("Write the imported graph as MLIR bytecode (as "
@@ -80,6 +90,8 @@ void mlir::fusion::registerInductorTranslations() {
     opts.sizeHintsPath = sizeHints;
     opts.noSizeHintsLookup = noSizeHintsLookup;
     opts.bufferViewsPath = bufferViews;
+    opts.signaturePath = signature;
+    opts.noSignatureLookup = noSignatureLookup;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

@@ -62,6 +62,15 @@ struct InductorImportOptions {
   /// which the dump does not print; the lowering of a concatenation needs
   /// it. Empty: use `buffer_views.json` next to the dump when there is one.
   std::string bufferViewsPath;
+  /// `signature.json` of the same graph (the torch.compile backend's): the
+  /// buffers the graph returns. Inductor gives buffers that alias each
+  /// other one list of users, so a dump alone shows a returned view's
+  /// source with the `OUTPUT` user of the view; with the signature, such a
+  /// buffer is a graph output only when the graph returns it. Empty: use
+  /// `signature.json` next to the dump when there is one.
+  std::string signaturePath;
+  /// Never look for `signature.json` next to the dump.
+  bool noSignatureLookup = false;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
