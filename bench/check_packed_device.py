@@ -9,7 +9,8 @@ whether Inductor compiles them, and torch's FX printer on them alone and
 through fx_graph.readable. From the repository root, with the static tools
 (bench/build_backend_tools.sh) in SCHEDULER_OPT_BIN:
 
-    python3 bench/check_packed_device.py     # writes $OUT/packed-h100.json
+    python3 bench/check_packed_device.py [--bits-only]
+                                             # writes $OUT/packed-h100.json
 """
 import json, os, sys, warnings
 sys.path.insert(0, "python")
@@ -36,7 +37,9 @@ cases = {
     "f4_where": (lambda m, a, b: torch.where(m, a, b), lambda: [torch.rand(64, 32, device=D) > 0.5, u8().view(F4), u8().view(F4)], False),
 }
 results = {}
-for name, (fn, make, eager_ok) in cases.items():
+# --bits-only: the bits graphs alone.
+for name, (fn, make, eager_ok) in ({} if "--bits-only" in sys.argv
+                                   else cases).items():
     r = results.setdefault(name, {})
     try:
         torch._dynamo.reset()

@@ -412,7 +412,9 @@ def _inner_compile(gm, example_inputs, *, opts: Options, **kwargs):
     inductor_debug.log_ir_pre_fusion = functools.partial(_log_pre_fusion,
                                                          original)
     try:
-        with _no_caches(), inductor_config.patch(
+        # printer_codes: Inductor prints the post-grad graph, which
+        # raised KeyError for bits8, bits2x4 and bits4x2 tensors.
+        with _no_caches(), fx_graph.printer_codes(), inductor_config.patch(
                 _pre_fusion_custom_pass=_pre_fusion_pass):
             result = compile_fx_inner(gm, example_inputs, **kwargs)
     except BaseException as e:

@@ -121,20 +121,31 @@ def dtype_codes(abbrs: dict, dtype_named: Callable[[str], object]):
             abbrs.pop(dtype, None)
 
 
+@contextlib.contextmanager
+def printer_codes():
+    """torch's FX printer, for as long as the block runs, with our code
+    for every dtype its table lacks (`dtype_codes` on the table
+    torch/fx/graph.py looks codes up in, torch/utils/_dtype_abbrs.py's
+    `dtype_abbrs`). In PyTorch 2.11 the table has no bits2x4, bits4x2 and
+    bits8, and the printer annotates every node with its dtype's code:
+    `gm.print_readable` raised KeyError on a graph holding one, in our
+    backend (`readable`) and in Inductor's compile_fx_inner, which prints
+    the post-grad graph for its cache key and trace
+    (`inductor_post_grad_graph_str`) whether or not anything reads it."""
+    import torch
+    import torch.fx.graph as graph_module
+    with dtype_codes(graph_module.dtype_abbrs,
+                     lambda name: getattr(torch, name, None)):
+        yield
+
+
 def readable(gm) -> str:
     """The text of `fx_graph_readable.py` for the FX graph module `gm`,
     as Inductor's debug dump writes it (`gm.print_readable`): the
     importer reads the annotations of forward's parameters, which give
     the graph inputs that only extern kernels read their dtype and shape.
-
-    The printer annotates every node with `dtype_abbrs[dtype]`
-    (torch/fx/graph.py, its table from torch/utils/_dtype_abbrs.py),
-    which in PyTorch 2.11 has no entry for bits2x4, bits4x2 and bits8: a
-    graph holding a tensor of one raised KeyError. While it prints, the
-    table has our codes for those (`bits8`, as the importer's Dtypes.def
-    reads them)."""
-    import torch
-    import torch.fx.graph as graph_module
-    with dtype_codes(graph_module.dtype_abbrs,
-                     lambda name: getattr(torch, name, None)):
+    A bits8, bits2x4 or bits4x2 tensor is annotated with our code
+    (`bits8[64, 32]`, as the importer's Dtypes.def reads it;
+    `printer_codes`)."""
+    with printer_codes():
         return gm.print_readable(print_output=False)
