@@ -9,6 +9,8 @@ plain Python, printed as printMemrefF64 would print them.
                                 # integer inputs in [0, R)
     jit_fill.py packed_bits R   # packed.test's bits* graph
     jit_fill.py sort_cumsum C R # stride-max.test: view(-1, 64) sorted, cumsum
+    jit_fill.py cat_bucketize   # concat-views.test: s = x.sum(1) read whole by
+                                # bucketize, then an input of a cat
 """
 import struct
 import sys
@@ -87,6 +89,48 @@ def sort_cumsum(cols, rows):
     print_memref(sums)
 
 
+def bucketize_binary_search(value, boundaries, size, numel, stride, base,
+                            right):
+    """Inductor's triton_helpers.bucketize_binary_search for one value
+    and no sorter: ceil(log2(size + 1)) halvings of [low, high), a
+    position past `numel` or `size` read as 0 and never moving `low`."""
+    low, high, full_range = 0, size, size + 1
+    while full_range > 1:
+        mid = (low + high) // 2
+        mask = mid * stride + base < numel and mid < size
+        bound = boundaries[base + stride * mid] if mask else 0.0
+        above = value >= bound if right else value > bound
+        if above and mask:
+            low = mid + 1
+        if not above:
+            high = mid
+        full_range = (full_range + 1) // 2
+    return low
+
+
+def row_sums(x, rows, cols):
+    """f32 sums of each row, in row order."""
+    out = []
+    for r in range(rows):
+        total = 0.0
+        for v in x[r * cols:(r + 1) * cols]:
+            total = f32(total + v)
+        out.append(total)
+    return out
+
+
+def cat_bucketize():
+    """The graph of Inputs/unseen/cat-bucketize: s = arg0_1.sum(1) (64x8),
+    torch.bucketize(arg1_1, s) (1000 values, right=False), and
+    torch.cat([arg2_1.sum(1), s]); s is read at its own positions."""
+    s = row_sums([float_input(i, 0) for i in range(64 * 8)], 64, 8)
+    v = [float_input(i, 1) for i in range(1000)]
+    y = row_sums([float_input(i, 2) for i in range(64 * 8)], 64, 8)
+    print_memref(y + s)
+    print_memref([bucketize_binary_search(x, s, 64, 64, 1, 0, False)
+                  for x in v])
+
+
 def int_input(i, salt, int_range):
     """Integer inputs: h mod int-range (TestJitMain's spread, truncated)."""
     return hash31(i, salt) % int_range
@@ -151,4 +195,5 @@ if __name__ == "__main__":
     elif sys.argv[1] == "sort_cumsum":
         sort_cumsum(int(sys.argv[2]), int(sys.argv[3]))
     else:
-        {"add_sum": add_sum, "cat_reductions": cat_reductions}[sys.argv[1]]()
+        {"add_sum": add_sum, "cat_reductions": cat_reductions,
+         "cat_bucketize": cat_bucketize}[sys.argv[1]]()
