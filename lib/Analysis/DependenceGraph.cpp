@@ -37,10 +37,59 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 
 static bool factorLess(AffineExpr a, AffineExpr b);
 
+/// The most terms distributing a product over sums may give; a product
+/// that would give more stays a single term.
+static constexpr size_t kMaxDistributedTerms = 64;
+
+/// Appends the terms of `coefficient * factors[0] * factors[1] * ...` to
+/// `terms`, distributing the product over every factor that is a sum
+/// (`(s1 + 5) * (s1 + 5)` is `s1 * s1 + 10 * s1 + 25`, as sympy expands
+/// it), with sorted factors in each product. Returns false (appending
+/// nothing) when that would give more than kMaxDistributedTerms terms.
+static bool distributeProduct(int64_t coefficient,
+                              SmallVectorImpl<AffineExpr> &factors,
+                              SmallVectorImpl<SumTerm> &terms,
+                              bool &overflow) {
+  auto sum = llvm::find_if(factors, [](AffineExpr f) {
+    return f.getKind() == AffineExprKind::Add;
+  });
+  if (sum == factors.end()) {
+    if (factors.empty()) {
+      terms.push_back({coefficient, nullptr});
+      return true;
+    }
+    llvm::stable_sort(factors, factorLess);
+    AffineExpr product = factors.front();
+    for (AffineExpr factor : ArrayRef(factors).drop_front())
+      product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
+    terms.push_back({coefficient, product});
+    return true;
+  }
+  SmallVector<SumTerm, 4> addends;
+  overflow |= !flattenSum(*sum, addends);
+  SmallVector<AffineExpr, 4> rest(factors.begin(), sum);
+  rest.append(std::next(sum), factors.end());
+  size_t start = terms.size();
+  for (const SumTerm &addend : addends) {
+    int64_t scaled;
+    overflow |= llvm::MulOverflow(coefficient, addend.coefficient, scaled);
+    SmallVector<AffineExpr, 4> product(rest);
+    if (addend.factor)
+      overflow |= !flattenProduct(addend.factor, product, scaled);
+    if (!distributeProduct(scaled, product, terms, overflow) ||
+        terms.size() > kMaxDistributedTerms) {
+      terms.truncate(start);
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Flattens `expr` into terms (flattenSum), canonicalizing the factors;
 /// the factors of a product (`d0 * s1 * s0`, size symbols as sympy
-/// multiplies them) are sorted, so that equal products compare equal. Sets
-/// `overflow` when a coefficient leaves int64.
+/// multiplies them) are sorted, so that equal products compare equal, and
+/// a product of sums is distributed (distributeProduct). Sets `overflow`
+/// when a coefficient leaves int64.
 static void collectSumTerms(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
                             bool &overflow) {
   SmallVector<SumTerm, 4> flat;
@@ -49,18 +98,17 @@ static void collectSumTerms(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
     auto bin = dyn_cast_if_present<AffineBinaryOpExpr>(term.factor);
     if (bin && bin.getKind() == AffineExprKind::Mul) {
       SmallVector<AffineExpr, 4> factors;
-      overflow |= !flattenProduct(bin, factors, term.coefficient);
+      int64_t coefficient = term.coefficient;
+      overflow |= !flattenProduct(bin, factors, coefficient);
       for (AffineExpr &factor : factors)
         factor = canonicalizeIndexExpr(factor);
-      if (factors.empty()) {
-        terms.push_back({term.coefficient, nullptr});
+      if (distributeProduct(coefficient, factors, terms, overflow))
         continue;
-      }
       llvm::stable_sort(factors, factorLess);
       AffineExpr product = factors.front();
       for (AffineExpr factor : ArrayRef(factors).drop_front())
         product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
-      terms.push_back({term.coefficient, product});
+      terms.push_back({coefficient, product});
       continue;
     }
     if (bin)

@@ -11,6 +11,9 @@ plain Python, printed as printMemrefF64 would print them.
     jit_fill.py sort_cumsum C R # stride-max.test: view(-1, 64) sorted, cumsum
     jit_fill.py cat_bucketize   # concat-views.test: s = x.sum(1) read whole by
                                 # bucketize, then an input of a cat
+    jit_fill.py padding N H     # where-relations.test: reflection padding,
+                                # instance norm, pixel_unshuffle; replication
+                                # padding, cumsum
 """
 import struct
 import sys
@@ -129,6 +132,59 @@ def cat_bucketize():
     print_memref(y + s)
     print_memref([bucketize_binary_search(x, s, 64, 64, 1, 0, False)
                   for x in v])
+def padding(n, h):
+    """bench/unseen_models_third.py's padding_modes on an [n, 4, h, h]
+    input x (h odd), weight w and bias b of 4: pixel_unshuffle(
+    instance_norm(F.pad(x, (3, 2, 1, 4), mode="reflect")), 2) and
+    F.pad(x, (2, 2, 2, 2), mode="replicate").cumsum(-1). Statistics in
+    double (the comparison's tolerance covers f32's), eps 1e-5, biased
+    variance."""
+    c = 4
+    x = [float_input(i, 0) for i in range(n * c * h * h)]
+    w = [float_input(i, 1) for i in range(c)]
+    b = [float_input(i, 2) for i in range(c)]
+
+    def at(k, ch, r, col):
+        return x[((k * c + ch) * h + r) * h + col]
+
+    def reflect(i, before):
+        i -= before
+        if i < 0:
+            i = -i
+        if i >= h:
+            i = 2 * (h - 1) - i
+        return i
+
+    hp = h + 5
+    unshuffled = []
+    for k in range(n):
+        normed = []
+        for ch in range(c):
+            plane = [at(k, ch, reflect(r, 1), reflect(col, 3))
+                     for r in range(hp) for col in range(hp)]
+            mean = sum(plane) / len(plane)
+            var = sum((v - mean) ** 2 for v in plane) / len(plane)
+            scale = 1.0 / (var + 1e-5) ** 0.5
+            normed.append([(v - mean) * scale * w[ch] + b[ch] for v in plane])
+        half = hp // 2
+        for ch in range(c):
+            for i in range(2):
+                for j in range(2):
+                    unshuffled += [normed[ch][(2 * a + i) * hp + 2 * bb + j]
+                                   for a in range(half) for bb in range(half)]
+    sums = []
+    he = h + 4
+    for k in range(n):
+        for ch in range(c):
+            for r in range(he):
+                running = 0.0
+                for col in range(he):
+                    src = at(k, ch, min(max(r - 2, 0), h - 1),
+                             min(max(col - 2, 0), h - 1))
+                    running = f32(running + src)
+                    sums.append(running)
+    print_memref(unshuffled)
+    print_memref(sums)
 
 
 def int_input(i, salt, int_range):
@@ -194,6 +250,8 @@ if __name__ == "__main__":
         packed_bits(int(sys.argv[2]))
     elif sys.argv[1] == "sort_cumsum":
         sort_cumsum(int(sys.argv[2]), int(sys.argv[3]))
+    elif sys.argv[1] == "padding":
+        padding(int(sys.argv[2]), int(sys.argv[3]))
     else:
         {"add_sum": add_sum, "cat_reductions": cat_reductions,
          "cat_bucketize": cat_bucketize}[sys.argv[1]]()

@@ -66,8 +66,15 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
   auto canonical = [](ArrayRef<AffineExpr> exprs) {
     return llvm::map_to_vector(exprs, canonicalizeIndexExpr);
   };
-  return Type(BufferType::get(canonical(layout.size), *element,
-                              canonical(layout.stride),
+  SmallVector<AffineExpr> sizes = canonical(layout.size);
+  SmallVector<AffineExpr> strides = canonical(layout.stride);
+  // Contiguous strides as the dialect builds them: the canonical form
+  // expands a product of sums (`4*(s53 + 4)**2`), the dialect's contiguous
+  // strides keep the products of the sizes.
+  SmallVector<AffineExpr> contiguous = getContiguousStrideExprs(sizes);
+  if (strides == canonical(contiguous))
+    strides = contiguous;
+  return Type(BufferType::get(sizes, *element, strides,
                               canonicalizeIndexExpr(offset)));
 }
 

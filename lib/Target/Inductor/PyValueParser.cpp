@@ -46,6 +46,17 @@ enum class Tok {
   Slash,
   SlashSlash,
   Percent,
+  /// Sympy's relations and boolean operators: `<`, `<=`, `>`, `>=`, `==`,
+  /// `!=`, `&`, `|`, `~` (`Where(s53 - 1 < 0, ...)` in a MemoryDep).
+  Less,
+  LessEqual,
+  Greater,
+  GreaterEqual,
+  EqualEqual,
+  NotEqual,
+  Amp,
+  Pipe,
+  Tilde,
 };
 
 struct Token {
@@ -87,7 +98,31 @@ public:
     case ':':
       return make(Tok::Colon);
     case '=':
+      if (cur != end && *cur == '=') {
+        ++cur;
+        return make(Tok::EqualEqual);
+      }
       return make(Tok::Equal);
+    case '<':
+    case '>': {
+      bool orEqual = cur != end && *cur == '=';
+      cur += orEqual;
+      if (c == '<')
+        return make(orEqual ? Tok::LessEqual : Tok::Less);
+      return make(orEqual ? Tok::GreaterEqual : Tok::Greater);
+    }
+    case '!':
+      if (cur != end && *cur == '=') {
+        ++cur;
+        return make(Tok::NotEqual);
+      }
+      break;
+    case '&':
+      return make(Tok::Amp);
+    case '|':
+      return make(Tok::Pipe);
+    case '~':
+      return make(Tok::Tilde);
     case '.':
       return make(Tok::Dot);
     case '+':
@@ -138,12 +173,12 @@ public:
   }
 
   /// True when the next token is the single character `c` (a bracket or
-  /// `=`, `,`, `:`), without lexing it.
+  /// `=`, `,`, `:`), without lexing it; `=` is not the start of `==`.
   bool nextIs(char c) const {
     const char *p = cur;
     while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
       ++p;
-    return p != end && *p == c;
+    return p != end && *p == c && !(c == '=' && p + 1 != end && p[1] == '=');
   }
 
 private:
@@ -172,7 +207,7 @@ public:
     advance();
   }
 
-  FailureOr<PyValue *> parseValue() { return parseAdditive(); }
+  FailureOr<PyValue *> parseValue() { return parseOr(); }
 
   /// Fails unless the whole text was consumed.
   LogicalResult expectEnd() {
@@ -210,6 +245,36 @@ private:
   /// Wraps `value` and what follows into an `Expr` spanning from `start`.
   PyValue *compound(const char *start) {
     return make(PyValue::Kind::Expr, start);
+  }
+
+  /// Sympy's boolean expressions (`(p0 < 3) | (p0 > 5)`, `a & b`) and
+  /// relations (`s53 - 1 < 0`), kept as text like arithmetic: only the
+  /// index expression parser gives them meaning.
+  FailureOr<PyValue *> parseOr() {
+    return parseBinary(Tok::Pipe, Tok::Pipe, &PyParser::parseAnd);
+  }
+  FailureOr<PyValue *> parseAnd() {
+    return parseBinary(Tok::Amp, Tok::Amp, &PyParser::parseComparison);
+  }
+  FailureOr<PyValue *> parseComparison() {
+    return parseBinary(Tok::Less, Tok::NotEqual, &PyParser::parseAdditive);
+  }
+
+  /// `operand (op operand)*` for the operators of kinds [first, last].
+  FailureOr<PyValue *> parseBinary(Tok first, Tok last,
+                                   FailureOr<PyValue *> (PyParser::*operand)()) {
+    const char *start = tok.text.data();
+    FailureOr<PyValue *> lhs = (this->*operand)();
+    if (failed(lhs))
+      return failure();
+    bool isCompound = false;
+    while (tok.kind >= first && tok.kind <= last) {
+      advance();
+      if (failed((this->*operand)()))
+        return failure();
+      isCompound = true;
+    }
+    return isCompound ? compound(start) : *lhs;
   }
 
   FailureOr<PyValue *> parseAdditive() {
@@ -253,9 +318,15 @@ private:
   }
 
   FailureOr<PyValue *> parseUnaryImpl() {
+    const char *start = tok.text.data();
+    if (tok.kind == Tok::Tilde) {
+      advance();
+      if (failed(parseUnary()))
+        return failure();
+      return compound(start);
+    }
     if (tok.kind != Tok::Minus)
       return parsePostfix();
-    const char *start = tok.text.data();
     advance();
     FailureOr<PyValue *> operand = parseUnary();
     if (failed(operand))
