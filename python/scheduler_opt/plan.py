@@ -418,8 +418,11 @@ def _handovers(manifest: Manifest, run: List[Step],
             if free:
                 src, j = free.pop()
                 handover.setdefault(j, []).append((name, src))
+        # A temporary a kernel of this step updated in place is the memory
+        # of that kernel's result from now on: it is not free.
+        in_place_here = {src for _, src in reuse.get(i, ())}
         for name in sorted(releases.get(i, ())):
-            if name in temps and name in own:
+            if name in temps and name in own and name not in in_place_here:
                 pool.setdefault(sizes_of[name], []).append((name, i))
     if not handover:
         return {}

@@ -321,6 +321,32 @@ def test_in_place_update_by_a_reduction_kernel():
         assert not any(r.reuse for r in plan.plan(m, sig, d).steps)
 
 
+def test_in_place_memory_is_not_handed_over():
+    """The temporary a kernel updates in place (buf8, buf11's memory from
+    then on) is released there but not free: a later output of its dtype
+    and size (buf12) gets memory of its own. Handing buf8 over as well
+    made two outputs share one storage (bench/unseen_models_third.py's
+    bn_channels_last_train: its batch norm backward's mul_17 updated a
+    reduction's temporary in place, and sum_3 was handed the same memory
+    and overwrote it)."""
+    m, sig, d = _softmax_kernel()
+    storages = m.storages + (dataclasses.replace(m.storages[2],
+                                                 name="buf12"),)
+    outputs = m.outputs + (dataclasses.replace(m.outputs[0], name="buf12",
+                                               storage="buf12"),)
+    steps = m.steps + (dataclasses.replace(m.steps[0], name="k2",
+                                           node="op12",
+                                           args=("x", "buf12")),)
+    m = dataclasses.replace(m, storages=storages, outputs=outputs,
+                            steps=steps)
+    sig = dict(sig, outputs=sig["outputs"] + [
+        {"buffer": "buf12", "size": [32], "stride": [1], "offset": 0}])
+    p = plan.plan(m, sig, d, reorder=False)
+    assert [r.reuse for r in p.steps] == [(), (("buf11", "buf8"),), ()]
+    assert not any(r.handover for r in p.steps)
+    assert ("buf12", "f32", 32) in p.allocations
+
+
 def test_in_place_waits_for_the_last_reduction_level():
     """A member storing before the kernel's last pass over the row (the
     lowering may re-read the temporary there, recomputing values a later
