@@ -219,6 +219,35 @@ def test_scatter_and_index_put_fallbacks():
     assert call["args"][3] is True
 
 
+class InplaceCopyFallback(Buffer):
+    """Inductor's ir.InplaceCopyFallback: inputs (dst, src), constant
+    argument non_blocking, NoneLayout, its own codegen (the wrapper's
+    `dst.copy_(src, non_blocking)`)."""
+
+    def __init__(self, name, dst, src):
+        super().__init__(name, Layout([0], [0]))
+        self.python_kernel_name = "aten.copy_"
+        self.inputs, self.constant_args = [dst, src], (False,)
+
+    def codegen(self, wrapper):
+        pass
+
+
+def test_inplace_copy_fallback():
+    """x.copy_(y) that Inductor keeps as an extern (bench/
+    unseen_models_third.py's fnet copies a complex FFT's result so): the
+    call is aten.copy_(dst, src, non_blocking), dst updated in place."""
+    dst, src = view("buf2", [4, 32, 64], [2048, 64, 1]), \
+        view("buf1", [4, 32, 64], [4096, 128, 2])
+    call = dump.describe_extern(
+        "op3", InplaceCopyFallback("buf3", dst, src), [])
+    assert call["kernel"] == "aten.copy_"
+    assert [a["buffer"] for a in call["args"][:2]] == ["buf2", "buf1"]
+    assert call["args"][1]["stride"] == [4096, 128, 2]
+    assert call["args"][2] is False
+    assert call["kwargs"] == {} and call["outputs"] == []
+
+
 def test_values():
     assert dump.value([1, 2.5, None, "tanh"], "x") == [1, 2.5, None, "tanh"]
     assert dump.value(math.inf, "x") == {"float": "inf"}
