@@ -162,6 +162,16 @@ def _top_holes(template):
     return positions
 
 
+def _hole_storages(template, out: list) -> list:
+    """The storages `template`'s holes view, in order (repeats kept)."""
+    if isinstance(template, _Hole):
+        out.append(template.storage)
+    elif isinstance(template, list):
+        for v in template:
+            _hole_storages(v, out)
+    return out
+
+
 def _fill(template, storages, symbols):
     if isinstance(template, _Hole):
         return template.get(storages, symbols)
@@ -206,6 +216,9 @@ class _Extern:
             self.arg_holes = [i for i in self.arg_holes if i not in inline]
         self.kwarg_holes = [k for k, v in self.kwargs.items()
                             if _has_holes(v)]
+        # The storages the call's arguments view.
+        self.reads = tuple(dict.fromkeys(_hole_storages(
+            [self.args, list(self.kwargs.values())], [])))
         if any(isinstance(self.kwargs[k], list) for k in self.kwarg_holes):
             self.kwarg_holes = None
         self.out = (_decode(call["out"], buffers, where)
@@ -422,8 +435,17 @@ class CompiledGraph:
                                       run.free_after, run.handover))
                 allocated.update(step.args)
             else:
-                self._program.append((None, externs[id(step)],
-                                      run.free_after, run.handover))
+                # A storage an extern reads that no step wrote yet (a
+                # torch.empty buffer that aten.copy_ fills, Inductor's
+                # `buf0 = empty_strided_cuda(...)` before
+                # `buf0.copy_(arg0_1)`) is allocated before the call.
+                extern = externs[id(step)]
+                first = tuple(n for n in extern.reads
+                              if n in self._allocations and
+                              n not in allocated)
+                self._program.append((None, extern, first, run.free_after,
+                                      run.handover))
+                allocated.update(first)
                 allocated.update(o.storage for o in step.outputs)
         self._aliases = plan.aliases
 
@@ -509,7 +531,10 @@ class CompiledGraph:
                     grid = self._grid(sym_grid, symbols)
                 launch(grid, args, stream)
             else:
-                _, extern, frees, handover = entry
+                _, extern, first, frees, handover = entry
+                for name in first:
+                    if name not in storages:
+                        allocate(name)
                 extern.run(storages, symbols, allocate)
             for name in frees:
                 del storages[name]
