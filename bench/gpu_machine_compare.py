@@ -14,7 +14,8 @@ scheduler-corpus-bench built here. For each graph of corpus/inductor:
  2. It is compiled once more with debug tracing on, which writes fresh
     ir_pre_fusion.txt / ir_post_fusion.txt dumps (Scheduler.__init__ then
     includes writing them, as in the corpus run that produced
-    result.json).
+    result.json); V.graph.lists, which the trace does not write, goes
+    beside them as foreach_lists.json, as in the corpus.
  3. scheduler-corpus-bench times import + --fusion-schedule on the corpus dump
     and on the fresh dump, on the same machine.
 
@@ -105,11 +106,13 @@ def find_graphs(corpus, only, skip):
     return chosen
 
 
-def run_ours(bench, dirs, repetitions):
-    """scheduler-corpus-bench on the given graph folders: {dir: graph JSON}."""
+def run_ours(bench, dirs, repetitions, threads=0):
+    """scheduler-corpus-bench on the given graph folders, each context with
+    `threads` threads (0: none): {dir: graph JSON}."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "ours.json")
         subprocess.run([bench, "--repetitions=%d" % repetitions,
+                        "--context-threads=%d" % threads,
                         "--explain-options=", "-o", out] + dirs,
                        capture_output=True, text=True)
         if not os.path.exists(out):
@@ -152,10 +155,14 @@ class InductorTimer:
         # would take most of the run.
         self.stop = False
         self.stopped = False
+        # V.graph.lists of each Scheduler.__init__ call (the foreach lists
+        # create_foreach_nodes reads), recorded before the timing starts.
+        self.foreach_lists = []
         original = scheduler.Scheduler.__init__
         timer = self
 
         def timed_init(sched, *args, **kwargs):
+            timer.foreach_lists.append(current_foreach_lists())
             start = time.perf_counter()
             try:
                 result = original(sched, *args, **kwargs)
@@ -167,6 +174,24 @@ class InductorTimer:
             return result
 
         scheduler.Scheduler.__init__ = timed_init
+
+
+def current_foreach_lists():
+    """V.graph.lists as foreach_lists.json holds it (the corpus's and the
+    torch.compile backend's format): {list name: [node names]}."""
+    from torch._inductor.virtualized import V
+    return {str(k): [str(n) for n in v] for k, v in V.graph.lists.items()}
+
+
+def write_foreach_lists(dump_dir, lists):
+    """Writes foreach_lists.json beside a fresh dump. Inductor's debug trace
+    does not write V.graph.lists, and without them the importer makes no
+    foreach nodes: adam_step's fresh dump gave 32 kernels where Inductor
+    made 2 (seventh session)."""
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+    from scheduler_opt import dump
+    with open(os.path.join(dump_dir, dump.FOREACH_LISTS), "w") as f:
+        f.write(json.dumps(lists, indent=1))  # as the corpus: no final newline
 
 
 def load_fx_graph(path, torch):
@@ -222,6 +247,7 @@ def compile_once(torch, gm, inputs, timer, trace_root=None):
     if trace_root is not None:
         dynamo_patch["debug_dir_root"] = trace_root
     timer.times.clear()
+    timer.foreach_lists.clear()
     timer.stopped = False
     start = time.perf_counter()
     try:
@@ -237,19 +263,31 @@ def compile_once(torch, gm, inputs, timer, trace_root=None):
     return sum(timer.times), wall, len(timer.times)
 
 
+def trace_order(path):
+    """Sort key of a trace folder: Inductor numbers its graphs in compile
+    order (model__0_inference_10.9 after model__0_inference_2.1)."""
+    return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", path)]
+
+
 def measure_torch(torch, timer, fx_path, compiles, dump_dir):
     gm, inputs = load_fx_graph(fx_path, torch)
     untraced = [compile_once(torch, gm, inputs, timer)
                 for _ in range(compiles)]
     with tempfile.TemporaryDirectory() as trace_root:
         traced = compile_once(torch, gm, inputs, timer, trace_root)
-        dumps = sorted(os.path.dirname(p) for p in glob.glob(
+        dumps = sorted((os.path.dirname(p) for p in glob.glob(
             os.path.join(trace_root, "**", "ir_pre_fusion.txt"),
-            recursive=True))
+            recursive=True)), key=trace_order)
+        if len(dumps) != len(timer.foreach_lists):
+            raise RuntimeError(
+                "%d fresh dumps for %d Scheduler.__init__ calls: cannot "
+                "tell which foreach lists belong to which dump" %
+                (len(dumps), len(timer.foreach_lists)))
         kept = []
-        for i, d in enumerate(dumps):
+        for i, (d, lists) in enumerate(zip(dumps, timer.foreach_lists)):
             dest = os.path.join(dump_dir, str(i))
             shutil.copytree(d, dest, dirs_exist_ok=True)
+            write_foreach_lists(dest, lists)
             kept.append(dest)
     return {"scheduler_init_s": statistics.median(t[0] for t in untraced),
             "stopped_after_scheduler": timer.stop,
@@ -300,12 +338,23 @@ def write_report(out, data):
             ratio(t.get("scheduler_init_s"),
                   fresh.get("total_s") or corpus.get("total_s")),
             fmt_ms(rec.get("result_json_s"))))
+        for threads, runs in sorted((rec.get("ours_by_threads") or {}).items(),
+                                    key=lambda item: int(item[0])):
+            fresh_t = (runs.get("fresh") or [None])[0] or {}
+            corpus_t = runs.get("corpus") or {}
+            lines.append("| %d threads | | | | %s | %s | %s | |" % (
+                int(threads), fmt_ms(corpus_t.get("total_s")),
+                fmt_ms(fresh_t.get("total_s")),
+                ratio(t.get("scheduler_init_s"),
+                      fresh_t.get("total_s") or corpus_t.get("total_s"))))
         if rec.get("torch_error"):
             lines.append("|  | error: %s | | | | | | |" %
                          rec["torch_error"].replace("|", "/")[:200])
     lines += ["", "*ratio*: Inductor's Scheduler.__init__ without tracing "
               "over our import + schedule (on the fresh dump when there is "
-              "one, else on the corpus dump)."]
+              "one, else on the corpus dump), with %d context threads; "
+              "the *N threads* rows run the same with contexts of N "
+              "threads." % data["context_threads"][0]]
     with open(os.path.join(out, "gpu_compare.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -338,6 +387,11 @@ def main():
                         help="untraced Inductor compiles per graph")
     parser.add_argument("--repetitions", type=int, default=7,
                         help="our timed runs per dump")
+    parser.add_argument("--context-threads", default="0",
+                        help="comma-separated thread counts of our "
+                             "contexts; the first is the reported run, "
+                             "each other one is recorded beside it "
+                             "(ours_by_threads)")
     parser.add_argument("--full-compile", action="store_true",
                         help="compile to the end (code generation, Triton) "
                              "instead of stopping after Scheduler.__init__")
@@ -354,8 +408,10 @@ def main():
     graphs = find_graphs(corpus, [g for g in args.graphs.split(",") if g],
                          [s for s in args.skip.split(",") if s])
     init_times = result_json_times(corpus)
+    thread_counts = [int(t) for t in args.context_threads.split(",") if t]
     data = {"host": "%s, %d cores" % (cpu_model(), os.cpu_count() or 0),
-            "bench": os.path.abspath(args.bench), "graphs": []}
+            "bench": os.path.abspath(args.bench),
+            "context_threads": thread_counts, "graphs": []}
     torch = timer = None
     if not args.dry_run:
         import torch
@@ -388,9 +444,16 @@ def main():
                 fresh = rec["torch"]["fresh_dumps"]
         except Exception as e:  # report and go on with the next graph
             rec["torch_error"] = "%s: %s" % (type(e).__name__, e)
-        ours = run_ours(args.bench, [d] + fresh, args.repetitions)
-        rec["ours_corpus"] = summarize_ours(ours.get(d))
-        rec["ours_fresh"] = [summarize_ours(ours.get(f)) for f in fresh]
+        for i, threads in enumerate(thread_counts):
+            ours = run_ours(args.bench, [d] + fresh, args.repetitions,
+                            threads)
+            corpus_run = summarize_ours(ours.get(d))
+            fresh_runs = [summarize_ours(ours.get(f)) for f in fresh]
+            if i == 0:
+                rec["ours_corpus"], rec["ours_fresh"] = corpus_run, fresh_runs
+            else:
+                rec.setdefault("ours_by_threads", {})[str(threads)] = {
+                    "corpus": corpus_run, "fresh": fresh_runs}
         write_report(args.out, data)
         print("%-40s %s" % (gid, rec.get("torch_error") or "ok"),
               flush=True)
