@@ -2,11 +2,11 @@
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
 #include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
+#include "scheduler-opt/Support/ParallelSlices.h"
 #include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
-#include "mlir/IR/Threading.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -323,16 +323,22 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
       rw.readBuffers.push_back(buffer);
   };
   if (auto node = dyn_cast<NodeOp>(leaf.getOperation())) {
+    // One walk of the body finds both kinds of ops.
     SmallVector<IndexedOpInterface, 8> indexed;
-    node.getBodyBlock().walk(
-        [&](IndexedOpInterface op) { indexed.push_back(op); });
+    SmallVector<OpaqueOp, 1> opaques;
+    node.getBodyBlock().walk([&](Operation *op) {
+      if (auto access = dyn_cast<IndexedOpInterface>(op))
+        indexed.push_back(access);
+      if (auto opaque = dyn_cast<OpaqueOp>(op))
+        opaques.push_back(opaque);
+    });
     // An opaque operation (bucketize's boundaries) reads whole buffers.
-    node.getBodyBlock().walk([&](OpaqueOp opaque) {
+    for (OpaqueOp opaque : opaques) {
       for (Value operand : opaque.getOperands())
         if (isa<BufferType>(operand.getType()))
           addRead(StarDepAttr::get(ctx, getBufferName(operand), nullptr),
                   operand);
-    });
+    }
     DepIndexer indexer(node, indexed, cache);
     for (IndexedOpInterface op : indexed) {
       auto access = dyn_cast<AccessOpInterface>(op.getOperation());
@@ -506,15 +512,13 @@ void DependenceGraph::build() {
   // the leaves are computed in parallel, each memoizing index translations
   // in its own cache. The cache only saves work, so the result is the same
   // for any number of threads.
-  unsigned numSlices = std::max<unsigned>(
-      1, std::min<size_t>(ctx->getNumThreads(), leaves.size() / 64));
-  parallelFor(ctx, 0, numSlices, [&](size_t slice) {
-    DepMapCache cache;
-    for (size_t i = leaves.size() * slice / numSlices,
-                e = leaves.size() * (slice + 1) / numSlices;
-         i < e; ++i)
-      leaves[i].rw = computeReadWritesImpl(leaves[i].op, &cache);
-  });
+  parallelForSlices(ctx, leaves.size(), /*minPerSlice=*/64,
+                    [&](size_t begin, size_t end) {
+                      DepMapCache cache;
+                      for (size_t i = begin; i < end; ++i)
+                        leaves[i].rw =
+                            computeReadWritesImpl(leaves[i].op, &cache);
+                    });
   DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
   readersOf.reserve(numBuffers);
   for (auto [id, info] : llvm::enumerate(leaves)) {

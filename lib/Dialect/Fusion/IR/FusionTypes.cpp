@@ -184,6 +184,14 @@ unsigned BufferType::getNumSizeSymbols() const {
 std::optional<int64_t>
 BufferType::getNumElements(ArrayRef<int64_t> symbolValues) const {
   int64_t n = 1;
+  // A static layout's sizes are its shape: multiplied without building and
+  // uniquing an expression for each (the planner asks for every buffer).
+  if (hasStaticLayout()) {
+    for (int64_t size : getShape())
+      if (llvm::MulOverflow(n, size, n))
+        return std::nullopt;
+    return n;
+  }
   for (AffineExpr size : getSizeExprs()) {
     std::optional<int64_t> v = evaluateSizeExpr(size, symbolValues);
     if (!v || llvm::MulOverflow(n, *v, n))

@@ -22,6 +22,7 @@
 #include "FusionPlannerImpl.h"
 
 #include "scheduler-opt/Analysis/SizeVars.h"
+#include "scheduler-opt/Support/ParallelSlices.h"
 #include "scheduler-opt/Support/TopologicalOrder.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -170,10 +171,16 @@ LogicalResult Planner::initialize() {
   unitDeps.resize(numUnits);
   groupOf.resize(numUnits);
   partOf.assign(numUnits, kNoGroup);
-  groups.reserve(numUnits);
+  // Each unit's group reads only its own node: built in parallel on the
+  // context's threads (versions are given below, in unit order).
+  groups.resize(numUnits);
+  parallelForSlices(graph.getContext(), numUnits, /*minPerSlice=*/256,
+                    [&](size_t begin, size_t end) {
+                      for (size_t unit = begin; unit < end; ++unit)
+                        groups[unit] = makeUnitGroup(unit);
+                    });
   for (unsigned unit = 0; unit < numUnits; ++unit) {
     groupOf[unit] = unit;
-    groups.push_back(makeUnitGroup(unit));
     UnitDeps &ud = unitDeps[unit];
     llvm::append_range(ud.reads, deps.getReads(unit));
     llvm::append_range(ud.writes, deps.getWrites(unit));

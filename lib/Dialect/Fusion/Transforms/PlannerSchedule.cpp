@@ -172,8 +172,11 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
   // Only nodes that may reach a target are worth entering; the interval
   // labels answer most of these questions without a search: first against
   // the union of the targets' intervals, then, for few targets, each.
+  // For one target (most searches) the union is that target's interval.
   ReachabilityIndex::TargetSet targetSet = reachability.makeTargetSet(targets);
   auto promising = [&](unsigned unit) {
+    if (targets.size() == 1)
+      return reachability.mayReach(unit, targets.front());
     if (!reachability.mayReachAny(unit, targetSet))
       return false;
     return targets.size() > 8 ||
@@ -464,14 +467,19 @@ SmallVector<unsigned> Planner::inductorOrder() {
   // The producers of g's unmet dependencies by buffer name, then any other
   // predecessor (an ordering edge without a dependence of its own).
   auto producers = [&](unsigned g) {
+    // Sorted by name as they come, each after the equal names before it (a
+    // stable sort of a few entries, without stable_sort's buffer).
     SmallVector<std::pair<StringRef, unsigned>, 8> named;
     for (Attribute dep : groups[g].unmet)
       if (std::optional<unsigned> producer = producerGroup(dep))
-        if (*producer != g)
-          named.push_back({getDepName(dep).getValue(), *producer});
-    llvm::stable_sort(named, [](const auto &a, const auto &b) {
-      return a.first < b.first;
-    });
+        if (*producer != g) {
+          StringRef name = getDepName(dep).getValue();
+          auto at = llvm::upper_bound(
+              named, name, [](StringRef key, const auto &entry) {
+                return key < entry.first;
+              });
+          named.insert(at, {name, *producer});
+        }
     SmallVector<unsigned, 8> result;
     for (auto [name, producer] : named)
       result.push_back(producer);
