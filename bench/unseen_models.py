@@ -37,7 +37,8 @@ bicubic upsampling in training, pooling forward and backward, an
 EmbeddingBag, non-contiguous inputs (transposes, expands, steps,
 overlapping as_strided), boolean and integer reductions, in-place updates
 of the inputs, and five more dynamic models (attention, a reshape whose
-sizes divide a symbol, a residual layer norm, the router, the scan).
+sizes divide a symbol, a residual layer norm, the router, the scan). The
+third batch is in unseen_models_third.py (its docstring lists it).
 
 Each model is compiled with options={"fallback": False} (a graph we cannot
 compile is an error, not a silent Inductor fallback) and checked against
@@ -63,6 +64,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from backend_models import (  # noqa: E402  (registers the backend)
     DEVICE, Case, compare, error_text, rnd, so_backend, step_fn)
+import unseen_models_third  # noqa: E402
 
 
 # --- models ------------------------------------------------------------------
@@ -783,6 +785,9 @@ DYNAMIC = {
     "sort_cumsum_dynamic": (
         None, lambda t: [rnd(t, 128)], [300, 77]),
 }
+
+MODELS.update(unseen_models_third.MODELS)
+DYNAMIC.update(unseen_models_third.DYNAMIC)
 
 
 def dynamic_fn(name, module):
