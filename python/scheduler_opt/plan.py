@@ -445,6 +445,63 @@ def _handovers(manifest: Manifest, run: List[Step],
     return handover if peak(handover) <= peak({}) else {}
 
 
+def _check_exclusive_memory(steps: Tuple[RunStep, ...],
+                            inputs: List[InputBinding],
+                            graph_buffers: Dict[str, str]) -> None:
+    """Replays the plan's own sharing of memory as the runtime does it (a
+    kernel's in-place update gives its result the dying temporary's
+    memory; a handover gives a released temporary's memory to a storage
+    first written later) and checks that no two storages live after a step
+    hold the same memory: two outputs or temporaries in one storage would
+    overwrite each other without an error (944bcfc fixed one such plan).
+    A failure is a bug of this module, reported instead of run."""
+    holder: Dict[str, int] = {}     # live storage -> memory
+    holders: Dict[int, set] = {}    # memory -> live storages
+    fresh = iter(range(1 << 62))
+
+    def take(name, memory):
+        holder[name] = memory
+        holders.setdefault(memory, set()).add(name)
+
+    def drop(name):
+        memory = holder.pop(name, None)
+        if memory is not None:
+            holders[memory].discard(name)
+        return memory
+
+    for b in inputs:
+        if b.storage not in holder:
+            take(b.storage, next(fresh))
+    for run in steps:
+        shared = []
+        for dst, src in run.reuse:
+            if src not in holder:
+                raise PlanError("step %s updates %r in place of %r, which "
+                                "holds no memory" % (run.step.name, dst, src))
+            drop(dst)
+            take(dst, holder[src])
+            shared.append(dst)
+        for name in step_storages(run.step, graph_buffers):
+            if name not in holder:
+                take(name, next(fresh))
+        for name in run.free_after:
+            drop(name)
+        for dst, src in run.handover:
+            memory = drop(src)
+            if memory is None:
+                raise PlanError("step %s hands %r the memory of %r, which "
+                                "holds none" % (run.step.name, dst, src))
+            drop(dst)
+            take(dst, memory)
+            shared.append(dst)
+        for name in shared:
+            if name in holder and len(holders[holder[name]]) > 1:
+                raise PlanError(
+                    "after step %s, storages %s would share one memory"
+                    % (run.step.name,
+                       ", ".join(sorted(holders[holder[name]]))))
+
+
 def _reordered(manifest: Manifest, run: List[Step], freeable: set,
                inputs: List[InputBinding],
                deps: Dict[str, NodeDeps]) -> List[Step]:
@@ -605,6 +662,8 @@ def plan(manifest: Manifest, signature: dict,
                           tuple(reuse.get(i, ())),
                           tuple(handover.get(i, ())))
                   for i, step in enumerate(run))
+
+    _check_exclusive_memory(steps, inputs, manifest.buffer_storages())
 
     dtypes = {s.name: s.dtype for s in manifest.storages}
     for t in signature.get("inputs", ()):

@@ -347,6 +347,24 @@ def test_in_place_memory_is_not_handed_over():
     assert ("buf12", "f32", 32) in p.allocations
 
 
+def test_shared_memory_is_checked():
+    """The plan replays its in-place updates and handovers and refuses one
+    that leaves two live storages in one memory: here the step updating
+    buf8 in place (buf11 takes its memory) also hands buf8 to buf12, the
+    plan 944bcfc stopped making."""
+    m, sig, d = _softmax_kernel()
+    p = plan.plan(m, sig, d, reorder=False)
+    runs = list(p.steps)
+    graph_buffers = m.buffer_storages()
+    plan._check_exclusive_memory(tuple(runs), list(p.inputs), graph_buffers)
+    runs[1] = dataclasses.replace(runs[1], free_after=(),
+                                  handover=(("buf12", "buf8"),))
+    with pytest.raises(plan.PlanError, match="after step k1, storages "
+                       "buf11, buf12 would share one memory"):
+        plan._check_exclusive_memory(tuple(runs), list(p.inputs),
+                                     graph_buffers)
+
+
 def test_in_place_waits_for_the_last_reduction_level():
     """A member storing before the kernel's last pass over the row (the
     lowering may re-read the temporary there, recomputing values a later
