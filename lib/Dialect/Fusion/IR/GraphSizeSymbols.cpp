@@ -18,9 +18,8 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::detail;
 
 /// Checks that `used` size symbols are declared by `graph`.
-static LogicalResult checkSymbolsDeclared(Operation *op, GraphOp graph,
+static LogicalResult checkSymbolsDeclared(Operation *op, unsigned declared,
                                           unsigned used, StringRef where) {
-  unsigned declared = graph.getNumSizeSymbols();
   if (used <= declared)
     return success();
   return op->emitOpError("uses size symbol s")
@@ -151,12 +150,14 @@ LogicalResult mlir::fusion::detail::verifySizesAtHints(GraphOp graph) {
 
 /// Every size symbol used in types, loop sizes and index maps is declared.
 LogicalResult mlir::fusion::detail::verifySizeSymbols(GraphOp graph) {
+  // Read once: the walk below checks every operation of the graph.
+  unsigned declared = graph.getNumSizeSymbols();
   for (Type type : graph.getFunctionType().getInputs())
-    if (failed(checkSymbolsDeclared(graph, graph, sizeSymbolsOf(type),
+    if (failed(checkSymbolsDeclared(graph, declared, sizeSymbolsOf(type),
                                     "an input type")))
       return failure();
   for (Type type : graph.getFunctionType().getResults())
-    if (failed(checkSymbolsDeclared(graph, graph, sizeSymbolsOf(type),
+    if (failed(checkSymbolsDeclared(graph, declared, sizeSymbolsOf(type),
                                     "a result type")))
       return failure();
   // Without hints every access passes checkAccessAtHints: a node's loop
@@ -164,31 +165,33 @@ LogicalResult mlir::fusion::detail::verifySizeSymbols(GraphOp graph) {
   bool checkHints = !graph.getSizeHints().empty();
   WalkResult result = graph.getBody().walk([&](Operation *op) -> WalkResult {
     for (Type type : op->getResultTypes())
-      if (failed(checkSymbolsDeclared(op, graph, sizeSymbolsOf(type),
+      if (failed(checkSymbolsDeclared(op, declared, sizeSymbolsOf(type),
                                       "a result type")))
         return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (failed(checkSymbolsDeclared(op, graph,
+          if (failed(checkSymbolsDeclared(op, declared,
                                           sizeSymbolsOf(arg.getType()),
                                           "a block argument type")))
             return WalkResult::interrupt();
     if (auto node = dyn_cast<NodeOp>(op)) {
+      // Static loop sizes use no symbol; symbolic ones are a map's results.
       unsigned used = 0;
-      for (AffineExpr size : node.getLoopSizeExprs())
-        used = std::max(used, getNumSymbolsUsed(size));
-      if (failed(checkSymbolsDeclared(op, graph, used, "its loop sizes")))
+      if (AffineMapAttr symbolic = node.getSymbolicLoopSizesAttr())
+        for (AffineExpr size : symbolic.getValue().getResults())
+          used = std::max(used, getNumSymbolsUsed(size));
+      if (failed(checkSymbolsDeclared(op, declared, used, "its loop sizes")))
         return WalkResult::interrupt();
     }
     if (auto nop = dyn_cast<NopOp>(op))
       if (AffineMapAttr offsets = nop.getInputOffsetsAttr())
-        if (failed(checkSymbolsDeclared(op, graph,
+        if (failed(checkSymbolsDeclared(op, declared,
                                         offsets.getValue().getNumSymbols(),
                                         "its input offsets")))
           return WalkResult::interrupt();
     if (auto indexed = dyn_cast<IndexedOpInterface>(op))
-      if (failed(checkSymbolsDeclared(op, graph,
+      if (failed(checkSymbolsDeclared(op, declared,
                                       indexed.getIndexMap().getNumSymbols() -
                                           indexed.getNumIndirectSymbols(),
                                       "its index")))
