@@ -347,7 +347,8 @@ LogicalResult mlir::fusion::compareInductorDependences(
   InductorImportOptions asDumped = options;
   asDumped.noForeachLists = true;
   OwningOpRef<ModuleOp> module =
-      importParsedDump(dump, sourceMgr, locator, asDumped, /*keepParsed=*/true);
+      importParsedDump(dump, sourceMgr, locator, asDumped, /*keepParsed=*/true,
+                       hasBodyThreads(context));
   if (!module)
     return failure();
   GraphOp graphOp = *module->getOps<GraphOp>().begin();

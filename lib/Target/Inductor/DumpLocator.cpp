@@ -37,7 +37,8 @@ DumpLocator::lineAndColumn(BufferCursor &cursor, const char *ptr) const {
   // searches its table of line offsets; nearby ones and those ahead are
   // counted from the cursor.
   constexpr ptrdiff_t kScanLimit = 1 << 16;
-  if (ptr < cursor.lineStart && cursor.lineStart - ptr > kScanLimit)
+  if (!countsLines && ptr < cursor.lineStart &&
+      cursor.lineStart - ptr > kScanLimit)
     return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(ptr), cursor.id);
   if (ptr >= cursor.lineStart)
     cursor.line += countNewlines(cursor.lineStart, ptr);

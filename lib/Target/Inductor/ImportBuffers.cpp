@@ -184,35 +184,38 @@ LogicalResult GraphImporter::collectInputs() {
   return success();
 }
 
-StringRef GraphImporter::rename(StringRef name) const {
+StringRef GraphImporter::renameAt(StringRef name, unsigned version) const {
   // Each rename points to a buffer produced later, so the chain is finite;
   // the bound only guards against inconsistent input.
   for (unsigned steps = 0; steps <= mutationRenames.size(); ++steps) {
-    auto it = mutationRenames.find(name);
-    if (it == mutationRenames.end())
+    const std::string *next = mutationRenames.findAt(name, version);
+    if (!next)
       return name;
-    name = it->second;
+    name = *next;
   }
   return name;
 }
 
 void GraphImporter::recordMutation(StringRef mutated, StringRef newName) {
   std::string renamed = rename(mutated).str();
-  mutationRenames[renamed] = newName.str();
-  mutationRenames[mutated] = newName.str();
+  mutationRenames.set(renamed, newName.str(), bodiesStarted);
+  mutationRenames.set(mutated, newName.str(), bodiesStarted);
 }
 
 void GraphImporter::bindOutputs(const DumpNode &node, ValueRange results) {
   for (auto [buffer, result] : llvm::zip_equal(node.outputs, results)) {
-    values[buffer.name] = result;
+    setValue(buffer.name, result);
     if (!buffer.mutations.empty())
       recordMutation(buffer.mutations.front().first, buffer.name);
   }
 }
 
-FailureOr<Value> GraphImporter::lookupBuffer(StringRef name, const char *at) {
-  if (Value v = values.lookup(name))
-    return v;
+FailureOr<Value> GraphImporter::lookupBufferAt(StringRef name, const char *at,
+                                               unsigned version,
+                                               const DumpLocator &bodyLocator) {
+  if (const Value *v = values.findAt(name, version); v && *v)
+    return *v;
+  auto error = [&](const char *at) { return bodyLocator.emitError(at); };
   if (buffers.count(name))
     return error(at) << "buffer '" << name
                      << "' is used before the node that writes it ("

@@ -99,7 +99,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
                                   inputTypes, inputNames, {}, device);
   for (auto [name, arg] :
        llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
-    values[name] = arg;
+    setValue(name, arg);
   builder.setInsertionPointToEnd(&graph.getBodyBlock());
   // Buffers that alias another or that another aliases (an extern's view
   // and its source, a nop and its inputs): Inductor gives each such class
@@ -116,38 +116,28 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   // The buffers with an OUTPUT user, in dump order; a container lists its
   // members' buffers, so the top-level nodes cover all.
   SmallVector<std::pair<StringRef, const char *>> outputBuffers;
-  for (auto &node : dump.nodes) {
-    if (failed(buildNode(*node)))
+  if (shouldBuildBodiesInParallel()) {
+    if (failed(buildNodesInParallel(graph.getBodyBlock(), outputBuffers)))
       return nullptr;
-    for (const DumpBuffer &buffer : node->outputs) {
-      // Inductor gives buffers that alias each other one list of users
-      // (Scheduler.compute_dependencies), so the tuple of an extern that
-      // returns a view of a graph output lists OUTPUT too; its element
-      // (a MultiOutput) is the buffer the graph returns.
-      if (!buffer.aliases.empty() &&
-          buffer.layout.kind == DumpLayout::Kind::MultiOutput)
-        continue;
-      // Likewise a concatenation's input has the OUTPUT user of the
-      // concatenation, which is the graph's output (a view of it when the
-      // program returns the input itself).
-      if (concatInputOf.count(buffer.name))
-        continue;
-      if (llvm::any_of(buffer.users,
-                       [](const DumpUser &u) { return u.isOutput(); }))
-        outputBuffers.push_back({buffer.name, buffer.loc});
+    builder.setInsertionPointToEnd(&graph.getBodyBlock());
+  } else {
+    for (auto &node : dump.nodes) {
+      if (failed(buildNode(*node)))
+        return nullptr;
+      collectOutputBuffers(*node, outputBuffers);
+      // Later nodes look built buffers up by name only (`buffers` keeps its
+      // keys; its pointers are followed for buffers not yet built).
+      if (!keepParsed)
+        node.reset();
     }
-    // Later nodes look built buffers up by name only (`buffers` keeps its
-    // keys; its pointers are followed for buffers not yet built).
-    if (!keepParsed)
-      node.reset();
   }
 
   // Graph outputs: buffers with an OUTPUT user, except the final version of
   // a mutated graph input, which the dependence analysis keeps alive itself.
   llvm::DenseSet<Value> implicitOutputs;
   for (StringRef input : inputNames)
-    if (mutationRenames.count(input))
-      implicitOutputs.insert(values.lookup(rename(input)));
+    if (mutationRenames.find(input))
+      implicitOutputs.insert(lookupValue(rename(input)));
   // With the signature, a member of an alias class is an output only when
   // the graph returns it (Inductor's get_output_names, whose OUTPUT user
   // went to the newest version of the name: rename()). A returned view's
@@ -162,7 +152,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   for (auto [name, at] : outputBuffers) {
     if (aliasClassMembers.contains(name) && !returned.contains(name))
       continue;
-    Value value = values.lookup(name);
+    Value value = lookupValue(name);
     if (implicitOutputs.contains(value))
       continue;
     if (!isa<BufferType>(value.getType())) {
@@ -189,6 +179,28 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   graph.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(ctx, inputTypes, outputTypes)));
   return module;
+}
+
+void GraphImporter::collectOutputBuffers(
+    const DumpNode &node,
+    SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers) {
+  for (const DumpBuffer &buffer : node.outputs) {
+    // Inductor gives buffers that alias each other one list of users
+    // (Scheduler.compute_dependencies), so the tuple of an extern that
+    // returns a view of a graph output lists OUTPUT too; its element
+    // (a MultiOutput) is the buffer the graph returns.
+    if (!buffer.aliases.empty() &&
+        buffer.layout.kind == DumpLayout::Kind::MultiOutput)
+      continue;
+    // Likewise a concatenation's input has the OUTPUT user of the
+    // concatenation, which is the graph's output (a view of it when the
+    // program returns the input itself).
+    if (concatInputOf.count(buffer.name))
+      continue;
+    if (llvm::any_of(buffer.users,
+                     [](const DumpUser &u) { return u.isOutput(); }))
+      outputBuffers.push_back({buffer.name, buffer.loc});
+  }
 }
 
 LogicalResult GraphImporter::recordConcatInput(const DumpNode &node,
@@ -325,10 +337,17 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
       names, mutated, *tied);
   op.setLoopSizeExprs(loopSizes, node.ranges.size());
-  LogicalResult built = BodyImporter(*this, node, op).run();
-  bodyValues.DestroyAll();
-  if (failed(built))
-    return failure();
+  unsigned version = bodiesStarted++;
+  if (deferBodies) {
+    // Built later with the other bodies of the run (ParallelBodies.cpp).
+    registerBody(node, op, version);
+  } else {
+    LogicalResult built =
+        BodyImporter(*this, node, op, {locator, bodyValues, version}).run();
+    bodyValues.DestroyAll();
+    if (failed(built))
+      return failure();
+  }
   bindOutputs(node, op->getResults());
   return success();
 }
@@ -362,7 +381,7 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
     if (failed(buildNode(*member)))
       return failure();
     for (const DumpBuffer &buffer : member->outputs)
-      yielded.push_back({buffer.name, values.lookup(buffer.name)});
+      yielded.push_back({buffer.name, lookupValue(buffer.name)});
   }
   SmallVector<Value> yieldValues;
   for (auto &[name, value] : yielded)
@@ -370,6 +389,6 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
   YieldOp::create(builder, l, yieldValues);
   // Outside the container, its results stand for the members' buffers.
   for (auto [entry, result] : llvm::zip(yielded, container->getResults()))
-    values[entry.first] = result;
+    setValue(entry.first, result);
   return success();
 }

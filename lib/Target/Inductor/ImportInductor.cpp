@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -190,7 +191,7 @@ static LogicalResult verifyImported(ModuleOp module) {
 
 OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
     InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
-    const InductorImportOptions &options, bool keepParsed) {
+    const InductorImportOptions &options, bool keepParsed, bool threads) {
   llvm::StringMap<FxPlaceholder> fx;
   llvm::StringMap<int64_t> sizeHints;
   if (failed(loadFxGraph(sourceMgr, locator, options, dump.symbols, fx)) ||
@@ -212,7 +213,8 @@ OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
   if (failed(loadSignatureOutputs(sourceMgr, locator, options,
                                   signatureOutputs, haveSignature)))
     return nullptr;
-  GraphImporter importer(dump, locator, options, fx, sizeHints, keepParsed);
+  GraphImporter importer(dump, locator, options, fx, sizeHints, keepParsed,
+                         threads);
   importer.setBufferViews(&views);
   if (haveSignature)
     importer.setSignatureOutputs(&signatureOutputs);
@@ -229,11 +231,21 @@ mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
                                  MLIRContext *context,
                                  const InductorImportOptions &options) {
   context->loadDialect<FusionDialect, arith::ArithDialect, math::MathDialect>();
+  // The import runs on this thread with the uniquers unlocked (they take a
+  // lock and look in a thread-local cache for every attribute, type and
+  // location while threads may run), except while the loop bodies of a
+  // large graph are built on the context's threads, if it has them.
+  bool threaded = context->isMultithreadingEnabled();
+  bool threads = hasBodyThreads(context);
+  context->disableMultithreading();
+  llvm::scope_exit restore(
+      [&] { context->disableMultithreading(!threaded); });
   DumpLocator locator(sourceMgr, context);
   InductorDump dump;
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))
     return nullptr;
-  return importParsedDump(dump, sourceMgr, locator, options);
+  return importParsedDump(dump, sourceMgr, locator, options,
+                          /*keepParsed=*/false, threads);
 }
 
 void mlir::fusion::printInductorImportTable(llvm::raw_ostream &os) {

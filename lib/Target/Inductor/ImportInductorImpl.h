@@ -14,6 +14,7 @@
 //   ImportBuffers.cpp    layouts -> buffer types, graph inputs, mutations
 //   ImportExtern.cpp     extern, nop and MultiOutput nodes
 //   ImportLoopBody.cpp   loop bodies: blocks, statements, operands, indices
+//   ParallelBodies.cpp   loop bodies of a large graph on the context's threads
 //   ImportOps.cpp        the operation table: one row per `ops.<name>`
 //   ImportMathOps.cpp    rows whose PyTorch semantics need several ops
 //   ImportOpaqueOps.cpp  rows kept by name (fusion.opaque)
@@ -30,6 +31,7 @@
 
 #include "IndexExpr.h"
 #include "InductorDump.h"
+#include "VersionedStringMap.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 #include "scheduler-opt/Target/Inductor/ImportInductor.h"
@@ -40,6 +42,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBufferRef.h"
+
+#include <memory>
 
 namespace mlir {
 namespace fusion {
@@ -55,12 +59,17 @@ struct FxPlaceholder {
 
 /// Builds and verifies the graph of a parsed dump. Unless `keepParsed`,
 /// frees each node's layout lines, body and dependences once they are
-/// used, leaving the nodes' outputs.
+/// used, leaving the nodes' outputs. With `threads`, builds the loop bodies
+/// of a large graph on the context's threads (enabling them for that time).
 OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        llvm::SourceMgr &sourceMgr,
                                        const DumpLocator &locator,
                                        const InductorImportOptions &options,
-                                       bool keepParsed = false);
+                                       bool keepParsed, bool threads);
+
+/// Whether `context` has threads to build loop bodies on: multithreading
+/// enabled, with a pool of more than one thread (ParallelBodies.cpp).
+bool hasBodyThreads(MLIRContext *context);
 
 /// Adds a file that comes with the dump to `sourceMgr` and returns its
 /// buffer: `path` when given (an error naming the `what` when it cannot be
@@ -143,6 +152,38 @@ StringRef fxDtypeName(StringRef code);
 //===----------------------------------------------------------------------===//
 
 class BodyImporter;
+class OrderedDiagnostics;
+
+/// Stand-ins for the graph's values in a loop body built apart from the
+/// graph (in parallel with other bodies): arguments of a block of their
+/// own, one per graph value the body reads, so that building the body
+/// touches no use list of the graph. They are replaced by the graph's
+/// values later, in node order (ParallelBodies.cpp).
+struct BodyPlaceholders {
+  Block block;
+  /// The graph value each argument of `block` stands for.
+  SmallVector<Value, 4> real;
+  /// The argument standing for a graph value.
+  llvm::SmallDenseMap<Value, Value, 4> byValue;
+  /// Set when the body needs a size symbol that had no number yet: the
+  /// body is then built again in node order, which numbers it as the
+  /// sequential import does.
+  bool deferred = false;
+
+  /// The stand-in for `value`.
+  Value get(Value value);
+};
+
+/// Where a loop body is built: the locator and statement arena of the
+/// thread building it, the version of the graph's maps it reads (the bodies
+/// started before it), and, for a body built apart from the graph, the
+/// placeholders of the graph's values (null: the graph's values).
+struct BodySite {
+  const DumpLocator &locator;
+  PyValueArena &values;
+  unsigned version;
+  BodyPlaceholders *placeholders = nullptr;
+};
 
 /// Builds the fusion.graph of a parsed dump: one op per scheduler node.
 /// Attaches each call of an `extern_calls.json` to the fusion.extern of
@@ -154,9 +195,10 @@ public:
   GraphImporter(InductorDump &dump, const DumpLocator &locator,
                 const InductorImportOptions &options,
                 const llvm::StringMap<FxPlaceholder> &fx,
-                const llvm::StringMap<int64_t> &sizeHints, bool keepParsed)
+                const llvm::StringMap<int64_t> &sizeHints, bool keepParsed,
+                bool threads)
       : dump(dump), locator(locator), options(options), fx(fx),
-        sizeHints(sizeHints), keepParsed(keepParsed),
+        sizeHints(sizeHints), keepParsed(keepParsed), threads(threads),
         ctx(locator.getContext()), builder(ctx) {}
 
   /// Where the NonOwningLayout buffers lie (buffer_views.json), if known.
@@ -178,6 +220,10 @@ private:
   Location loc(const char *at) { return locator.get(at); }
 
   // ImportGraph.cpp
+  /// Adds the buffers of `node` that the graph returns to `outputBuffers`.
+  void collectOutputBuffers(
+      const DumpNode &node,
+      SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers);
   LogicalResult indexNodes(const DumpNode &node);
   LogicalResult buildNode(const DumpNode &node);
   LogicalResult buildSchedulerNode(const DumpNode &node);
@@ -186,6 +232,43 @@ private:
   /// of the concatenation producing that buffer; anything else is an error.
   LogicalResult recordConcatInput(const DumpNode &node,
                                   const DumpBuffer &buffer);
+
+  // ParallelBodies.cpp
+  /// Whether the loop bodies are built in parallel: with the context's
+  /// threads (when `threads`), on a graph large enough to gain from them.
+  bool shouldBuildBodiesInParallel() const;
+  /// Builds the dump's nodes (as buildNode in dump order would), their loop
+  /// bodies in parallel: in runs of nodes, the graph-level ops first, then
+  /// the bodies on the context's threads, then, in node order, the bodies'
+  /// placeholders replaced by the graph's values so that every use list
+  /// ends in the sequential import's order. Diagnostics are those of the
+  /// sequential import.
+  LogicalResult buildNodesInParallel(
+      Block &graphBlock,
+      SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers);
+  /// Registers the body of `op`, which body `version` builds later.
+  void registerBody(const DumpNode &node, NodeOp op, unsigned version);
+  LogicalResult
+  buildRun(size_t begin, size_t end, Block &graphBlock,
+           OrderedDiagnostics &diags,
+           SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers);
+  /// A loop body to build: the scheduler node, its op, the version of the
+  /// graph's maps at its place, and what building it gave.
+  struct BodyJob {
+    const DumpNode *node;
+    NodeOp op;
+    unsigned version;
+    std::unique_ptr<BodyPlaceholders> placeholders;
+    bool failed = false;
+  };
+  /// The loop bodies of the current run, in node order (when built in
+  /// parallel); bodies are then only registered by buildSchedulerNode.
+  SmallVector<BodyJob, 0> bodyJobs;
+  bool deferBodies = false;
+  OrderedDiagnostics *orderedDiags = nullptr;
+  /// Loop bodies started so far: the version of assignments to `values`
+  /// and `mutationRenames`.
+  unsigned bodiesStarted = 0;
 
   // ImportExtern.cpp
   LogicalResult buildExternOrNop(const DumpNode &node);
@@ -205,9 +288,26 @@ private:
                                  SmallVectorImpl<Type> &types,
                                  SmallVectorImpl<StringRef> &names);
   /// Inductor's rename(): follows `mutation_renames` to the newest version.
-  StringRef rename(StringRef name) const;
+  StringRef rename(StringRef name) const { return renameAt(name, ~0u); }
+  /// rename() as it was when loop body `version` started.
+  StringRef renameAt(StringRef name, unsigned version) const;
   /// The value of buffer `name` (after renaming for body loads).
-  FailureOr<Value> lookupBuffer(StringRef name, const char *at);
+  FailureOr<Value> lookupBuffer(StringRef name, const char *at) {
+    return lookupBufferAt(name, at, ~0u, locator);
+  }
+  /// lookupBuffer() as it was when loop body `version` started, with
+  /// errors located by `bodyLocator`.
+  FailureOr<Value> lookupBufferAt(StringRef name, const char *at,
+                                  unsigned version,
+                                  const DumpLocator &bodyLocator);
+  /// Binds buffer `name` to `value` from now on.
+  void setValue(StringRef name, Value value) {
+    values.set(name, value, bodiesStarted);
+  }
+  Value lookupValue(StringRef name) const {
+    const Value *v = values.find(name);
+    return v ? *v : Value();
+  }
   void recordMutation(StringRef mutated, StringRef newName);
   /// Binds the names of `node`'s output buffers to `results`, recording the
   /// buffers they mutate.
@@ -232,6 +332,8 @@ private:
   /// the buffer each is part of.
   llvm::StringMap<std::string> concatInputOf;
   bool keepParsed;
+  /// Whether the loop bodies may use the context's threads.
+  bool threads;
   MLIRContext *ctx;
   OpBuilder builder;
   std::string device;
@@ -243,8 +345,8 @@ private:
   SmallVector<StringRef> inputNames;
   SmallVector<Type> inputTypes;
 
-  llvm::StringMap<Value> values;
-  llvm::StringMap<std::string> mutationRenames;
+  VersionedStringMap<Value> values;
+  VersionedStringMap<std::string> mutationRenames;
   /// Buffers that share memory with a view an extern returned (the view
   /// and what its `.aliases` names), in dump order so far.
   llvm::StringSet<> externViews;
@@ -288,7 +390,8 @@ struct OpDef;
 /// Translates the loop body of one SchedulerNode into a fusion.node body.
 class BodyImporter {
 public:
-  BodyImporter(GraphImporter &graph, const DumpNode &node, NodeOp op);
+  BodyImporter(GraphImporter &graph, const DumpNode &node, NodeOp op,
+               const BodySite &site);
   LogicalResult run();
 
   /// How one row of the operation table is translated (ImportOps.cpp).
@@ -469,9 +572,13 @@ private:
   /// The body's integer values that are unsigned (MLIR's integers are
   /// signless; the ops built on these use unsigned semantics).
   llvm::DenseSet<Value> unsignedValues;
-  /// The statements' parsed values (the graph importer's arena, emptied
+  /// The statements' parsed values (the building thread's arena, emptied
   /// after each body).
   PyValueArena &values;
+  const DumpLocator &locator;
+  /// The version of the graph's maps the body reads (BodySite).
+  unsigned version;
+  BodyPlaceholders *placeholders;
 };
 
 //===----------------------------------------------------------------------===//

@@ -25,18 +25,19 @@ using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
 BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
-                           NodeOp op)
+                           NodeOp op, const BodySite &site)
     : graph(graph), node(node), body(*node.body), op(op),
-      builder(op.getContext()), values(graph.bodyValues) {
+      builder(op.getContext()), values(site.values), locator(site.locator),
+      version(site.version), placeholders(site.placeholders) {
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       depNames.insert(dep.name);
 }
 
 InFlightDiagnostic BodyImporter::error(const char *at) {
-  return graph.error(at);
+  return locator.emitError(at);
 }
-Location BodyImporter::loc(const char *at) { return graph.loc(at); }
+Location BodyImporter::loc(const char *at) { return locator.get(at); }
 
 LogicalResult BodyImporter::parseIndices() {
   // var_ranges name the loop variables: pointwise loops, then reduction.
@@ -77,9 +78,18 @@ LogicalResult BodyImporter::parseIndices() {
         return getAffineSymbolExpr(k, ctx);
       }
       // Size symbols get their places after the indirect ones in buildIndex.
-      if (SizeSymbols::isSizeSymbolName(var))
+      if (!SizeSymbols::isSizeSymbolName(var))
+        return AffineExpr();
+      if (!placeholders)
         return graph.dump.symbols.get(var, ctx, kSizeSymbolBase);
-      return AffineExpr();
+      // Apart from the graph, only symbols already numbered: a new one is
+      // numbered when the body is built again in node order.
+      std::optional<unsigned> number = graph.dump.symbols.lookup(var);
+      if (!number) {
+        placeholders->deferred = true;
+        return AffineExpr();
+      }
+      return getAffineSymbolExpr(kSizeSymbolBase + *number, ctx);
     };
     FailureOr<ParsedIndex> parsed = parseIndex(
         text, ctx, resolve,
@@ -155,7 +165,7 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {
     FailureOr<PyValue *> generic =
-        parsePyValue(stmt.valueText, graph.locator, values);
+        parsePyValue(stmt.valueText, locator, values);
     if (failed(generic))
       return failure();
     parsed = *generic;
@@ -282,7 +292,7 @@ FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
     return error(arg->loc()) << "expected a dtype such as torch.float32, "
                                 "found "
                              << arg->text;
-  FailureOr<Type> type = convertDtype(arg->str, arg->loc(), graph.locator);
+  FailureOr<Type> type = convertDtype(arg->str, arg->loc(), locator);
   if (succeeded(type) && isa<ComplexType>(*type))
     return complexInBody(arg->loc(), "", *type);
   if (failed(type))

@@ -370,13 +370,14 @@ FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
   FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
   if (failed(buf))
     return failure();
-  StringRef renamed = graph.rename(*buf);
+  StringRef renamed = graph.renameAt(*buf, version);
   if (!depNames.contains(renamed))
     return error(arg->loc())
            << "'ops." << opName << "' of '" << *buf << "' reads buffer '"
            << renamed << "', but the dependences of '" << node.name
            << "' do not mention '" << renamed << "'";
-  FailureOr<Value> buffer = graph.lookupBuffer(renamed, arg->loc());
+  FailureOr<Value> buffer =
+      graph.lookupBufferAt(renamed, arg->loc(), version, locator);
   if (failed(buffer))
     return failure();
   auto type = dyn_cast<BufferType>(buffer->getType());
@@ -385,7 +386,7 @@ FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
            << "cannot load from '" << renamed << "', a multi-output tuple";
   if (!BufferType::isValidValueType(type.getValueType()))
     return complexInBody(arg->loc(), renamed, type.getElementType());
-  return buffer;
+  return placeholders ? placeholders->get(*buffer) : *buffer;
 }
 
 FailureOr<Value> BodyImporter::indexValue(unsigned index, const char *at,

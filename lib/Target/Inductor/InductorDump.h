@@ -268,6 +268,14 @@ public:
   }
   MLIRContext *getContext() const { return context; }
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+  /// A copy for another thread, placed where this one is. It counts lines
+  /// itself, never through the SourceMgr's table of line offsets, which the
+  /// SourceMgr builds on first use and which two threads must not build.
+  DumpLocator copyForThread() const {
+    DumpLocator copy(*this);
+    copy.countsLines = true;
+    return copy;
+  }
 
 private:
   /// What the locator keeps of each buffer it has located a pointer in:
@@ -298,6 +306,8 @@ private:
   /// The last location made, for repeated requests at the same pointer.
   mutable const char *lastPtr = nullptr;
   mutable LocationAttr lastLoc;
+  /// Never asks the SourceMgr for a line (copyForThread).
+  bool countsLines = false;
 };
 
 /// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits

@@ -72,6 +72,14 @@ void mlir::fusion::registerInductorTranslations() {
       "inductor-no-signature-lookup",
       llvm::cl::desc("Do not look for signature.json next to the dump"),
       llvm::cl::init(false), llvm::cl::cat(category));
+  static llvm::cl::opt<unsigned> parallelMinNodes(
+      "inductor-parallel-min-nodes",
+      llvm::cl::desc("Build the loop bodies on the context's threads (none "
+                     "with --mlir-disable-threading) when the dump has at "
+                     "least this many nodes; the output is the same either "
+                     "way"),
+      llvm::cl::init(InductorImportOptions::kDefaultParallelMinNodes),
+      llvm::cl::cat(category));
 
   static llvm::cl::opt<bool> emitBytecode(
       "emit-bytecode",
@@ -92,6 +100,7 @@ void mlir::fusion::registerInductorTranslations() {
     opts.bufferViewsPath = bufferViews;
     opts.signaturePath = signature;
     opts.noSignatureLookup = noSignatureLookup;
+    opts.parallelMinNodes = parallelMinNodes;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {
@@ -110,12 +119,14 @@ void mlir::fusion::registerInductorTranslations() {
         DialectRegistry registry;
         registerDialects(registry);
         context->appendDialectRegistry(registry);
-        // The import and the printing run on this thread alone: without
-        // this the context's uniquers take a lock and look in a
-        // thread-local cache for every attribute, type and location.
-        context->disableMultithreading();
+        // The import uses the context's threads for the loop bodies of a
+        // large graph, and only then; the printing runs on this thread
+        // alone: without this the context's uniquers would take a lock and
+        // look in a thread-local cache for every attribute, type and
+        // location.
         OwningOpRef<ModuleOp> module =
             importInductorDump(*sourceMgr, context, options());
+        context->disableMultithreading();
         if (!module)
           return failure();
         if (emitBytecode)

@@ -71,6 +71,11 @@ struct InductorImportOptions {
   std::string signaturePath;
   /// Never look for `signature.json` next to the dump.
   bool noSignatureLookup = false;
+  /// Build the loop bodies on the context's threads when the dump has at
+  /// least this many nodes (and the context has threads); the output is the
+  /// same either way. Smaller graphs gain less than the threads cost.
+  unsigned parallelMinNodes = kDefaultParallelMinNodes;
+  static constexpr unsigned kDefaultParallelMinNodes = 1000;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
