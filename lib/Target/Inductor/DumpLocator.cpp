@@ -87,6 +87,21 @@ Location DumpLocator::get(const char *ptr) const {
   return lastLoc;
 }
 
+DumpLocator::Mark DumpLocator::mark() const {
+  auto it = buffers.find(lastId);
+  if (it == buffers.end())
+    return {};
+  return {lastId, it->second.lineStart, it->second.line};
+}
+
+void DumpLocator::seek(const Mark &mark) const {
+  auto it = buffers.find(mark.id);
+  if (it == buffers.end() || !mark.lineStart)
+    return;
+  it->second.lineStart = mark.lineStart;
+  it->second.line = mark.line;
+}
+
 std::string mlir::fusion::inductor::quoteSource(StringRef text, size_t limit) {
   text = text.take_until([](char c) { return c == '\n' || c == '\r'; });
   std::string result = "'";

@@ -258,6 +258,8 @@ private:
     const DumpNode *node;
     NodeOp op;
     unsigned version;
+    /// Where the locator was at the node, for the thread building its body.
+    DumpLocator::Mark mark;
     std::unique_ptr<BodyPlaceholders> placeholders;
     bool failed = false;
   };

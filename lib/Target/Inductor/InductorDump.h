@@ -277,6 +277,18 @@ public:
     return copy;
   }
 
+  /// The line of the last pointer located: its buffer, start and number.
+  struct Mark {
+    unsigned id = 0;
+    const char *lineStart = nullptr;
+    unsigned line = 1;
+  };
+  Mark mark() const;
+  /// Places the cursor of the buffer of `mark` at its line, so that this
+  /// locator counts lines from there (a thread's copy, sent to the node
+  /// it builds a body of, counts the lines of that node only).
+  void seek(const Mark &mark) const;
+
 private:
   /// What the locator keeps of each buffer it has located a pointer in:
   /// its extent, id and file name, and a line start with its line number,

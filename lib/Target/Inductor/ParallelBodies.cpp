@@ -66,7 +66,8 @@ Value BodyPlaceholders::get(Value value) {
 
 void GraphImporter::registerBody(const DumpNode &node, NodeOp op,
                                  unsigned version) {
-  bodyJobs.push_back({&node, op, version, nullptr});
+  // The node's op was just located at the node: its line is the mark.
+  bodyJobs.push_back({&node, op, version, locator.mark(), nullptr});
   // Graph-level diagnostics from here on come after this body's.
   orderedDiags->setPosition(positionBefore(bodiesStarted));
 }
@@ -112,8 +113,8 @@ LogicalResult GraphImporter::buildNodesInParallel(
 
 /// Builds the registered bodies on the context's threads. Each thread takes
 /// the next body until none is left, with a locator copied from `locator`
-/// (placed at the run's start, so that it only counts forward) and an arena
-/// of its own.
+/// (moved to each body's node, so that it counts the lines of that node
+/// only) and an arena of its own.
 static void buildBodies(
     MLIRContext *ctx, const DumpLocator &locator, OrderedDiagnostics &diags,
     function_ref<void(size_t, const DumpLocator &, PyValueArena &)> build,
@@ -176,7 +177,7 @@ static void eraseBody(NodeOp op) {
 LogicalResult GraphImporter::buildRun(
     size_t begin, size_t end, Block &graphBlock, OrderedDiagnostics &diags,
     SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers) {
-  // Copied before step 1 moves the locator past the run.
+  // What each thread's locator starts from (each moves to its bodies).
   DumpLocator runLocator = locator.copyForThread();
   Operation *last = graphBlock.empty() ? nullptr : &graphBlock.back();
   bodyJobs.clear();
@@ -199,6 +200,7 @@ LogicalResult GraphImporter::buildRun(
       ctx, runLocator, diags,
       [&](size_t i, const DumpLocator &own, PyValueArena &arena) {
         BodyJob &job = bodyJobs[i];
+        own.seek(job.mark);
         diags.setPosition(positionOf(job.version));
         job.failed = failed(
             BodyImporter(*this, *job.node, job.op,
