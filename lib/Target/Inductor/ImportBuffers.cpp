@@ -61,6 +61,21 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
       layout.offset ? layout.offset : getAffineConstantExpr(0, ctx);
   if (isNegative(offset))
     return error(layout.loc) << "negative offset in a layout";
+  // Layouts repeat (every buffer of a shape has the same one): the type of
+  // one is built once.
+  SmallVector<const void *, 16> key = {element->getAsOpaquePointer(),
+                                       offset.getAsOpaquePointer(),
+                                       reinterpret_cast<const void *>(
+                                           layout.size.size())};
+  for (ArrayRef<AffineExpr> exprs : {ArrayRef(layout.size),
+                                     ArrayRef(layout.stride)})
+    for (AffineExpr e : exprs)
+      key.push_back(e.getAsOpaquePointer());
+  auto [cached, inserted] = layoutTypes.try_emplace(
+      StringRef(reinterpret_cast<const char *>(key.data()),
+                key.size() * sizeof(const void *)));
+  if (!inserted)
+    return cached->second;
   // Symbolic sizes in sympy's canonical form, so that equal sizes give
   // equal types.
   auto canonical = [](ArrayRef<AffineExpr> exprs) {
@@ -74,8 +89,9 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
   SmallVector<AffineExpr> contiguous = getContiguousStrideExprs(sizes);
   if (strides == canonical(contiguous))
     strides = contiguous;
-  return Type(BufferType::get(sizes, *element, strides,
-                              canonicalizeIndexExpr(offset)));
+  cached->second =
+      BufferType::get(sizes, *element, strides, canonicalizeIndexExpr(offset));
+  return cached->second;
 }
 
 /// Calls `fn(name, location)` for every buffer name a node refers to:

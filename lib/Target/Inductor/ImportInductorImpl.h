@@ -40,6 +40,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -104,8 +105,33 @@ LogicalResult createForeachNodes(InductorDump &dump,
                                  const DumpLocator &locator);
 
 /// Natural order of names: numbers compare by value (arg2_1 < arg10_1).
+/// This is StringRef::compare_numeric's order, decided where the names first
+/// differ: the common prefix compares equal, except a run of digits that
+/// reaches the difference, which is compared whole (the shorter number is
+/// less, numbers of one length compare by their digits).
 inline bool naturalLess(StringRef a, StringRef b) {
-  return a.compare_numeric(b) < 0;
+  size_t n = std::min(a.size(), b.size()), at = 0;
+  while (at < n && a[at] == b[at])
+    ++at;
+  size_t run = at;
+  while (run > 0 && llvm::isDigit(a[run - 1]))
+    --run;
+  if (run < n && llvm::isDigit(a[run]) && llvm::isDigit(b[run])) {
+    auto digitsEnd = [](StringRef s, size_t i) {
+      while (i < s.size() && llvm::isDigit(s[i]))
+        ++i;
+      return i;
+    };
+    size_t endA = digitsEnd(a, run), endB = digitsEnd(b, run);
+    if (endA != endB)
+      return endA < endB;
+    if (at < endA)
+      return static_cast<unsigned char>(a[at]) <
+             static_cast<unsigned char>(b[at]);
+  }
+  if (at == n)
+    return a.size() < b.size();
+  return static_cast<unsigned char>(a[at]) < static_cast<unsigned char>(b[at]);
 }
 
 /// torch dtype name (`torch.float32`) to element type (`ui8` for
@@ -354,6 +380,9 @@ private:
   llvm::StringSet<> externViews;
   /// MultiOutput externs seen per tuple buffer, for their `index`.
   llvm::StringMap<int64_t> multiOutputCount;
+  /// The buffer type of each layout seen (bufferType), keyed by the bytes
+  /// of its element type, offset, rank, sizes and strides (all uniqued).
+  llvm::StringMap<Type> layoutTypes;
   /// The parsed statements of the loop body being built, freed after each
   /// body; its first slab serves every body.
   PyValueArena bodyValues;
