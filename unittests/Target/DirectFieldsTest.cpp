@@ -56,7 +56,7 @@ protected:
   void checkDeps(StringRef source, bool expectDirect) {
     StringRef text = load(source);
     DumpDepList direct;
-    bool read = readDepListDirect(text, &ctx, direct);
+    bool read = readDepListDirect(text, constants, direct);
     EXPECT_EQ(read, expectDirect) << source.str();
     if (!read) {
       EXPECT_TRUE(direct.deps.empty()) << source.str();
@@ -82,7 +82,7 @@ protected:
   void checkUsers(StringRef source, bool expectDirect) {
     StringRef text = load(source);
     SmallVector<DumpUser> direct;
-    bool read = readUserListDirect(text, &ctx, direct);
+    bool read = readUserListDirect(text, constants, direct);
     EXPECT_EQ(read, expectDirect) << source.str();
     if (!read) {
       EXPECT_TRUE(direct.empty()) << source.str();
@@ -103,6 +103,7 @@ protected:
   MLIRContext ctx;
   llvm::SourceMgr sourceMgr;
   DumpLocator locator{sourceMgr, &ctx};
+  ConstantExprs constants{&ctx};
   SizeSymbols symbols;
   ValueReader reader{locator, symbols};
   PyValueArena arena;
@@ -177,32 +178,44 @@ TEST_F(DirectFieldsTest, NodeUsers) {
   checkUsers("[NodeUser(node=OUTPUT, can_inplace=False)]", false);
 }
 
+TEST_F(DirectFieldsTest, ConstantExprsAreTheContexts) {
+  // Each integer gives the context's own constant, the second time from
+  // the cache, up to the largest (which DenseMap reserves as keys).
+  for (int64_t value : {int64_t(0), int64_t(1), int64_t(1024),
+                        std::numeric_limits<int64_t>::max() - 2,
+                        std::numeric_limits<int64_t>::max() - 1,
+                        std::numeric_limits<int64_t>::max()})
+    for (int time = 0; time < 2; ++time)
+      EXPECT_EQ(constants.get(value), getAffineConstantExpr(value, &ctx))
+          << value;
+}
+
 TEST_F(DirectFieldsTest, Sizes) {
   AffineExpr numel, rnumel;
-  EXPECT_TRUE(readSizePairDirect(load("(512, 256)"), &ctx, numel, rnumel));
+  EXPECT_TRUE(readSizePairDirect(load("(512, 256)"), constants, numel, rnumel));
   EXPECT_EQ(numel, getAffineConstantExpr(512, &ctx));
   EXPECT_EQ(rnumel, getAffineConstantExpr(256, &ctx));
-  EXPECT_FALSE(readSizePairDirect(load("(s0, 1)"), &ctx, numel, rnumel));
-  EXPECT_FALSE(readSizePairDirect(load("(512)"), &ctx, numel, rnumel));
+  EXPECT_FALSE(readSizePairDirect(load("(s0, 1)"), constants, numel, rnumel));
+  EXPECT_FALSE(readSizePairDirect(load("(512)"), constants, numel, rnumel));
 
   SmallVector<AffineExpr> ranges, reductionRanges;
-  EXPECT_TRUE(readSizeListPairDirect(load("([512, 4], [])"), &ctx, ranges,
+  EXPECT_TRUE(readSizeListPairDirect(load("([512, 4], [])"), constants, ranges,
                                      reductionRanges));
   EXPECT_EQ(ranges, (SmallVector<AffineExpr>{getAffineConstantExpr(512, &ctx),
                                              getAffineConstantExpr(4, &ctx)}));
   EXPECT_TRUE(reductionRanges.empty());
   ranges.clear();
-  EXPECT_FALSE(readSizeListPairDirect(load("([512, s0], [4])"), &ctx, ranges,
-                                      reductionRanges));
+  EXPECT_FALSE(readSizeListPairDirect(load("([512, s0], [4])"), constants,
+                                      ranges, reductionRanges));
   EXPECT_TRUE(ranges.empty());
   EXPECT_TRUE(reductionRanges.empty());
 
   SmallVector<std::pair<StringRef, AffineExpr>> vars;
-  EXPECT_TRUE(readVarSizesDirect(load("{p0: 512, p1: 256}"), &ctx, vars));
+  EXPECT_TRUE(readVarSizesDirect(load("{p0: 512, p1: 256}"), constants, vars));
   ASSERT_EQ(vars.size(), 2u);
   EXPECT_EQ(vars[1].first, "p1");
   EXPECT_EQ(vars[1].second, getAffineConstantExpr(256, &ctx));
   vars.clear();
-  EXPECT_FALSE(readVarSizesDirect(load("{p0: s77}"), &ctx, vars));
+  EXPECT_FALSE(readVarSizesDirect(load("{p0: s77}"), constants, vars));
   EXPECT_TRUE(vars.empty());
 }

@@ -26,8 +26,8 @@ namespace {
 /// lexer (blanks, identifiers, integers, strings without escapes).
 class DirectReader {
 public:
-  DirectReader(StringRef text, MLIRContext *ctx)
-      : p(text.begin()), end(text.end()), ctx(ctx) {}
+  DirectReader(StringRef text, ConstantExprs &constants)
+      : p(text.begin()), end(text.end()), constants(constants) {}
 
   bool depList(SmallVectorImpl<DumpDep> &out);
   bool userList(SmallVectorImpl<DumpUser> &out);
@@ -125,7 +125,7 @@ private:
     const char *start;
     if (!integer(value, start))
       return false;
-    out = getAffineConstantExpr(value, ctx);
+    out = constants.get(value);
     return true;
   }
   /// `{name: int, ...}`.
@@ -163,7 +163,7 @@ private:
   }
 
   const char *p, *end;
-  MLIRContext *ctx;
+  ConstantExprs &constants;
 };
 } // namespace
 
@@ -338,9 +338,10 @@ bool DirectReader::sizeListPair(SmallVectorImpl<AffineExpr> &first,
 /// Runs `read` on a reader over `text`; keeps what it read only if it
 /// succeeded and consumed the whole text, else restores `out`.
 template <typename Vector, typename Fn>
-static bool readWhole(StringRef text, MLIRContext *ctx, Vector &out, Fn read) {
+static bool readWhole(StringRef text, ConstantExprs &constants, Vector &out,
+                      Fn read) {
   size_t size = out.size();
-  DirectReader reader(text, ctx);
+  DirectReader reader(text, constants);
   if (read(reader) && reader.atEnd())
     return true;
   out.truncate(size);
@@ -348,38 +349,38 @@ static bool readWhole(StringRef text, MLIRContext *ctx, Vector &out, Fn read) {
 }
 
 bool mlir::fusion::inductor::readDepListDirect(StringRef text,
-                                               MLIRContext *ctx,
+                                               ConstantExprs &constants,
                                                DumpDepList &out) {
-  return readWhole(text, ctx, out.deps,
+  return readWhole(text, constants, out.deps,
                    [&](DirectReader &r) { return r.depList(out.deps); });
 }
 
 bool mlir::fusion::inductor::readUserListDirect(
-    StringRef text, MLIRContext *ctx, SmallVectorImpl<DumpUser> &out) {
-  return readWhole(text, ctx, out,
+    StringRef text, ConstantExprs &constants, SmallVectorImpl<DumpUser> &out) {
+  return readWhole(text, constants, out,
                    [&](DirectReader &r) { return r.userList(out); });
 }
 
 bool mlir::fusion::inductor::readVarSizesDirect(
-    StringRef text, MLIRContext *ctx,
+    StringRef text, ConstantExprs &constants,
     SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
-  return readWhole(text, ctx, out,
+  return readWhole(text, constants, out,
                    [&](DirectReader &r) { return r.varSizes(out); });
 }
 
 bool mlir::fusion::inductor::readSizePairDirect(StringRef text,
-                                                MLIRContext *ctx,
+                                                ConstantExprs &constants,
                                                 AffineExpr &first,
                                                 AffineExpr &second) {
-  DirectReader reader(text, ctx);
+  DirectReader reader(text, constants);
   return reader.sizePair(first, second) && reader.atEnd();
 }
 
 bool mlir::fusion::inductor::readSizeListPairDirect(
-    StringRef text, MLIRContext *ctx, SmallVectorImpl<AffineExpr> &first,
-    SmallVectorImpl<AffineExpr> &second) {
+    StringRef text, ConstantExprs &constants,
+    SmallVectorImpl<AffineExpr> &first, SmallVectorImpl<AffineExpr> &second) {
   size_t firstSize = first.size(), secondSize = second.size();
-  DirectReader reader(text, ctx);
+  DirectReader reader(text, constants);
   if (reader.sizeListPair(first, second) && reader.atEnd())
     return true;
   first.truncate(firstSize);

@@ -10,6 +10,7 @@
 
 #include "InductorDump.h"
 
+#include <limits>
 #include <string>
 
 namespace mlir {
@@ -69,6 +70,28 @@ private:
   SizeSymbols &symbols;
 };
 
+/// getAffineConstantExpr with each integer looked up in the context once: a
+/// dump repeats a few sizes (a dependence's `{c0: 1024}`, a node's
+/// `(numel, rnumel)`) tens of thousands of times, and a lookup here costs a
+/// fraction of the context's uniquing.
+class ConstantExprs {
+public:
+  explicit ConstantExprs(MLIRContext *ctx) : ctx(ctx) {}
+  AffineExpr get(int64_t value) {
+    // DenseMap reserves the two largest keys.
+    if (value >= std::numeric_limits<int64_t>::max() - 1)
+      return getAffineConstantExpr(value, ctx);
+    AffineExpr &expr = exprs[value];
+    if (!expr)
+      expr = getAffineConstantExpr(value, ctx);
+    return expr;
+  }
+
+private:
+  MLIRContext *ctx;
+  llvm::DenseMap<int64_t, AffineExpr> exprs;
+};
+
 /// The most common field shapes read straight from a field's text
 /// (DirectFields.cpp): dependence lists, node user lists, `{p0: 64}`,
 /// `(numel, reduction numel)` and `([sizes], [reduction sizes])` in
@@ -76,14 +99,15 @@ private:
 /// when ValueReader would read the same from the parsed text; otherwise
 /// it leaves the output as it was and returns false, without a
 /// diagnostic, and the caller parses the text as a Python value.
-bool readDepListDirect(StringRef text, MLIRContext *ctx, DumpDepList &out);
-bool readUserListDirect(StringRef text, MLIRContext *ctx,
+bool readDepListDirect(StringRef text, ConstantExprs &constants,
+                       DumpDepList &out);
+bool readUserListDirect(StringRef text, ConstantExprs &constants,
                         SmallVectorImpl<DumpUser> &out);
-bool readVarSizesDirect(StringRef text, MLIRContext *ctx,
+bool readVarSizesDirect(StringRef text, ConstantExprs &constants,
                         SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
-bool readSizePairDirect(StringRef text, MLIRContext *ctx, AffineExpr &first,
-                        AffineExpr &second);
-bool readSizeListPairDirect(StringRef text, MLIRContext *ctx,
+bool readSizePairDirect(StringRef text, ConstantExprs &constants,
+                        AffineExpr &first, AffineExpr &second);
+bool readSizeListPairDirect(StringRef text, ConstantExprs &constants,
                             SmallVectorImpl<AffineExpr> &first,
                             SmallVectorImpl<AffineExpr> &second);
 

@@ -54,7 +54,8 @@ namespace {
 class DumpParser {
 public:
   DumpParser(unsigned bufferId, const DumpLocator &locator, InductorDump &dump)
-      : locator(locator), reader(locator, dump.symbols), dump(dump) {
+      : locator(locator), reader(locator, dump.symbols), dump(dump),
+        constants(locator.getContext()) {
     buffer = locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   }
 
@@ -351,6 +352,8 @@ private:
   const DumpLocator &locator;
   ValueReader reader;
   InductorDump &dump;
+  /// The integers of the fields read directly (DirectFields.cpp).
+  ConstantExprs constants;
   /// The values of the current node's fields, read into the node.
   PyValueArena scratch;
   /// Layouts already read, by their text: nodes repeat the layouts of the
@@ -442,7 +445,9 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
     list->loc = atEnd() ? endOfFile() : line().textBegin();
     if (failed(readField(
             fieldKey(name, field), 0,
-            [&](StringRef text) { return readDepListDirect(text, ctx(), *list); },
+            [&](StringRef text) {
+              return readDepListDirect(text, constants, *list);
+            },
             [&](PyValue *v) { return reader.readDepList(v, *list); })))
       return failure();
   }
@@ -540,7 +545,7 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   return readField(
       fieldKey(name, "users"), 4,
       [&](StringRef text) {
-        return readUserListDirect(text, ctx(), buffer.users);
+        return readUserListDirect(text, constants, buffer.users);
       },
       [&](PyValue *users) -> LogicalResult {
         if (failed(reader.expectKind(users, PyValue::Kind::List,
@@ -569,7 +574,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   if (failed(readField(
           fieldKey(node.name, "group.iteration"), 0,
           [&](StringRef text) {
-            return readSizePairDirect(text, ctx(), node.numel,
+            return readSizePairDirect(text, constants, node.numel,
                                       node.reductionNumel);
           },
           [&](const PyValue *it) -> LogicalResult {
@@ -595,7 +600,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   if (failed(readField(
           fieldKey(node.name, "sizes"), 0,
           [&](StringRef text) {
-            return readSizeListPairDirect(text, ctx(), node.ranges,
+            return readSizeListPairDirect(text, constants, node.ranges,
                                           node.reductionRanges);
           },
           [&](const PyValue *sz) -> LogicalResult {
@@ -647,7 +652,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
   if (failed(readField(
           "var_ranges", 4,
           [&](StringRef text) {
-            return readVarSizesDirect(text, ctx(), body.varRanges);
+            return readVarSizesDirect(text, constants, body.varRanges);
           },
           [&](const PyValue *ranges) {
             return reader.readVarSizes(ranges, body.varRanges, "var_ranges");
