@@ -46,7 +46,6 @@ private:
     while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
       ++p;
   }
-  static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
   bool peek(char c) {
     skipBlanks();
     return p != end && *p == c;

@@ -38,7 +38,6 @@ private:
   static bool isBlank(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
   }
-  static bool isIdentChar(char c) { return llvm::isAlnum(c) || c == '_'; }
   void skipBlanks() {
     while (p != end && isBlank(*p))
       ++p;

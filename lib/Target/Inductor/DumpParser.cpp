@@ -370,8 +370,7 @@ private:
 
 static bool isIdentifier(StringRef name) {
   return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
-         llvm::all_of(name,
-                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name, isIdentChar);
 }
 
 /// The position of `sep` in `text` when what precedes it is an identifier,
@@ -381,7 +380,7 @@ static bool isIdentifier(StringRef name) {
 static size_t findAfterIdentifier(StringRef text, StringRef sep,
                                   size_t suffix = 0) {
   size_t n = 0;
-  while (n < text.size() && (llvm::isAlnum(text[n]) || text[n] == '_'))
+  while (n < text.size() && isIdentChar(text[n]))
     ++n;
   if (n < suffix || !text.drop_front(n - suffix).starts_with(sep) ||
       !isIdentifier(text.take_front(n - suffix)))

@@ -39,8 +39,7 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
       rest = rest.drop_front();
       return success();
     }
-    StringRef name =
-        rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+    StringRef name = rest.take_while(isIdentChar);
     if (name.empty())
       return locator.emitError(rest.data()) << "expected a parameter name";
     rest = rest.drop_front(name.size()).ltrim(' ');

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,20 @@ class SourceMgr;
 namespace mlir {
 namespace fusion {
 namespace inductor {
+
+/// Whether `c` continues a Python name as the value parser's lexer reads
+/// one (an ASCII letter, digit or `_`): a table, since the dump's readers
+/// test every character of every name with it.
+inline bool isIdentChar(char c) {
+  static constexpr auto table = [] {
+    std::array<bool, 256> t{};
+    for (int i = 0; i < 256; ++i)
+      t[i] = (i >= 'a' && i <= 'z') || (i >= 'A' && i <= 'Z') ||
+             (i >= '0' && i <= '9') || i == '_';
+    return t;
+  }();
+  return table[static_cast<unsigned char>(c)];
+}
 
 //===----------------------------------------------------------------------===//
 // Python values

@@ -160,7 +160,7 @@ public:
       break;
     }
     if (llvm::isAlpha(c) || c == '_') {
-      while (cur != end && (llvm::isAlnum(*cur) || *cur == '_'))
+      while (cur != end && isIdentChar(*cur))
         ++cur;
       return make(Tok::Ident);
     }
