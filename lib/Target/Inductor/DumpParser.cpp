@@ -382,8 +382,10 @@ static size_t findAfterIdentifier(StringRef text, StringRef sep,
   size_t n = 0;
   while (n < text.size() && isIdentChar(text[n]))
     ++n;
-  if (n < suffix || !text.drop_front(n - suffix).starts_with(sep) ||
-      !isIdentifier(text.take_front(n - suffix)))
+  // The first `n` characters continue a name: the part before `sep` is
+  // an identifier if it is not empty and does not start with a digit.
+  if (n <= suffix || !text.drop_front(n - suffix).starts_with(sep) ||
+      llvm::isDigit(text[0]))
     return StringRef::npos;
   return n - suffix;
 }
