@@ -39,6 +39,8 @@ enum class Tok {
   Colon,
   Equal,
   Dot,
+  // Binary operators, each precedence level a contiguous range of kinds
+  // (PyParser::parseBinary): + -, then * ** / // %, then the relations.
   Plus,
   Minus,
   Star,
@@ -260,7 +262,9 @@ private:
     return parseBinary(Tok::Less, Tok::NotEqual, &PyParser::parseAdditive);
   }
 
-  /// `operand (op operand)*` for the operators of kinds [first, last].
+  /// `operand (op operand)*` for the operators of kinds [first, last]
+  /// (one precedence level), kept as text: an `Expr` when an operator
+  /// came, else the operand itself.
   FailureOr<PyValue *> parseBinary(Tok first, Tok last,
                                    FailureOr<PyValue *> (PyParser::*operand)()) {
     const char *start = tok.text.data();
@@ -278,35 +282,10 @@ private:
   }
 
   FailureOr<PyValue *> parseAdditive() {
-    const char *start = tok.text.data();
-    FailureOr<PyValue *> lhs = parseMultiplicative();
-    if (failed(lhs))
-      return failure();
-    bool isCompound = false;
-    while (tok.kind == Tok::Plus || tok.kind == Tok::Minus) {
-      advance();
-      if (failed(parseMultiplicative()))
-        return failure();
-      isCompound = true;
-    }
-    return isCompound ? compound(start) : *lhs;
+    return parseBinary(Tok::Plus, Tok::Minus, &PyParser::parseMultiplicative);
   }
-
   FailureOr<PyValue *> parseMultiplicative() {
-    const char *start = tok.text.data();
-    FailureOr<PyValue *> lhs = parseUnary();
-    if (failed(lhs))
-      return failure();
-    bool isCompound = false;
-    while (tok.kind == Tok::Star || tok.kind == Tok::StarStar ||
-           tok.kind == Tok::Slash || tok.kind == Tok::SlashSlash ||
-           tok.kind == Tok::Percent) {
-      advance();
-      if (failed(parseUnary()))
-        return failure();
-      isCompound = true;
-    }
-    return isCompound ? compound(start) : *lhs;
+    return parseBinary(Tok::Star, Tok::Percent, &PyParser::parseUnary);
   }
 
   FailureOr<PyValue *> parseUnary() {
