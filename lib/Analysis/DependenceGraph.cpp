@@ -37,6 +37,17 @@ StringAttr mlir::fusion::getBufferName(Value buffer) {
 
 static bool factorLess(AffineExpr a, AffineExpr b);
 
+/// The product of `factors` in factorLess order, so that equal products
+/// are one expression (`d0 * s1 * s0`, as sympy multiplies, is `d0 * s0 *
+/// s1`). `factors` is not empty.
+static AffineExpr sortedProduct(SmallVectorImpl<AffineExpr> &factors) {
+  llvm::stable_sort(factors, factorLess);
+  AffineExpr product = factors.front();
+  for (AffineExpr factor : ArrayRef(factors).drop_front())
+    product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
+  return product;
+}
+
 /// The most terms distributing a product over sums may give; a product
 /// that would give more stays a single term.
 static constexpr size_t kMaxDistributedTerms = 64;
@@ -54,15 +65,8 @@ static bool distributeProduct(int64_t coefficient,
     return f.getKind() == AffineExprKind::Add;
   });
   if (sum == factors.end()) {
-    if (factors.empty()) {
-      terms.push_back({coefficient, nullptr});
-      return true;
-    }
-    llvm::stable_sort(factors, factorLess);
-    AffineExpr product = factors.front();
-    for (AffineExpr factor : ArrayRef(factors).drop_front())
-      product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
-    terms.push_back({coefficient, product});
+    terms.push_back(
+        {coefficient, factors.empty() ? AffineExpr() : sortedProduct(factors)});
     return true;
   }
   SmallVector<SumTerm, 4> addends;
@@ -102,13 +106,10 @@ static void collectSumTerms(AffineExpr expr, SmallVectorImpl<SumTerm> &terms,
       overflow |= !flattenProduct(bin, factors, coefficient);
       for (AffineExpr &factor : factors)
         factor = canonicalizeIndexExpr(factor);
-      if (distributeProduct(coefficient, factors, terms, overflow))
-        continue;
-      llvm::stable_sort(factors, factorLess);
-      AffineExpr product = factors.front();
-      for (AffineExpr factor : ArrayRef(factors).drop_front())
-        product = getAffineBinaryOpExpr(AffineExprKind::Mul, product, factor);
-      terms.push_back({coefficient, product});
+      // Too many terms once distributed: the product stays one term (it
+      // has a sum among its factors, so it is not empty).
+      if (!distributeProduct(coefficient, factors, terms, overflow))
+        terms.push_back({coefficient, sortedProduct(factors)});
       continue;
     }
     if (bin)
