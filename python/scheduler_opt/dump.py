@@ -189,7 +189,8 @@ def kernel_name(kernel) -> str:
 # and IndexPutFallback update their first input in place, called as
 # Inductor's wrapper calls them (below); InplaceCopyFallback is
 # `dst.copy_(src, non_blocking)` (wrapper.codegen_device_copy), which is
-# aten.copy_ on its inputs (dst, src) and constant argument (non_blocking).
+# aten.copy_ on its inputs (dst, src) and constant argument (non_blocking),
+# called as ExternKernelAlloc calls (it has no keyword arguments).
 CALL_CONVENTIONS = ("MultiOutput", "FallbackKernel", "ExternKernelOut",
                     "ExternKernelAlloc", "ScatterFallback",
                     "IndexPutFallback", "InplaceCopyFallback")
@@ -229,8 +230,6 @@ def describe_extern(node_name: str, kernel, outputs: List[Any]) -> dict:
             args, kwargs = _scatter_fallback_call(kernel)
         elif convention == "IndexPutFallback":
             args, kwargs = _index_put_fallback_call(kernel)
-        elif convention == "InplaceCopyFallback":
-            args, kwargs = [*kernel.inputs, *kernel.constant_args], {}
         else:
             args = [*kernel.inputs, *kernel.constant_args]
             kwargs = dict(getattr(kernel, "kwargs", {}) or {})

@@ -19,6 +19,7 @@ dump.py), `plan` decides:
 Pure Python: no GPU, no PyTorch.
 """
 import dataclasses
+import itertools
 from typing import Dict, List, Optional, Tuple, Union
 
 from . import order, sizes
@@ -457,7 +458,7 @@ def _check_exclusive_memory(steps: Tuple[RunStep, ...],
     A failure is a bug of this module, reported instead of run."""
     holder: Dict[str, int] = {}     # live storage -> memory
     holders: Dict[int, set] = {}    # memory -> live storages
-    fresh = iter(range(1 << 62))
+    fresh = itertools.count()
 
     def take(name, memory):
         holder[name] = memory
