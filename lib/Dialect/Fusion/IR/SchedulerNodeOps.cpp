@@ -84,15 +84,15 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                    ArrayRef<int64_t> ranges, ArrayRef<int64_t> reductionRanges,
                    ArrayRef<Type> resultTypes, ArrayRef<StringRef> bufferNames,
                    ValueRange mutated, ArrayRef<int64_t> tiedOperands) {
-  state.addAttribute(getNameAttrName(state.name), builder.getStringAttr(name));
-  state.addAttribute(getRangesAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(ranges));
-  state.addAttribute(getReductionRangesAttrName(state.name),
-                     builder.getDenseI64ArrayAttr(reductionRanges));
-  state.addAttribute(getBufferNamesAttrName(state.name),
-                     builder.getStrArrayAttr(bufferNames));
-  state.addAttribute(
-      getTiedOperandsAttrName(state.name),
+  // Straight into the properties, as ODS's own builders do: attributes
+  // added to `state.attributes` would be sorted into a DictionaryAttr,
+  // uniqued, and then split back into the properties by Operation::create.
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.setName(builder.getStringAttr(name));
+  props.setRanges(builder.getDenseI64ArrayAttr(ranges));
+  props.setReductionRanges(builder.getDenseI64ArrayAttr(reductionRanges));
+  props.setBufferNames(builder.getStrArrayAttr(bufferNames));
+  props.setTiedOperands(
       tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
   state.addOperands(mutated);
   state.addTypes(resultTypes);
@@ -409,17 +409,15 @@ void ExternOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                      ArrayRef<Type> resultTypes,
                      ArrayRef<StringRef> bufferNames,
                      ArrayRef<int64_t> tiedOperands, bool sideEffects) {
-  state.addAttribute(getNameAttrName(state.name), builder.getStringAttr(name));
-  state.addAttribute(getKernelAttrName(state.name),
-                     builder.getStringAttr(kernel));
-  state.addAttribute(getBufferNamesAttrName(state.name),
-                     builder.getStrArrayAttr(bufferNames));
-  state.addAttribute(
-      getTiedOperandsAttrName(state.name),
+  // Into the properties, as NodeOp::build.
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.setName(builder.getStringAttr(name));
+  props.setKernel(builder.getStringAttr(kernel));
+  props.setBufferNames(builder.getStrArrayAttr(bufferNames));
+  props.setTiedOperands(
       tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
   if (sideEffects)
-    state.addAttribute(getSideEffectsAttrName(state.name),
-                       builder.getUnitAttr());
+    props.setSideEffects(builder.getUnitAttr());
   state.addOperands(inputs);
   state.addTypes(resultTypes);
 }
