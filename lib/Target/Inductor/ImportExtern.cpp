@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
@@ -100,9 +101,9 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     FailureOr<AffineMapAttr> offsets = concatInputOffsets(node, inputNames);
     if (failed(offsets))
       return failure();
-    NopOp op = NopOp::create(builder, loc(node.loc), types,
-                             builder.getStringAttr(node.name),
-                             builder.getStrArrayAttr(names), inputs, *offsets);
+    NopOp op = createOp<NopOp>(
+        builder, loc(node.loc), types, builder.getStringAttr(node.name),
+        builder.getStrArrayAttr(names), inputs, *offsets);
     bindOutputs(node, op->getResults());
     return success();
   }
@@ -128,8 +129,8 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     // MultiOutput nodes in index order); see docs/Importer.md.
     index = multiOutputCount[reads.front().first]++;
   }
-  ExternOp op = ExternOp::create(builder, loc(node.loc), node.name, kernel,
-                                 inputs, types, names, *tied, sideEffects);
+  ExternOp op = createOp<ExternOp>(builder, loc(node.loc), node.name, kernel,
+                                   inputs, types, names, *tied, sideEffects);
   if (index)
     op->setAttr("index", builder.getI64IntegerAttr(*index));
   bindOutputs(node, op->getResults());

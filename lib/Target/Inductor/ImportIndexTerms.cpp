@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
@@ -28,7 +29,7 @@ FailureOr<Value> BodyImporter::termOperand(ArrayRef<IndexTerm> terms,
   Location l = loc(at);
   Type f64 = builder.getF64Type();
   if (operand.floatLiteral)
-    return Value(arith::ConstantOp::create(
+    return Value(createOp<arith::ConstantOp>(
         builder, l, builder.getFloatAttr(f64, *operand.floatLiteral)));
   if (operand.isFloat())
     return termValue(terms, operand.floatTerm);
@@ -46,12 +47,14 @@ FailureOr<Value> BodyImporter::termOperand(ArrayRef<IndexTerm> terms,
     SmallVector<Value> operands;
     if (failed(buildMap(operand.affine, terms, at, map, operands)))
       return failure();
-    v = IndexExprOp::create(builder, l, builder.getIndexType(), operands, map);
+    v = createOp<IndexExprOp>(builder, l, builder.getIndexType(), operands,
+                              map);
   }
   if (!asFloat)
     return v;
-  Value wide = arith::IndexCastOp::create(builder, l, builder.getI64Type(), v);
-  return Value(arith::SIToFPOp::create(builder, l, f64, wide));
+  Value wide =
+      createOp<arith::IndexCastOp>(builder, l, builder.getI64Type(), v);
+  return Value(createOp<arith::SIToFPOp>(builder, l, f64, wide));
 }
 
 /// log2 of an f64 as sympy computes it (Python's math.log2, exact at powers
@@ -65,37 +68,38 @@ static Value buildIndexLog2(OpBuilder &b, Location l, Value x) {
   // not depend on the compiler's order of evaluating arguments.
   Type f64 = b.getF64Type(), i64 = b.getI64Type();
   auto cstF = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getFloatAttr(f64, v));
+    return createOp<arith::ConstantOp>(b, l, b.getFloatAttr(f64, v));
   };
   auto cstI = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, v));
+    return createOp<arith::ConstantOp>(b, l, b.getIntegerAttr(i64, v));
   };
   using FP = arith::CmpFPredicate;
-  Value abs = math::AbsFOp::create(b, l, x);
-  Value subnormal = arith::CmpFOp::create(b, l, FP::OLT, abs, cstF(0x1p-1022));
-  Value timesTwo64 = arith::MulFOp::create(b, l, x, cstF(0x1p64));
-  Value scaled = arith::SelectOp::create(b, l, subnormal, timesTwo64, x);
+  Value abs = createOp<math::AbsFOp>(b, l, x);
+  Value subnormal =
+      createOp<arith::CmpFOp>(b, l, FP::OLT, abs, cstF(0x1p-1022));
+  Value timesTwo64 = createOp<arith::MulFOp>(b, l, x, cstF(0x1p64));
+  Value scaled = createOp<arith::SelectOp>(b, l, subnormal, timesTwo64, x);
   Value bias1087 = cstI(1023 + 64);
-  Value bias = arith::SelectOp::create(b, l, subnormal, bias1087, cstI(1023));
-  Value bits = arith::BitcastOp::create(b, l, i64, scaled);
-  Value shifted = arith::ShRUIOp::create(b, l, bits, cstI(52));
-  Value biased = arith::AndIOp::create(b, l, shifted, cstI(0x7ff));
+  Value bias = createOp<arith::SelectOp>(b, l, subnormal, bias1087, cstI(1023));
+  Value bits = createOp<arith::BitcastOp>(b, l, i64, scaled);
+  Value shifted = createOp<arith::ShRUIOp>(b, l, bits, cstI(52));
+  Value biased = createOp<arith::AndIOp>(b, l, shifted, cstI(0x7ff));
   Value fraction =
-      arith::AndIOp::create(b, l, bits, cstI(0x000fffffffffffffLL));
+      createOp<arith::AndIOp>(b, l, bits, cstI(0x000fffffffffffffLL));
   Value oneBits =
-      arith::OrIOp::create(b, l, fraction, cstI(0x3ff0000000000000LL));
-  Value mantissa = arith::BitcastOp::create(b, l, f64, oneBits);
-  Value unbiased = arith::SubIOp::create(b, l, biased, bias);
-  Value exponent = arith::SIToFPOp::create(b, l, f64, unbiased);
-  Value log2Mantissa = math::Log2Op::create(b, l, mantissa);
-  Value split = arith::AddFOp::create(b, l, exponent, log2Mantissa);
+      createOp<arith::OrIOp>(b, l, fraction, cstI(0x3ff0000000000000LL));
+  Value mantissa = createOp<arith::BitcastOp>(b, l, f64, oneBits);
+  Value unbiased = createOp<arith::SubIOp>(b, l, biased, bias);
+  Value exponent = createOp<arith::SIToFPOp>(b, l, f64, unbiased);
+  Value log2Mantissa = createOp<math::Log2Op>(b, l, mantissa);
+  Value split = createOp<arith::AddFOp>(b, l, exponent, log2Mantissa);
   // Positive and finite: x > 0 and x < inf (false for NaN).
-  Value positive = arith::CmpFOp::create(b, l, FP::OGT, x, cstF(0.0));
-  Value finite = arith::CmpFOp::create(
+  Value positive = createOp<arith::CmpFOp>(b, l, FP::OGT, x, cstF(0.0));
+  Value finite = createOp<arith::CmpFOp>(
       b, l, FP::OLT, x, cstF(std::numeric_limits<double>::infinity()));
-  Value usual = arith::AndIOp::create(b, l, positive, finite);
-  Value library = math::Log2Op::create(b, l, x);
-  return arith::SelectOp::create(b, l, usual, split, library);
+  Value usual = createOp<arith::AndIOp>(b, l, positive, finite);
+  Value library = createOp<math::Log2Op>(b, l, x);
+  return createOp<arith::SelectOp>(b, l, usual, split, library);
 }
 
 /// FloatPow(x, y) as Python's float ** computes it where its result is
@@ -109,41 +113,42 @@ static Value buildIndexPow(OpBuilder &b, Location l, Value x, Value y) {
   constexpr unsigned kExponentBits = 10;
   Type f64 = b.getF64Type(), i64 = b.getI64Type();
   auto cstF = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getFloatAttr(f64, v));
+    return createOp<arith::ConstantOp>(b, l, b.getFloatAttr(f64, v));
   };
   using FP = arith::CmpFPredicate;
-  Value absY = math::AbsFOp::create(b, l, y);
-  Value truncY = math::TruncOp::create(b, l, y);
-  Value whole = arith::CmpFOp::create(b, l, FP::OEQ, truncY, y);
-  Value small = arith::CmpFOp::create(b, l, FP::OLT, absY,
-                                      cstF(double(1u << kExponentBits)));
-  Value integral = arith::AndIOp::create(b, l, whole, small);
-  Value safeY = arith::SelectOp::create(b, l, integral, absY, cstF(0.0));
-  Value n = arith::FPToSIOp::create(b, l, i64, safeY);
+  Value absY = createOp<math::AbsFOp>(b, l, y);
+  Value truncY = createOp<math::TruncOp>(b, l, y);
+  Value whole = createOp<arith::CmpFOp>(b, l, FP::OEQ, truncY, y);
+  Value small = createOp<arith::CmpFOp>(b, l, FP::OLT, absY,
+                                        cstF(double(1u << kExponentBits)));
+  Value integral = createOp<arith::AndIOp>(b, l, whole, small);
+  Value safeY = createOp<arith::SelectOp>(b, l, integral, absY, cstF(0.0));
+  Value n = createOp<arith::FPToSIOp>(b, l, i64, safeY);
   Value result = cstF(1.0), power = x;
   for (unsigned i = 0; i < kExponentBits; ++i) {
-    Value mask = arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, 1 << i));
-    Value masked = arith::AndIOp::create(b, l, n, mask);
-    Value zero = arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, 0));
+    Value mask =
+        createOp<arith::ConstantOp>(b, l, b.getIntegerAttr(i64, 1 << i));
+    Value masked = createOp<arith::AndIOp>(b, l, n, mask);
+    Value zero = createOp<arith::ConstantOp>(b, l, b.getIntegerAttr(i64, 0));
     Value set =
-        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, masked, zero);
-    Value times = arith::MulFOp::create(b, l, result, power);
-    result = arith::SelectOp::create(b, l, set, times, result);
+        createOp<arith::CmpIOp>(b, l, arith::CmpIPredicate::ne, masked, zero);
+    Value times = createOp<arith::MulFOp>(b, l, result, power);
+    result = createOp<arith::SelectOp>(b, l, set, times, result);
     if (i + 1 < kExponentBits)
-      power = arith::MulFOp::create(b, l, power, power);
+      power = createOp<arith::MulFOp>(b, l, power, power);
   }
-  Value negative = arith::CmpFOp::create(b, l, FP::OLT, y, cstF(0.0));
-  Value inverse = arith::DivFOp::create(b, l, cstF(1.0), result);
-  Value byParts = arith::SelectOp::create(b, l, negative, inverse, result);
+  Value negative = createOp<arith::CmpFOp>(b, l, FP::OLT, y, cstF(0.0));
+  Value inverse = createOp<arith::DivFOp>(b, l, cstF(1.0), result);
+  Value byParts = createOp<arith::SelectOp>(b, l, negative, inverse, result);
   // sqrt(-0) is -0 where pow(-0, 0.5) is +0: adding +0 makes it +0.
-  Value half = arith::CmpFOp::create(b, l, FP::OEQ, y, cstF(0.5));
-  Value nonNegative = arith::CmpFOp::create(b, l, FP::OGE, x, cstF(0.0));
-  Value useSqrt = arith::AndIOp::create(b, l, half, nonNegative);
-  Value root = math::SqrtOp::create(b, l, x);
-  Value rootPlusZero = arith::AddFOp::create(b, l, root, cstF(0.0));
-  Value library = math::PowFOp::create(b, l, x, y);
-  Value other = arith::SelectOp::create(b, l, useSqrt, rootPlusZero, library);
-  return arith::SelectOp::create(b, l, integral, byParts, other);
+  Value half = createOp<arith::CmpFOp>(b, l, FP::OEQ, y, cstF(0.5));
+  Value nonNegative = createOp<arith::CmpFOp>(b, l, FP::OGE, x, cstF(0.0));
+  Value useSqrt = createOp<arith::AndIOp>(b, l, half, nonNegative);
+  Value root = createOp<math::SqrtOp>(b, l, x);
+  Value rootPlusZero = createOp<arith::AddFOp>(b, l, root, cstF(0.0));
+  Value library = createOp<math::PowFOp>(b, l, x, y);
+  Value other = createOp<arith::SelectOp>(b, l, useSqrt, rootPlusZero, library);
+  return createOp<arith::SelectOp>(b, l, integral, byParts, other);
 }
 
 /// The math op of `OpaqueUnaryFn_<name>` on f64.
@@ -155,55 +160,55 @@ static Value opaqueUnary(OpBuilder &b, Location l, StringRef name, Value x) {
   Fn fn = llvm::StringSwitch<Fn>(name)
               .Case("sqrt",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::SqrtOp::create(b, l, x);
+                      return createOp<math::SqrtOp>(b, l, x);
                     })
               .Case("cos",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::CosOp::create(b, l, x);
+                      return createOp<math::CosOp>(b, l, x);
                     })
               .Case("cosh",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::CoshOp::create(b, l, x);
+                      return createOp<math::CoshOp>(b, l, x);
                     })
               .Case("sin",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::SinOp::create(b, l, x);
+                      return createOp<math::SinOp>(b, l, x);
                     })
               .Case("sinh",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::SinhOp::create(b, l, x);
+                      return createOp<math::SinhOp>(b, l, x);
                     })
               .Case("tan",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::TanOp::create(b, l, x);
+                      return createOp<math::TanOp>(b, l, x);
                     })
               .Case("tanh",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::TanhOp::create(b, l, x);
+                      return createOp<math::TanhOp>(b, l, x);
                     })
               .Case("asin",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::AsinOp::create(b, l, x);
+                      return createOp<math::AsinOp>(b, l, x);
                     })
               .Case("acos",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::AcosOp::create(b, l, x);
+                      return createOp<math::AcosOp>(b, l, x);
                     })
               .Case("atan",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::AtanOp::create(b, l, x);
+                      return createOp<math::AtanOp>(b, l, x);
                     })
               .Case("exp",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::ExpOp::create(b, l, x);
+                      return createOp<math::ExpOp>(b, l, x);
                     })
               .Case("log",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::LogOp::create(b, l, x);
+                      return createOp<math::LogOp>(b, l, x);
                     })
               .Case("asinh",
                     [](OpBuilder &b, Location l, Value x) -> Value {
-                      return math::AsinhOp::create(b, l, x);
+                      return createOp<math::AsinhOp>(b, l, x);
                     })
               .Default(nullptr);
   assert(fn && "the parser admits only these OpaqueUnaryFn names");
@@ -223,18 +228,18 @@ static Value isNonOverlappingAndDense(OpBuilder &b, Location l,
   unsigned n = args.size() / 2;
   ArrayRef<Value> sizes = args.take_front(n), strides = args.drop_front(n);
   auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getIndexAttr(v));
+    return createOp<arith::ConstantOp>(b, l, b.getIndexAttr(v));
   };
   auto cmp = [&](P p, Value x, Value y) -> Value {
-    return arith::CmpIOp::create(b, l, p, x, y);
+    return createOp<arith::CmpIOp>(b, l, p, x, y);
   };
   Value one = constant(1);
   Value result;
   if (n == 1) {
-    result = arith::OrIOp::create(b, l, cmp(P::eq, strides[0], one),
-                                  cmp(P::slt, sizes[0], constant(2)));
+    result = createOp<arith::OrIOp>(b, l, cmp(P::eq, strides[0], one),
+                                    cmp(P::slt, sizes[0], constant(2)));
   } else {
-    result = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+    result = createOp<arith::ConstantOp>(b, l, b.getBoolAttr(true));
     for (unsigned i = 0; i < n; ++i) {
       Value expected = one;
       for (unsigned j = 0; j < n; ++j) {
@@ -242,17 +247,17 @@ static Value isNonOverlappingAndDense(OpBuilder &b, Location l,
           continue;
         Value before = cmp(j < i ? P::sle : P::slt, strides[j], strides[i]);
         Value counts =
-            arith::AndIOp::create(b, l, before, cmp(P::ne, sizes[j], one));
-        expected = arith::MulIOp::create(
+            createOp<arith::AndIOp>(b, l, before, cmp(P::ne, sizes[j], one));
+        expected = createOp<arith::MulIOp>(
             b, l, expected,
-            arith::SelectOp::create(b, l, counts, sizes[j], one));
+            createOp<arith::SelectOp>(b, l, counts, sizes[j], one));
       }
-      Value ok = arith::OrIOp::create(b, l, cmp(P::eq, sizes[i], one),
-                                      cmp(P::eq, strides[i], expected));
-      result = arith::AndIOp::create(b, l, result, ok);
+      Value ok = createOp<arith::OrIOp>(b, l, cmp(P::eq, sizes[i], one),
+                                        cmp(P::eq, strides[i], expected));
+      result = createOp<arith::AndIOp>(b, l, result, ok);
     }
   }
-  return arith::IndexCastUIOp::create(b, l, b.getIndexType(), result);
+  return createOp<arith::IndexCastUIOp>(b, l, b.getIndexType(), result);
 }
 
 FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
@@ -280,16 +285,16 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
   Type indexType = builder.getIndexType();
   Type i64 = builder.getI64Type();
   auto toIndex = [&](Value f) -> Value {
-    Value i = arith::FPToSIOp::create(builder, l, i64, f);
-    return arith::IndexCastOp::create(builder, l, indexType, i);
+    Value i = createOp<arith::FPToSIOp>(builder, l, i64, f);
+    return createOp<arith::IndexCastOp>(builder, l, indexType, i);
   };
   auto boolToIndex = [&](Value b) -> Value {
-    return arith::IndexCastUIOp::create(builder, l, indexType, b);
+    return createOp<arith::IndexCastUIOp>(builder, l, indexType, b);
   };
   auto isTrue = [&](Value v) -> Value {
-    return arith::CmpIOp::create(
+    return createOp<arith::CmpIOp>(
         builder, l, arith::CmpIPredicate::ne, v,
-        arith::ConstantOp::create(builder, l, builder.getIndexAttr(0)));
+        createOp<arith::ConstantOp>(builder, l, builder.getIndexAttr(0)));
   };
   auto fold = [&](auto create) {
     Value acc = args[0];
@@ -301,16 +306,16 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
   if (floatArgs) {
     Value a = args[0], b = args.size() > 1 ? args[1] : Value();
     if (fn == "+")
-      return Value(arith::AddFOp::create(builder, l, a, b));
+      return Value(createOp<arith::AddFOp>(builder, l, a, b));
     if (fn == "-")
-      return Value(arith::SubFOp::create(builder, l, a, b));
+      return Value(createOp<arith::SubFOp>(builder, l, a, b));
     if (fn == "*")
-      return Value(arith::MulFOp::create(builder, l, a, b));
+      return Value(createOp<arith::MulFOp>(builder, l, a, b));
     if (fn == "/" || fn == "FloatTrueDiv" || fn == "IntTrueDiv")
-      return Value(arith::DivFOp::create(builder, l, a, b));
+      return Value(createOp<arith::DivFOp>(builder, l, a, b));
     if (fn == "//")
-      return Value(math::FloorOp::create(
-          builder, l, arith::DivFOp::create(builder, l, a, b)));
+      return Value(createOp<math::FloorOp>(
+          builder, l, createOp<arith::DivFOp>(builder, l, a, b)));
     if (fn == "%")
       return buildPythonMod(builder, l, a, b);
     if (fn == "FloatPow")
@@ -318,42 +323,42 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
     if (fn == "ToFloat")
       return a;
     if (fn == "TruncToFloat")
-      return Value(math::TruncOp::create(builder, l, a));
+      return Value(createOp<math::TruncOp>(builder, l, a));
     if (fn == "RoundDecimal") {
       // round(x * 10^n) / 10^n, rounding half to even.
-      Value n = arith::SIToFPOp::create(
+      Value n = createOp<arith::SIToFPOp>(
           builder, l, builder.getF64Type(),
-          arith::IndexCastOp::create(builder, l, i64, b));
-      Value ten =
-          arith::ConstantOp::create(builder, l, builder.getF64FloatAttr(10.0));
-      Value scale = math::PowFOp::create(builder, l, ten, n);
-      Value r = math::RoundEvenOp::create(
-          builder, l, arith::MulFOp::create(builder, l, a, scale));
-      return Value(arith::DivFOp::create(builder, l, r, scale));
+          createOp<arith::IndexCastOp>(builder, l, i64, b));
+      Value ten = createOp<arith::ConstantOp>(builder, l,
+                                              builder.getF64FloatAttr(10.0));
+      Value scale = createOp<math::PowFOp>(builder, l, ten, n);
+      Value r = createOp<math::RoundEvenOp>(
+          builder, l, createOp<arith::MulFOp>(builder, l, a, scale));
+      return Value(createOp<arith::DivFOp>(builder, l, r, scale));
     }
     if (fn.starts_with("OpaqueUnaryFn_"))
       return opaqueUnary(builder, l, fn, a);
     if (fn == "Abs")
-      return Value(math::AbsFOp::create(builder, l, a));
+      return Value(createOp<math::AbsFOp>(builder, l, a));
     if (fn == "Min")
       return fold([&](Value x, Value y) -> Value {
-        return arith::MinimumFOp::create(builder, l, x, y);
+        return createOp<arith::MinimumFOp>(builder, l, x, y);
       });
     if (fn == "Max")
       return fold([&](Value x, Value y) -> Value {
-        return arith::MaximumFOp::create(builder, l, x, y);
+        return createOp<arith::MaximumFOp>(builder, l, x, y);
       });
     if (fn == "Where")
       return Value(
-          arith::SelectOp::create(builder, l, isTrue(a), args[1], args[2]));
+          createOp<arith::SelectOp>(builder, l, isTrue(a), args[1], args[2]));
     if (fn == "TruncToInt")
-      return toIndex(math::TruncOp::create(builder, l, a));
+      return toIndex(createOp<math::TruncOp>(builder, l, a));
     if (fn == "FloorToInt" || fn == "floor")
-      return toIndex(math::FloorOp::create(builder, l, a));
+      return toIndex(createOp<math::FloorOp>(builder, l, a));
     if (fn == "CeilToInt" || fn == "ceiling")
-      return toIndex(math::CeilOp::create(builder, l, a));
+      return toIndex(createOp<math::CeilOp>(builder, l, a));
     if (fn == "RoundToInt")
-      return toIndex(math::RoundEvenOp::create(builder, l, a));
+      return toIndex(createOp<math::RoundEvenOp>(builder, l, a));
     auto pred = llvm::StringSwitch<std::optional<arith::CmpFPredicate>>(fn)
                     .Case("<", arith::CmpFPredicate::OLT)
                     .Case("<=", arith::CmpFPredicate::OLE)
@@ -363,20 +368,20 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
                     .Cases({"!=", "Ne"}, arith::CmpFPredicate::UNE)
                     .Default(std::nullopt);
     if (pred)
-      return boolToIndex(arith::CmpFOp::create(builder, l, *pred, a, b));
+      return boolToIndex(createOp<arith::CmpFOp>(builder, l, *pred, a, b));
     return error(term.loc) << "'" << fn
                            << "' does not take float arguments in an index";
   }
 
   Value a = args[0], b = args.size() > 1 ? args[1] : Value();
   if (fn == "*")
-    return Value(arith::MulIOp::create(builder, l, a, b));
+    return Value(createOp<arith::MulIOp>(builder, l, a, b));
   if (fn == "//")
-    return Value(arith::FloorDivSIOp::create(builder, l, a, b));
+    return Value(createOp<arith::FloorDivSIOp>(builder, l, a, b));
   if (fn == "%")
     return buildPythonMod(builder, l, a, b);
   if (fn == "CeilDiv")
-    return Value(arith::CeilDivSIOp::create(builder, l, a, b));
+    return Value(createOp<arith::CeilDivSIOp>(builder, l, a, b));
   if (fn == "PowByNatural") {
     // A constant exponent (the common p**2) multiplies: math.ipowi has no
     // lowering in the pipelines.
@@ -385,46 +390,48 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
       exponent = c.getValue();
     if (exponent && *exponent >= 0 && *exponent <= 64) {
       Value result =
-          arith::ConstantOp::create(builder, l, builder.getIndexAttr(1));
+          createOp<arith::ConstantOp>(builder, l, builder.getIndexAttr(1));
       for (int64_t k = 0; k < *exponent; ++k)
-        result = arith::MulIOp::create(builder, l, result, a);
+        result = createOp<arith::MulIOp>(builder, l, result, a);
       return result;
     }
-    Value base = arith::IndexCastOp::create(builder, l, i64, a);
-    Value exp = arith::IndexCastOp::create(builder, l, i64, b);
-    Value p = math::IPowIOp::create(builder, l, base, exp);
-    return Value(arith::IndexCastOp::create(builder, l, indexType, p));
+    Value base = createOp<arith::IndexCastOp>(builder, l, i64, a);
+    Value exp = createOp<arith::IndexCastOp>(builder, l, i64, b);
+    Value p = createOp<math::IPowIOp>(builder, l, base, exp);
+    return Value(createOp<arith::IndexCastOp>(builder, l, indexType, p));
   }
   if (fn == "Abs") {
-    Value zero = arith::ConstantOp::create(builder, l, builder.getIndexAttr(0));
+    Value zero =
+        createOp<arith::ConstantOp>(builder, l, builder.getIndexAttr(0));
     Value neg =
-        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, a, zero);
-    return Value(arith::SelectOp::create(
-        builder, l, neg, arith::SubIOp::create(builder, l, zero, a), a));
+        createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::slt, a, zero);
+    return Value(createOp<arith::SelectOp>(
+        builder, l, neg, createOp<arith::SubIOp>(builder, l, zero, a), a));
   }
   if (fn == "Min")
     return fold([&](Value x, Value y) -> Value {
-      return arith::MinSIOp::create(builder, l, x, y);
+      return createOp<arith::MinSIOp>(builder, l, x, y);
     });
   if (fn == "Max")
     return fold([&](Value x, Value y) -> Value {
-      return arith::MaxSIOp::create(builder, l, x, y);
+      return createOp<arith::MaxSIOp>(builder, l, x, y);
     });
   if (fn == "Where")
     return Value(
-        arith::SelectOp::create(builder, l, isTrue(a), args[1], args[2]));
+        createOp<arith::SelectOp>(builder, l, isTrue(a), args[1], args[2]));
   if (fn == "BitwiseFn_bitwise_and" || fn == "And")
     return fold([&](Value x, Value y) -> Value {
-      return arith::AndIOp::create(builder, l, x, y);
+      return createOp<arith::AndIOp>(builder, l, x, y);
     });
   if (fn == "BitwiseFn_bitwise_or" || fn == "Or")
     return fold([&](Value x, Value y) -> Value {
-      return arith::OrIOp::create(builder, l, x, y);
+      return createOp<arith::OrIOp>(builder, l, x, y);
     });
   if (fn == "Not") {
-    Value zero = arith::ConstantOp::create(builder, l, builder.getIndexAttr(0));
+    Value zero =
+        createOp<arith::ConstantOp>(builder, l, builder.getIndexAttr(0));
     return boolToIndex(
-        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, a, zero));
+        createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::eq, a, zero));
   }
   if (fn == "IsNonOverlappingAndDenseIndicator") {
     if (args.size() % 2 != 0)
@@ -435,9 +442,9 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
     return isNonOverlappingAndDense(builder, l, args);
   }
   if (fn == "LShift")
-    return Value(arith::ShLIOp::create(builder, l, a, b));
+    return Value(createOp<arith::ShLIOp>(builder, l, a, b));
   if (fn == "RShift")
-    return Value(arith::ShRSIOp::create(builder, l, a, b));
+    return Value(createOp<arith::ShRSIOp>(builder, l, a, b));
   // Rounding an integer is the integer.
   if (fn == "TruncToInt" || fn == "FloorToInt" || fn == "CeilToInt" ||
       fn == "RoundToInt" || fn == "floor" || fn == "ceiling")
@@ -451,7 +458,7 @@ FailureOr<Value> BodyImporter::termValue(ArrayRef<IndexTerm> terms,
                   .Cases({"!=", "Ne"}, arith::CmpIPredicate::ne)
                   .Default(std::nullopt);
   if (pred)
-    return boolToIndex(arith::CmpIOp::create(builder, l, *pred, a, b));
+    return boolToIndex(createOp<arith::CmpIOp>(builder, l, *pred, a, b));
   return error(term.loc) << "unsupported function '" << fn
                          << "' in the index expression";
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 
@@ -343,17 +344,17 @@ static Value floatToUnsigned(OpBuilder &b, Location l, Value v,
                              IntegerType to) {
   Type f = v.getType();
   if (f.getIntOrFloatBitWidth() < 16) // float8: convert from f32
-    v = CastOp::create(b, l, b.getF32Type(), v);
-  Value wide = CastOp::create(b, l, b.getI64Type(), v);
+    v = createOp<CastOp>(b, l, b.getF32Type(), v);
+  Value wide = createOp<CastOp>(b, l, b.getI64Type(), v);
   if (to.getWidth() < 64)
-    return CastOp::create(b, l, to, wide);
+    return createOp<CastOp>(b, l, to, wide);
   auto ft = cast<FloatType>(v.getType());
-  Value bound = arith::ConstantOp::create(
+  Value bound = createOp<arith::ConstantOp>(
       b, l, b.getFloatAttr(ft, 9223372036854775808.0));
   Value large =
-      arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, v, bound);
-  Value asUnsigned = arith::FPToUIOp::create(b, l, to, v);
-  return arith::SelectOp::create(b, l, large, asUnsigned, wide);
+      createOp<arith::CmpFOp>(b, l, arith::CmpFPredicate::OGE, v, bound);
+  Value asUnsigned = createOp<arith::FPToUIOp>(b, l, to, v);
+  return createOp<arith::SelectOp>(b, l, large, asUnsigned, wide);
 }
 
 Value BodyImporter::convert(Value v, Type type, Location l) {
@@ -365,19 +366,19 @@ Value BodyImporter::convert(Value v, Type type, Location l) {
   if (v.getType() == to) {
     // intN <-> uintN: the same bits (C's conversion modulo 2^N); a value
     // of its own, since its users read it with the other signedness.
-    result = arith::BitcastOp::create(builder, l, to, v);
+    result = createOp<arith::BitcastOp>(builder, l, to, v);
   } else if (from.isUnsignedInteger() && isa<FloatType>(to)) {
     Type wide = to.getIntOrFloatBitWidth() < 16 ? builder.getF32Type() : to;
-    result = arith::UIToFPOp::create(builder, l, wide, v);
+    result = createOp<arith::UIToFPOp>(builder, l, wide, v);
     if (wide != to)
-      result = CastOp::create(builder, l, to, result);
+      result = createOp<CastOp>(builder, l, to, result);
   } else if (from.isUnsignedInteger() && isa<IntegerType>(to) &&
              to.getIntOrFloatBitWidth() > v.getType().getIntOrFloatBitWidth()) {
-    result = arith::ExtUIOp::create(builder, l, to, v);
+    result = createOp<arith::ExtUIOp>(builder, l, to, v);
   } else if (type.isUnsignedInteger() && isa<FloatType>(v.getType())) {
     result = floatToUnsigned(builder, l, v, cast<IntegerType>(to));
   } else {
-    result = CastOp::create(builder, l, to, v);
+    result = createOp<CastOp>(builder, l, to, v);
   }
   return setTorchType(result, type);
 }
@@ -385,10 +386,10 @@ Value BodyImporter::convert(Value v, Type type, Location l) {
 Value BodyImporter::constant(Type type, double value, Location l) {
   Type valueType = BufferType::getValueTypeOf(type);
   if (auto ft = dyn_cast<FloatType>(valueType))
-    return arith::ConstantOp::create(builder, l,
-                                     builder.getFloatAttr(ft, value));
+    return createOp<arith::ConstantOp>(builder, l,
+                                       builder.getFloatAttr(ft, value));
   return setTorchType(
-      arith::ConstantOp::create(
+      createOp<arith::ConstantOp>(
           builder, l,
           builder.getIntegerAttr(valueType, static_cast<int64_t>(value))),
       type);
@@ -404,12 +405,12 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type torchType) {
     bool b = v->isName("True");
     if (isa<FloatType>(type))
       return constant(type, b ? 1.0 : 0.0, l);
-    return result(arith::ConstantOp::create(
+    return result(createOp<arith::ConstantOp>(
         builder, l, builder.getIntegerAttr(type, b ? 1 : 0)));
   }
   if (v->kind == PyValue::Kind::Int) {
     if (auto ft = dyn_cast<FloatType>(type))
-      return Value(arith::ConstantOp::create(
+      return Value(createOp<arith::ConstantOp>(
           builder, l,
           builder.getFloatAttr(ft, static_cast<double>(v->intValue))));
     auto it = llvm::cast<IntegerType>(type);
@@ -425,19 +426,19 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type torchType) {
       return error(v->loc())
              << "constant " << v->intValue << " does not fit in " << torchType;
     int64_t value = it.getWidth() == 1 ? (v->intValue != 0) : v->intValue;
-    return result(arith::ConstantOp::create(
+    return result(createOp<arith::ConstantOp>(
         builder, l, builder.getIntegerAttr(type, value)));
   }
   if (v->kind == PyValue::Kind::Float) {
     if (auto ft = dyn_cast<FloatType>(type))
-      return Value(arith::ConstantOp::create(
+      return Value(createOp<arith::ConstantOp>(
           builder, l, builder.getFloatAttr(ft, v->floatValue)));
     double integral;
     if (std::isfinite(v->floatValue) &&
         std::modf(v->floatValue, &integral) == 0.0 &&
         std::abs(integral) < 9.0e18 &&
         (!torchType.isUnsignedInteger() || integral >= 0))
-      return result(arith::ConstantOp::create(
+      return result(createOp<arith::ConstantOp>(
           builder, l,
           builder.getIntegerAttr(type, static_cast<int64_t>(integral))));
     return error(v->loc()) << "constant " << v->text
@@ -614,11 +615,12 @@ LogicalResult BodyImporter::translateCall(const DumpStmt &stmt,
       return error(call.elements[0]->loc())
              << "an indirect index needs an integer value, got "
              << v->getType();
-    indirect[k] = isUnsigned(*v)
-                      ? Value(arith::IndexCastUIOp::create(
-                            builder, loc(stmt.loc), builder.getIndexType(), *v))
-                      : Value(arith::IndexCastOp::create(
-                            builder, loc(stmt.loc), builder.getIndexType(), *v));
+    indirect[k] =
+        isUnsigned(*v)
+            ? Value(createOp<arith::IndexCastUIOp>(builder, loc(stmt.loc),
+                                                   builder.getIndexType(), *v))
+            : Value(createOp<arith::IndexCastOp>(builder, loc(stmt.loc),
+                                                 builder.getIndexType(), *v));
     return success();
   }
   if (callee.consume_front("self.")) {
@@ -662,7 +664,7 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
     if (yielded.kind != BodyValue::Scalar)
       return error(block.loc)
              << "masked block '" << block.name << "' must return one value";
-    YieldOp::create(builder, l, ValueRange{yielded.value});
+    createOp<YieldOp>(builder, l, ValueRange{yielded.value});
   }
   Type type = torchType(yielded.value);
   const PyValue *otherArg = call.elements[1];
@@ -678,8 +680,8 @@ LogicalResult BodyImporter::translateMasked(const DumpStmt &stmt,
       return failure();
     other = *v;
   }
-  auto masked = MaskedOp::create(builder, l, yielded.value.getType(), maskBit,
-                                 other);
+  auto masked =
+      createOp<MaskedOp>(builder, l, yielded.value.getType(), maskBit, other);
   masked.getBody().push_back(region.release());
   result.kind = BodyValue::Scalar;
   result.value = setTorchType(masked.getResult(), type);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
@@ -31,11 +32,11 @@ LogicalResult BodyImporter::translateFma(const OpCall &c, const OpDef &def) {
   Value a = convert((*args)[0], type, l), b = convert((*args)[1], type, l),
         x = convert((*args)[2], type, l);
   if (isa<FloatType>(type))
-    c.result.value = math::FmaOp::create(builder, l, a, b, x);
+    c.result.value = createOp<math::FmaOp>(builder, l, a, b, x);
   else
     c.result.value = setTorchType(
-        arith::AddIOp::create(builder, l, arith::MulIOp::create(builder, l, a, b),
-                              x),
+        createOp<arith::AddIOp>(builder, l,
+                                createOp<arith::MulIOp>(builder, l, a, b), x),
         type);
   return success();
 }
@@ -66,24 +67,25 @@ LogicalResult BodyImporter::translateSign(const OpCall &c, const OpDef &def) {
   Value zero = constant(type, 0, l);
   Value pos, neg;
   if (isa<FloatType>(type)) {
-    pos =
-        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, zero, *x);
-    neg =
-        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT, *x, zero);
+    pos = createOp<arith::CmpFOp>(builder, l, arith::CmpFPredicate::OLT, zero,
+                                  *x);
+    neg = createOp<arith::CmpFOp>(builder, l, arith::CmpFPredicate::OLT, *x,
+                                  zero);
   } else if (isUnsigned(*x)) {
-    pos = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne, *x, zero);
-    neg = arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
-  } else {
     pos =
-        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, zero, *x);
-    neg =
-        arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, *x, zero);
+        createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::ne, *x, zero);
+    neg = createOp<arith::ConstantOp>(builder, l, builder.getBoolAttr(false));
+  } else {
+    pos = createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::slt, zero,
+                                  *x);
+    neg = createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::slt, *x,
+                                  zero);
   }
   Type i8 = builder.getI8Type();
   // Sequenced: the order of the ops must not depend on the compiler.
   Value posI8 = convert(pos, i8, l);
   Value negI8 = convert(neg, i8, l);
-  Value diff = arith::SubIOp::create(builder, l, posI8, negI8);
+  Value diff = createOp<arith::SubIOp>(builder, l, posI8, negI8);
   c.result.value = convert(diff, torchType(*x), l);
   return success();
 }
@@ -97,17 +99,18 @@ LogicalResult BodyImporter::translateSignbit(const OpCall &c,
   Type type = x->getType();
   if (type.isInteger(1) || isUnsigned(*x)) {
     c.result.value =
-        arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
+        createOp<arith::ConstantOp>(builder, l, builder.getBoolAttr(false));
     return success();
   }
   Value bits = *x;
   if (isa<FloatType>(type)) {
     // The sign bit itself, so -0.0 and negative NaNs count.
-    bits = arith::BitcastOp::create(
+    bits = createOp<arith::BitcastOp>(
         builder, l, builder.getIntegerType(type.getIntOrFloatBitWidth()), *x);
   }
-  c.result.value = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt,
-                                         bits, constant(bits.getType(), 0, l));
+  c.result.value =
+      createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::slt, bits,
+                              constant(bits.getType(), 0, l));
   return success();
 }
 
@@ -120,7 +123,7 @@ LogicalResult BodyImporter::translateFloatClass(const OpCall &c,
   if (!isa<FloatType>(x->getType())) {
     // Integers are never NaN or infinite.
     c.result.value =
-        arith::ConstantOp::create(builder, l, builder.getBoolAttr(false));
+        createOp<arith::ConstantOp>(builder, l, builder.getBoolAttr(false));
     return success();
   }
   c.result.value = def.buildFloat(builder, l, *x);
@@ -142,23 +145,23 @@ LogicalResult BodyImporter::translateShift(const OpCall &c, const OpDef &def) {
   // there.
   unsigned width = type.getIntOrFloatBitWidth();
   bool isUnsignedType = type.isUnsignedInteger();
-  Value inRange = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ult,
-                                        b, constant(type, width, l));
+  Value inRange = createOp<arith::CmpIOp>(builder, l, arith::CmpIPredicate::ult,
+                                          b, constant(type, width, l));
   bool left = c.name == "lshift" || c.name == "bitwise_left_shift";
   Value shifted, saturated;
   if (left) {
-    shifted = arith::ShLIOp::create(builder, l, a, b);
+    shifted = createOp<arith::ShLIOp>(builder, l, a, b);
     saturated = constant(type, 0, l);
   } else if (isUnsignedType) {
-    shifted = arith::ShRUIOp::create(builder, l, a, b);
+    shifted = createOp<arith::ShRUIOp>(builder, l, a, b);
     saturated = constant(type, 0, l);
   } else {
-    shifted = arith::ShRSIOp::create(builder, l, a, b);
+    shifted = createOp<arith::ShRSIOp>(builder, l, a, b);
     saturated =
-        arith::ShRSIOp::create(builder, l, a, constant(type, width - 1, l));
+        createOp<arith::ShRSIOp>(builder, l, a, constant(type, width - 1, l));
   }
   c.result.value = setTorchType(
-      arith::SelectOp::create(builder, l, inRange, shifted, saturated), type);
+      createOp<arith::SelectOp>(builder, l, inRange, shifted, saturated), type);
   return success();
 }
 
@@ -210,7 +213,7 @@ LogicalResult BodyImporter::translateBitcast(const OpCall &c,
   c.result.value =
       *src == *type
           ? v
-          : setTorchType(arith::BitcastOp::create(
+          : setTorchType(createOp<arith::BitcastOp>(
                              builder, l, BufferType::getValueTypeOf(*type), v),
                          *type);
   return success();
@@ -227,8 +230,9 @@ LogicalResult BodyImporter::translateLdexp(const OpCall &c, const OpDef &def) {
            << "'ops.ldexp' needs an integer exponent, got "
            << xy->second.getType();
   // x * 2^n: exact while 2^n is a finite value of the type.
-  Value scale = math::Exp2Op::create(builder, l, convert(xy->second, type, l));
+  Value scale =
+      createOp<math::Exp2Op>(builder, l, convert(xy->second, type, l));
   c.result.value =
-      arith::MulFOp::create(builder, l, convert(xy->first, type, l), scale);
+      createOp<arith::MulFOp>(builder, l, convert(xy->first, type, l), scale);
   return success();
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
@@ -33,7 +34,7 @@ void BodyImporter::setResults(BodyValue &result, ValueRange values,
 OpaqueOp BodyImporter::createOpaque(const OpCall &c, ValueRange operands,
                                     TypeRange results,
                                     ArrayRef<NamedAttribute> attrs) {
-  auto op = OpaqueOp::create(
+  auto op = createOp<OpaqueOp>(
       builder, loc(c.stmt.loc),
       llvm::map_to_vector(results, BufferType::getValueTypeOf),
       builder.getStringAttr(c.name), operands);
@@ -150,8 +151,8 @@ LogicalResult BodyImporter::translateScan(const DumpStmt &stmt,
   // empty and only the submodule's name identifies the scan.
   SmallVector<Type> valueTypes =
       llvm::map_to_vector(*types, BufferType::getValueTypeOf);
-  auto op = ScanOp::create(builder, l, valueTypes,
-                           builder.getStringAttr(module), *values);
+  auto op = createOp<ScanOp>(builder, l, valueTypes,
+                             builder.getStringAttr(module), *values);
   if (const DumpBlock *combine =
           blocks.lookup((module + "_combine_fn").str())) {
     Block *block = new Block();
@@ -174,7 +175,7 @@ LogicalResult BodyImporter::translateScan(const DumpStmt &stmt,
     SmallVector<Value> yielded;
     for (auto [v, torchType] : llvm::zip(returned.tuple, *types))
       yielded.push_back(convert(v, torchType, l));
-    ScanYieldOp::create(builder, l, yielded);
+    createOp<ScanYieldOp>(builder, l, yielded);
   }
   for (auto [result, type] : llvm::zip(op.getResults(), *types))
     setTorchType(result, type);

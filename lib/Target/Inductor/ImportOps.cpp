@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 #include "ReductionTypes.h"
 
@@ -28,97 +29,100 @@ using namespace mlir::fusion::inductor;
 
 template <typename OpTy>
 static Value unary(OpBuilder &b, Location l, ValueRange v) {
-  return OpTy::create(b, l, v[0]);
+  return createOp<OpTy>(b, l, v[0]);
 }
 
 template <typename OpTy>
 static Value binary(OpBuilder &b, Location l, ValueRange v) {
-  return OpTy::create(b, l, v[0], v[1]);
+  return createOp<OpTy>(b, l, v[0], v[1]);
 }
 
 /// A zero of `type` (an integer or float type).
 static Value zero(OpBuilder &b, Location l, Type type) {
   if (auto ft = dyn_cast<FloatType>(type))
-    return arith::ConstantOp::create(b, l, b.getFloatAttr(ft, 0.0));
-  return arith::ConstantOp::create(b, l, b.getIntegerAttr(type, 0));
+    return createOp<arith::ConstantOp>(b, l, b.getFloatAttr(ft, 0.0));
+  return createOp<arith::ConstantOp>(b, l, b.getIntegerAttr(type, 0));
 }
 
 static Value floatOne(OpBuilder &b, Location l, Type type) {
-  return arith::ConstantOp::create(b, l,
-                                   b.getFloatAttr(cast<FloatType>(type), 1.0));
+  return createOp<arith::ConstantOp>(
+      b, l, b.getFloatAttr(cast<FloatType>(type), 1.0));
 }
 
 static Value reciprocal(OpBuilder &b, Location l, ValueRange v) {
-  return arith::DivFOp::create(b, l, floatOne(b, l, v[0].getType()), v[0]);
+  return createOp<arith::DivFOp>(b, l, floatOne(b, l, v[0].getType()), v[0]);
 }
 
 /// 1 / (1 + exp(-x))
 static Value sigmoid(OpBuilder &b, Location l, ValueRange v) {
-  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, v[0]));
+  Value e = createOp<math::ExpOp>(b, l, createOp<arith::NegFOp>(b, l, v[0]));
   Value c1 = floatOne(b, l, v[0].getType());
-  return arith::DivFOp::create(b, l, c1, arith::AddFOp::create(b, l, c1, e));
+  return createOp<arith::DivFOp>(b, l, c1,
+                                 createOp<arith::AddFOp>(b, l, c1, e));
 }
 
 static Value negInt(OpBuilder &b, Location l, ValueRange v) {
-  return arith::SubIOp::create(b, l, zero(b, l, v[0].getType()), v[0]);
+  return createOp<arith::SubIOp>(b, l, zero(b, l, v[0].getType()), v[0]);
 }
 
 static Value reluFloat(OpBuilder &b, Location l, ValueRange v) {
-  return arith::MaximumFOp::create(b, l, v[0], zero(b, l, v[0].getType()));
+  return createOp<arith::MaximumFOp>(b, l, v[0], zero(b, l, v[0].getType()));
 }
 
 static Value reluInt(OpBuilder &b, Location l, ValueRange v) {
-  return arith::MaxSIOp::create(b, l, v[0], zero(b, l, v[0].getType()));
+  return createOp<arith::MaxSIOp>(b, l, v[0], zero(b, l, v[0].getType()));
 }
 
 static Value squareFloat(OpBuilder &b, Location l, ValueRange v) {
-  return arith::MulFOp::create(b, l, v[0], v[0]);
+  return createOp<arith::MulFOp>(b, l, v[0], v[0]);
 }
 
 static Value squareInt(OpBuilder &b, Location l, ValueRange v) {
-  return arith::MulIOp::create(b, l, v[0], v[0]);
+  return createOp<arith::MulIOp>(b, l, v[0], v[0]);
 }
 
 /// Python's float `//`: floor of the quotient.
 static Value floorDivFloat(OpBuilder &b, Location l, ValueRange v) {
-  return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, v[0], v[1]));
+  return createOp<math::FloorOp>(b, l,
+                                 createOp<arith::DivFOp>(b, l, v[0], v[1]));
 }
 
 /// |x| == inf (math.isinf has no lowering in the CPU pipeline).
 static Value isInf(OpBuilder &b, Location l, ValueRange v) {
   auto type = cast<FloatType>(v[0].getType());
-  Value inf = arith::ConstantOp::create(
+  Value inf = createOp<arith::ConstantOp>(
       b, l, b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics())));
-  Value abs = math::AbsFOp::create(b, l, v[0]);
-  return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, abs, inf);
+  Value abs = createOp<math::AbsFOp>(b, l, v[0]);
+  return createOp<arith::CmpFOp>(b, l, arith::CmpFPredicate::OEQ, abs, inf);
 }
 
 /// C's truncating division of floats: trunc(a / b).
 static Value truncDivFloat(OpBuilder &b, Location l, ValueRange v) {
-  return math::TruncOp::create(b, l, arith::DivFOp::create(b, l, v[0], v[1]));
+  return createOp<math::TruncOp>(b, l,
+                                 createOp<arith::DivFOp>(b, l, v[0], v[1]));
 }
 
 Value mlir::fusion::inductor::buildPythonMod(OpBuilder &b, Location l, Value a,
                                              Value d) {
   bool isFloat = isa<FloatType>(a.getType());
-  Value r = isFloat ? Value(arith::RemFOp::create(b, l, a, d))
-                    : Value(arith::RemSIOp::create(b, l, a, d));
-  Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(a.getType()));
+  Value r = isFloat ? Value(createOp<arith::RemFOp>(b, l, a, d))
+                    : Value(createOp<arith::RemSIOp>(b, l, a, d));
+  Value zero = createOp<arith::ConstantOp>(b, l, b.getZeroAttr(a.getType()));
   Value nonZero, rNeg, dNeg;
   if (isFloat) {
-    nonZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, r, zero);
-    rNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
-    dNeg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, d, zero);
+    nonZero = createOp<arith::CmpFOp>(b, l, arith::CmpFPredicate::UNE, r, zero);
+    rNeg = createOp<arith::CmpFOp>(b, l, arith::CmpFPredicate::OLT, r, zero);
+    dNeg = createOp<arith::CmpFOp>(b, l, arith::CmpFPredicate::OLT, d, zero);
   } else {
-    nonZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
-    rNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero);
-    dNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, d, zero);
+    nonZero = createOp<arith::CmpIOp>(b, l, arith::CmpIPredicate::ne, r, zero);
+    rNeg = createOp<arith::CmpIOp>(b, l, arith::CmpIPredicate::slt, r, zero);
+    dNeg = createOp<arith::CmpIOp>(b, l, arith::CmpIPredicate::slt, d, zero);
   }
-  Value fix = arith::AndIOp::create(b, l, nonZero,
-                                    arith::XOrIOp::create(b, l, rNeg, dNeg));
-  Value adjusted = isFloat ? Value(arith::AddFOp::create(b, l, r, d))
-                           : Value(arith::AddIOp::create(b, l, r, d));
-  return arith::SelectOp::create(b, l, fix, adjusted, r);
+  Value fix = createOp<arith::AndIOp>(
+      b, l, nonZero, createOp<arith::XOrIOp>(b, l, rNeg, dNeg));
+  Value adjusted = isFloat ? Value(createOp<arith::AddFOp>(b, l, r, d))
+                           : Value(createOp<arith::AddIOp>(b, l, r, d));
+  return createOp<arith::SelectOp>(b, l, fix, adjusted, r);
 }
 
 static Value pythonMod(OpBuilder &b, Location l, ValueRange v) {
@@ -130,19 +134,18 @@ static Value pythonMod(OpBuilder &b, Location l, ValueRange v) {
 static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
   Type type = v[0].getType(), i64 = b.getI64Type();
   if (type.isInteger(64))
-    return math::IPowIOp::create(b, l, v[0], v[1]);
-  Value base = arith::ExtUIOp::create(b, l, i64, v[0]);
-  Value exponent = arith::ExtUIOp::create(b, l, i64, v[1]);
-  Value p = math::IPowIOp::create(b, l, base, exponent);
-  return arith::TruncIOp::create(b, l, type, p);
+    return createOp<math::IPowIOp>(b, l, v[0], v[1]);
+  Value base = createOp<arith::ExtUIOp>(b, l, i64, v[0]);
+  Value exponent = createOp<arith::ExtUIOp>(b, l, i64, v[1]);
+  Value p = createOp<math::IPowIOp>(b, l, base, exponent);
+  return createOp<arith::TruncIOp>(b, l, type, p);
 }
 
 Value mlir::fusion::inductor::flipSignBit(OpBuilder &b, Location l, Value x) {
   auto type = cast<IntegerType>(x.getType());
-  Value bit = arith::ConstantOp::create(
-      b, l,
-      b.getIntegerAttr(type, APInt::getSignMask(type.getWidth())));
-  return arith::XOrIOp::create(b, l, x, bit);
+  Value bit = createOp<arith::ConstantOp>(
+      b, l, b.getIntegerAttr(type, APInt::getSignMask(type.getWidth())));
+  return createOp<arith::XOrIOp>(b, l, x, bit);
 }
 
 /// The rows whose integer op differs for unsigned operands (the others
@@ -395,7 +398,7 @@ FailureOr<Value> BodyImporter::indexValue(unsigned index, const char *at,
   SmallVector<Value> operands;
   if (failed(buildIndex(index, at, map, operands)))
     return failure();
-  return Value(IndexExprOp::create(builder, l, type, operands, map));
+  return Value(createOp<IndexExprOp>(builder, l, type, operands, map));
 }
 
 LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
@@ -421,7 +424,7 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
         0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   }
   c.result.value = setTorchType(
-      LoadOp::create(builder, loc(c.stmt.loc), *buffer, operands, map),
+      createOp<LoadOp>(builder, loc(c.stmt.loc), *buffer, operands, map),
       bodyDtypeOf(cast<BufferType>(buffer->getType()).getElementType()));
   return success();
 }
@@ -477,8 +480,8 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
     return failure();
   Type element =
       bodyDtypeOf(llvm::cast<BufferType>(handle.getType()).getElementType());
-  StoreOp::create(builder, l, convert(*value, element, l), handle, operands,
-                  map, mode);
+  createOp<StoreOp>(builder, l, convert(*value, element, l), handle, operands,
+                    map, mode);
   result.kind = BodyValue::Nothing;
   return success();
 }
@@ -612,8 +615,8 @@ LogicalResult BodyImporter::translateCheckBounds(const OpCall &c,
   for (unsigned s : guarded)
     operands.push_back(indirect[s]);
   SmallVector<Type> types(guarded.size(), builder.getIndexType());
-  auto op = OpaqueOp::create(builder, l, types,
-                             builder.getStringAttr("check_bounds"), operands);
+  auto op = createOp<OpaqueOp>(builder, l, types,
+                               builder.getStringAttr("check_bounds"), operands);
   op->setAttr("lower", builder.getBoolAttr(*lower));
   op->setAttr("upper", builder.getBoolAttr(*upper));
   for (auto [s, result] : llvm::zip(guarded, op.getResults()))
@@ -629,10 +632,11 @@ LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
     return failure();
   auto [cond, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
   Type type = promote(torchType(a), torchType(b));
-  result.value = setTorchType(
-      arith::SelectOp::create(builder, l, convert(cond, builder.getI1Type(), l),
-                              convert(a, type, l), convert(b, type, l)),
-      type);
+  result.value =
+      setTorchType(createOp<arith::SelectOp>(
+                       builder, l, convert(cond, builder.getI1Type(), l),
+                       convert(a, type, l), convert(b, type, l)),
+                   type);
   return success();
 }
 
@@ -648,8 +652,9 @@ LogicalResult BodyImporter::translateRand(const OpCall &c, const OpDef &def) {
   if (!offsetType.isInteger(32) && !offsetType.isInteger(64))
     return error(call.elements[1]->loc())
            << "ops.rand needs an int32 or int64 offset, got " << offsetType;
-  result.value = RandOp::create(builder, l, builder.getF32Type(),
-                                convert(seed, builder.getI64Type(), l), offset);
+  result.value =
+      createOp<RandOp>(builder, l, builder.getF32Type(),
+                       convert(seed, builder.getI64Type(), l), offset);
   return success();
 }
 
@@ -746,7 +751,7 @@ LogicalResult BodyImporter::translateReduction(const OpCall &c,
     resultTypes.push_back(valueType);
     break;
   }
-  auto reduce = ReduceOp::create(builder, l, resultTypes, *kind, inputs);
+  auto reduce = createOp<ReduceOp>(builder, l, resultTypes, *kind, inputs);
   if (resultTypes.size() == 1) {
     result.value = reduce.getResult(0);
     bool isMinMax = *kind == ReduceKind::Max || *kind == ReduceKind::Min;
@@ -779,9 +784,9 @@ LogicalResult BodyImporter::translateLogicalNot(const OpCall &c,
     return failure();
   Location l = loc(c.stmt.loc);
   Value b = convert(*x, builder.getI1Type(), l);
-  c.result.value = arith::XOrIOp::create(
+  c.result.value = createOp<arith::XOrIOp>(
       builder, l, b,
-      arith::ConstantOp::create(builder, l, builder.getBoolAttr(true)));
+      createOp<arith::ConstantOp>(builder, l, builder.getBoolAttr(true)));
   return success();
 }
 
@@ -794,11 +799,12 @@ LogicalResult BodyImporter::translateBitwiseNot(const OpCall &c,
   if (isa<FloatType>(type))
     return error(c.call.loc()) << "ops.bitwise_not needs an integer operand";
   Location l = loc(c.stmt.loc);
-  c.result.value = setTorchType(
-      arith::XOrIOp::create(builder, l, *x,
-                            arith::ConstantOp::create(
-                                builder, l, builder.getIntegerAttr(type, -1))),
-      torchType(*x));
+  c.result.value =
+      setTorchType(createOp<arith::XOrIOp>(
+                       builder, l, *x,
+                       createOp<arith::ConstantOp>(
+                           builder, l, builder.getIntegerAttr(type, -1))),
+                   torchType(*x));
   return success();
 }
 
@@ -881,7 +887,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
                     .Case("le", arith::CmpFPredicate::OLE)
                     .Case("gt", arith::CmpFPredicate::OGT)
                     .Default(arith::CmpFPredicate::OGE);
-    c.result.value = arith::CmpFOp::create(builder, l, pred, a, b);
+    c.result.value = createOp<arith::CmpFOp>(builder, l, pred, a, b);
     return success();
   }
   // Booleans compare as 0 < 1, so unsigned.
@@ -897,7 +903,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
                                      : arith::CmpIPredicate::sgt)
                   .Default(isBool ? arith::CmpIPredicate::uge
                                   : arith::CmpIPredicate::sge);
-  c.result.value = arith::CmpIOp::create(builder, l, pred, a, b);
+  c.result.value = createOp<arith::CmpIOp>(builder, l, pred, a, b);
   return success();
 }
 
@@ -916,7 +922,7 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
     // float ** int keeps the integer exponent (an unsigned one widened).
     if (isUnsigned(y))
       y = convert(y, builder.getI64Type(), l);
-    c.result.value = math::FPowIOp::create(builder, l, x, y);
+    c.result.value = createOp<math::FPowIOp>(builder, l, x, y);
     return success();
   }
   Value a = convert(x, type, l), b = convert(y, type, l);
