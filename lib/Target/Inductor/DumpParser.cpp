@@ -92,6 +92,8 @@ private:
     /// The line after its indentation.
     StringRef text;
     unsigned indent;
+    /// The line's number in the dump (from 1).
+    unsigned number;
     const char *textBegin() const { return text.data(); }
   };
 
@@ -126,6 +128,7 @@ private:
         return;
       }
       const char *start = p;
+      ++lineNumber;
       p = static_cast<const char *>(memchr(p, '\n', end - p));
       if (!p)
         p = end;
@@ -139,7 +142,7 @@ private:
       if (indent == StringRef::npos)
         indent = full.size();
       StringRef text = full.drop_front(indent).rtrim(' ');
-      current = {full, text, static_cast<unsigned>(indent)};
+      current = {full, text, static_cast<unsigned>(indent), lineNumber};
     } while (current.text.starts_with("#"));
   }
 
@@ -362,6 +365,8 @@ private:
   StringRef buffer;
   Line current;
   const char *nextLine = nullptr;
+  /// The number of the last line read (from 1).
+  unsigned lineNumber = 0;
   bool ended = false;
   unsigned containerDepth = 0;
   static constexpr unsigned kMaxContainerDepth = 8;
@@ -710,6 +715,9 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
       const Line &l = line();
       DumpStmt &stmt = block.stmts.emplace_back();
       stmt.loc = l.textBegin();
+      // SourceMgr's line and column: the indentation holds only spaces.
+      stmt.line = l.number;
+      stmt.column = l.indent + 1;
       StringRef valueText;
       if (l.text == "return" || l.text.starts_with("return ")) {
         valueText = l.text.drop_front(6);

@@ -607,6 +607,12 @@ private:
   /// after each body).
   PyValueArena &values;
   const DumpLocator &locator;
+  /// The statement being translated, and the location its ops carry (built
+  /// from the line and column the parser recorded), once made; `file` is
+  /// the dump's name, taken from the body's first statement location.
+  const DumpStmt *currentStmt = nullptr;
+  LocationAttr currentStmtLoc;
+  StringAttr file;
   /// The version of the graph's maps the body reads (BodySite).
   unsigned version;
   BodyPlaceholders *placeholders;

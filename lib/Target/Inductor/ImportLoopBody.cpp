@@ -38,7 +38,25 @@ BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
 InFlightDiagnostic BodyImporter::error(const char *at) {
   return locator.emitError(at);
 }
-Location BodyImporter::loc(const char *at) { return locator.get(at); }
+Location BodyImporter::loc(const char *at) {
+  // The ops of a statement are located at its start: the parser counted
+  // its line, and the first such location of the body names the file. Any
+  // other position is counted by the locator.
+  if (!currentStmt || at != currentStmt->loc || !currentStmt->line)
+    return locator.get(at);
+  if (!currentStmtLoc) {
+    if (file) {
+      currentStmtLoc =
+          FileLineColLoc::get(file, currentStmt->line, currentStmt->column);
+    } else {
+      Location first = locator.get(at);
+      currentStmtLoc = first;
+      if (auto fileLoc = dyn_cast<FileLineColLoc>(first))
+        file = fileLoc.getFilename();
+    }
+  }
+  return currentStmtLoc;
+}
 
 LogicalResult BodyImporter::parseIndices() {
   // var_ranges name the loop variables: pointwise loops, then reduction.
@@ -163,6 +181,10 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
                                           BodyEnv &env,
                                           BodyValue &result) {
+  // loc() of this statement (a masked subblock's statements, translated
+  // inside it, take their turn; the rest of this one asks the locator).
+  currentStmt = &stmt;
+  currentStmtLoc = {};
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {
     FailureOr<PyValue *> generic =

@@ -171,6 +171,9 @@ struct DumpBuffer {
 /// at once.
 struct DumpStmt {
   const char *loc;
+  /// Where `loc` is, as the location the statement's ops carry: the parser
+  /// counts the lines it reads, so the importer need not count them again.
+  unsigned line = 0, column = 0;
   /// Empty for `return`.
   StringRef target;
   /// The value's text (`ops.load('buf0', get_index)`, `None`, ...).
