@@ -80,7 +80,8 @@ LogicalResult BodyImporter::parseIndices() {
            << "var_ranges [" << found << "] do not match the node sizes ["
            << expected << "]";
   }
-  llvm::StringMap<unsigned> loopVars;
+  // A few names a node: a small map on the stack, not a StringMap's heap.
+  llvm::SmallDenseMap<StringRef, unsigned, 8> loopVars;
   for (auto [i, range] : llvm::enumerate(body.varRanges))
     if (!loopVars.try_emplace(range.first, i).second)
       return error(body.varRangesLoc)

@@ -98,10 +98,12 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
   state.addTypes(resultTypes);
   Region *body = state.addRegion();
   Block &block = body->emplaceBlock();
-  for (size_t i = 0, e = ranges.size() + reductionRanges.size(); i < e; ++i)
-    block.addArgument(builder.getIndexType(), state.location);
-  for (Type type : resultTypes)
-    block.addArgument(type, state.location);
+  // All at once: one allocation of the block's argument list.
+  SmallVector<Type, 8> argTypes(ranges.size() + reductionRanges.size(),
+                                builder.getIndexType());
+  llvm::append_range(argTypes, resultTypes);
+  SmallVector<Location, 8> argLocs(argTypes.size(), state.location);
+  block.addArguments(argTypes, argLocs);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&block);
   YieldOp::create(builder, state.location);
