@@ -283,7 +283,7 @@ class GpuTimer:
         with open(m.binary_path(), "rb") as f:
             module = cuda_driver.Module(f.read())
         launcher = cuda_driver.Kernel(module, kernel, step.block,
-                                      len(step.args))
+                                      len(step.args), cluster=step.cluster)
         arg_sets = []
         for _ in range(sets):
             tensors = []

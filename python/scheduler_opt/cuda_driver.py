@@ -4,7 +4,9 @@ Modules are loaded into the current context (PyTorch's primary context
 once PyTorch has initialized CUDA); kernels take bare device pointers
 (the lowering's bare-pointer calling convention), so a launch passes one
 64-bit value per storage. Each `Kernel` keeps its parameter array, so a
-launch only writes the pointers and calls cuLaunchKernel.
+launch only writes the pointers and calls cuLaunchKernel; a kernel whose
+blocks form thread block clusters (sm_90) is launched with cuLaunchKernelEx
+and the CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute.
 """
 import ctypes
 import ctypes.util
@@ -15,6 +17,29 @@ _lib = None
 
 class CudaError(RuntimeError):
     pass
+
+
+# cuda.h's CUlaunchAttributeID of the cluster dimension.
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class LaunchAttribute(ctypes.Structure):
+    """CUlaunchAttribute: an id, padding to 8 bytes, a 64-byte value union
+    whose cluster dimension is three unsigned ints."""
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4),
+                ("x", ctypes.c_uint), ("y", ctypes.c_uint),
+                ("z", ctypes.c_uint), ("rest", ctypes.c_char * 52)]
+
+
+class LaunchConfig(ctypes.Structure):
+    """CUlaunchConfig."""
+    _fields_ = [("gridDimX", ctypes.c_uint), ("gridDimY", ctypes.c_uint),
+                ("gridDimZ", ctypes.c_uint), ("blockDimX", ctypes.c_uint),
+                ("blockDimY", ctypes.c_uint), ("blockDimZ", ctypes.c_uint),
+                ("sharedMemBytes", ctypes.c_uint),
+                ("hStream", ctypes.c_void_p),
+                ("attrs", ctypes.POINTER(LaunchAttribute)),
+                ("numAttrs", ctypes.c_uint)]
 
 
 def _driver():
@@ -33,6 +58,9 @@ def _driver():
             ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
             ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        _lib.cuLaunchKernelEx.argtypes = [
+            ctypes.POINTER(LaunchConfig), ctypes.c_void_p, ctypes.c_void_p,
+            ctypes.c_void_p]
         _lib.cuCtxGetCurrent.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
     return _lib
 
@@ -75,21 +103,43 @@ class Kernel:
     """A kernel of a module with its launch shape and parameter array."""
 
     def __init__(self, module: Module, name: str, block: Tuple[int, int, int],
-                 num_args: int):
+                 num_args: int, cluster: Tuple[int, int, int] = (1, 1, 1)):
         # The kernels' shared memory is static (declared in the PTX): no
         # dynamic shared memory at launch.
         self.name = name
         self.function = module.function(name)
         self.block = block
+        self.cluster = tuple(cluster)
         self._values = (ctypes.c_uint64 * max(num_args, 1))()
         base = ctypes.addressof(self._values)
         self._params = (ctypes.c_void_p * max(num_args, 1))(
             *[base + 8 * i for i in range(max(num_args, 1))])
-        self._launch = _driver().cuLaunchKernel
+        if self.cluster == (1, 1, 1):
+            self._launch = _driver().cuLaunchKernel
+            return
+        # The launch configuration is kept too: a launch writes the grid
+        # and the stream into it.
+        self._launch_ex = _driver().cuLaunchKernelEx
+        self._attribute = LaunchAttribute(
+            id=CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, x=self.cluster[0],
+            y=self.cluster[1], z=self.cluster[2])
+        self._config = LaunchConfig(
+            blockDimX=block[0], blockDimY=block[1], blockDimZ=block[2],
+            sharedMemBytes=0, attrs=ctypes.pointer(self._attribute),
+            numAttrs=1)
 
     def launch(self, grid: Sequence[int], pointers: Sequence[int],
                stream: int):
         self._values[:len(pointers)] = pointers
+        if self.cluster != (1, 1, 1):
+            c = self._config
+            c.gridDimX, c.gridDimY, c.gridDimZ = grid[0], grid[1], grid[2]
+            c.hStream = stream
+            status = self._launch_ex(ctypes.byref(c), self.function,
+                                     self._params, None)
+            if status:
+                check(status, "cuLaunchKernelEx(%s)" % self.name)
+            return
         bx, by, bz = self.block
         status = self._launch(self.function, grid[0], grid[1], grid[2],
                               bx, by, bz, 0, stream, self._params,

@@ -23,6 +23,9 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "manifest_schema.json")) as _f:
     SCHEMA = json.load(_f)
 VERSION = SCHEMA["version"]
+# The portable thread block cluster size (sm_90): the most blocks a cluster
+# has without the kernel opting in to more.
+MAX_CLUSTER_BLOCKS = 8
 
 DTYPES = tuple(name for _, _, name in dtypes.DTYPES)
 ROLES = ("input", "output", "temp")
@@ -86,6 +89,9 @@ class Step:
     symbols: Tuple[str, ...] = ()
     grid: Tuple[Size, Size, Size] = (1, 1, 1)
     block: Tuple[int, int, int] = (1, 1, 1)
+    # Blocks of one thread block cluster (sm_90; the kernel's PTX requires
+    # it, `.reqnctapercluster`); (1, 1, 1) for kernels without clusters.
+    cluster: Tuple[int, int, int] = (1, 1, 1)
     shared_bytes: int = 0
     src: str = ""
     dst: str = ""
@@ -303,7 +309,18 @@ def _step(entry: dict, storages: Dict[str, Storage]) -> Step:
     _require(used <= set(symbols),
              "kernel %r: its grid uses size symbols %s that it does not take"
              % (step.name, ", ".join(sorted(used - set(symbols)))))
+    cluster = tuple(entry.get("cluster", (1, 1, 1)))
+    _require(len(cluster) == 3 and
+             all(isinstance(c, int) and c >= 1 for c in cluster) and
+             cluster[0] * cluster[1] * cluster[2] <= MAX_CLUSTER_BLOCKS,
+             "kernel %r: bad cluster %r (at most %d blocks)"
+             % (step.name, cluster, MAX_CLUSTER_BLOCKS))
+    _require(all(not sizes.is_static(g) or g % c == 0
+                 for g, c in zip(grid, cluster)),
+             "kernel %r: grid %r is no multiple of its cluster %r"
+             % (step.name, grid, cluster))
     return dataclasses.replace(step, grid=grid, block=block, symbols=symbols,
+                               cluster=cluster,
                                shared_bytes=int(entry.get("shared_bytes", 0)))
 
 

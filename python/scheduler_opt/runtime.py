@@ -366,7 +366,8 @@ class CompiledGraph:
                     if step.name not in kernels:
                         kernels[step.name] = cuda_driver.Kernel(
                             self.module, step.name, step.block,
-                            len(step.args) + len(step.symbols))
+                            len(step.args) + len(step.symbols),
+                            cluster=step.cluster)
         externs = {id(s): _Extern(s, manifest.buffer_storages())
                    for s in manifest.externs()}
         # An output storage whose whole extent one output views from its

@@ -112,6 +112,8 @@ class World:
         self.allocations = 0
         self.kernels = {}
         self.launches = []
+        # The cluster shape each kernel was created with.
+        self.clusters = {}
 
     def allocated(self, memory):
         self.memories[memory.base] = memory
@@ -172,8 +174,10 @@ class Kernel:
     """Launching calls the test's function of that name with (Memory,
     element offset) per pointer."""
 
-    def __init__(self, module, name, block, num_args):
+    def __init__(self, module, name, block, num_args, cluster=(1, 1, 1)):
         self.name = name
+        self.cluster = tuple(cluster)
+        WORLD.clusters[name] = self.cluster
 
     def launch(self, grid, pointers, stream):
         WORLD.launches.append((self.name, list(pointers)))

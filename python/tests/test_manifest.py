@@ -70,6 +70,31 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(m.binary_path(), os.path.join("/bundle", "g.ptx"))
         self.assertEqual(m.outputs[0].strides, (1, 8))
 
+    def test_cluster(self):
+        """A kernel's thread block cluster: (1, 1, 1) when the manifest
+        names none; a cluster of at most 8 blocks that divides the grid."""
+        self.assertEqual(manifest.parse(BASE).kernels()[0].cluster, (1, 1, 1))
+        m = manifest.parse(broken(
+            lambda d: d["steps"][0].update(cluster=[2, 1, 1])))
+        self.assertEqual(m.kernels()[0].cluster, (2, 1, 1))
+        self.assertEqual(m.kernels()[1].cluster, (1, 1, 1))
+        cases = {
+            "bad cluster": [0, 1, 1],
+            "at most 8 blocks": [16, 1, 1],
+            "at most 8": [4, 2, 2],
+            "no multiple of its cluster": [8, 1, 1],
+        }
+        for message, cluster in cases.items():
+            with self.subTest(message):
+                with self.assertRaisesRegex(manifest.ManifestError, message):
+                    manifest.parse(broken(
+                        lambda d: d["steps"][0].update(cluster=cluster)))
+        with self.assertRaisesRegex(manifest.ManifestError,
+                                    r"steps\[0\].cluster\[0\]: expected an "
+                                    "integer"):
+            manifest.parse(broken(
+                lambda d: d["steps"][0].update(cluster=["2", 1, 1])))
+
     def test_storage_span(self):
         t = manifest.Tensor("t", "s", "f32", (3, 2), (1, 4), 5)
         # offset 5, last element at 5 + 2 * 1 + 1 * 4 = 11

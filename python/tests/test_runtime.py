@@ -4,6 +4,7 @@ as shared pointers, externs get their views and out= tensors, returned
 tensors are adopted, temporaries are released, and every output holds the
 values a Python reference computes. Skipped where PyTorch is installed
 (the GPU machine runs the real thing: bench/backend_models.py)."""
+import dataclasses
 import importlib.util
 import math
 
@@ -289,3 +290,19 @@ def test_host_scalar_must_be_zero_dimensional():
     sig["inputs"][0]["host_scalar"] = True
     with pytest.raises(plan.PlanError, match="zero-dimensional"):
         plan.plan(m, sig)
+
+
+def test_kernels_get_their_cluster(world):
+    """Each kernel is created with its manifest step's thread block cluster
+    (the driver then launches it with cuLaunchKernelEx); kernels without
+    one keep (1, 1, 1)."""
+    world.kernels.update(k0=lambda x, buf8: None,
+                         k1=lambda buf8, buf11: None)
+    m, sig, d = _softmax_kernel()
+    steps = [dataclasses.replace(s, grid=(2, 1, 1), cluster=(2, 1, 1))
+             if s.name == "k1" else s for s in m.steps]
+    m = dataclasses.replace(m, steps=type(m.steps)(steps))
+    g = _compiled(m, plan.plan(m, sig, d))
+    g([world.tensor([0.0] * 32)])
+    assert world.clusters == {"k0": (1, 1, 1), "k1": (2, 1, 1)}
+    assert [name for name, _ in world.launches] == ["k0", "k1"]

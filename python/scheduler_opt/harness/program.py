@@ -42,7 +42,7 @@ class Program:
                 if k.name not in self.kernels:
                     self.kernels[k.name] = cuda_driver.Kernel(
                         self.module, k.name, k.block,
-                        len(k.args) + len(k.symbols))
+                        len(k.args) + len(k.symbols), cluster=k.cluster)
 
     def _size(self, size) -> int:
         return sizes.evaluate(size, self.symbols)
