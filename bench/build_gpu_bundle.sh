@@ -86,6 +86,9 @@ declare -A semantics=(
   [split_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [split_3x20000]="$red 2=3 6=20000 3=37 4=101"
   [split_2x20000]="$red 2=2 6=20000 3=37 4=101"
+  [cluster4_3x5000]="$red 2=3 6=5000 3=37 4=101"
+  [cluster8_3x20000]="$red 2=3 6=20000 3=37 4=101"
+  [global_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [rows_600x1024]="$root/bench/semantics/rows.mlir"
   [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
   [rand]="$root/bench/semantics/rand.mlir"
@@ -106,7 +109,9 @@ declare -A semantics=(
 # keeps them whole): 2 blocks per row in registers, 32 in registers, 2
 # looped (at 20000: on rows of 60000 the JIT's own sequential float sums
 # drift by 2e-4 from the exact Welford m2 and softmax sum, which the
-# GPU's matched to 1e-7). The normalization's 4 rows a thread are fixed
+# GPU's matched to 1e-7). Splits of at most 8 blocks run on a thread block
+# cluster (split_3x1000, split_2x20000, cluster4_3x5000, cluster8_3x20000),
+# 32 blocks and global_3x1000 through global memory. The normalization's 4 rows a thread are fixed
 # (its weight and bias exceed the default's register budget), 4 rows of
 # 128 threads a block: 16 rows a block, so that the last block's rows
 # past the 600th compute and store nothing.
@@ -115,6 +120,8 @@ declare -A ptx_options=(
   [transposes_200x1000]="schedule=0" [transposes_64x49]="schedule=0"
   [split_3x1000]="reduction-split=2"
   [split_3x20000]="reduction-split=32" [split_2x20000]="reduction-split=2"
+  [cluster4_3x5000]="reduction-split=4" [cluster8_3x20000]="reduction-split=8"
+  [global_3x1000]="reduction-split=2 reduction-cluster=0"
   [rows_600x1024]="reduction-rows-per-thread=4 reduction-lanes=128 reduction-rows-per-block=4")
 for case in "${!semantics[@]}"; do
   dir="$out/semantics/$case"

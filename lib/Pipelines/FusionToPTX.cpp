@@ -46,6 +46,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -59,6 +60,16 @@ std::string fusion::findLibdevice() {
       return std::string(path);
   }
   return "";
+}
+
+/// The compute capability of a chip name (`sm_90` and `sm_90a` give 90);
+/// 0 for a name not of that form.
+static int getChipVersion(StringRef chip) {
+  int version = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  chip = chip.take_while(llvm::isDigit);
+  return chip.getAsInteger(10, version) ? 0 : version;
 }
 
 void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
@@ -88,6 +99,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionRowsPerThread = options.reductionRowsPerThread;
   gpuOptions.reductionSplit = options.reductionSplit;
   gpuOptions.numSMs = options.numSMs;
+  // Thread block clusters exist from sm_90 on.
+  gpuOptions.reductionCluster =
+      getChipVersion(options.chip) >= 90 ? options.reductionCluster : 0;
   gpuOptions.earlyLoads = options.earlyLoads;
   gpuOptions.kernelConfigs = options.kernelConfigs;
   // Concatenation inputs into their storage: the lowering needs

@@ -96,6 +96,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
     // llvm.inline_asm (Inductor's inline_asm_elementwise), llvm.call_intrinsic
     // (div.full.f32).
     "::mlir::LLVM::LLVMDialect",
+    // Cluster barriers and mapa (split reductions on a cluster).
+    "::mlir::NVVM::NVVMDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
@@ -122,6 +124,11 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "Blocks per row of reductions with few long rows (a power of two "
            "up to 32; their last block merges the partials); 0 chooses by "
            "the row count against num-sms, 1 never splits">,
+    Option<"reductionCluster", "reduction-cluster", "int64_t", "8",
+           "Most blocks of a split row on one thread block cluster (sm_90 "
+           "and later; a power of two up to 8, the portable cluster size): "
+           "their partials merge through distributed shared memory instead "
+           "of global memory and an atomic counter; 0 never uses clusters">,
     Option<"earlyLoads", "early-loads", "bool", "false",
            "Threads of rows held in registers issue the loads a pass's "
            "stores need (a normalization's weight and bias) for all of "
@@ -133,8 +140,8 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "kernel_b:...' (keys: pointwise-block-size, "
            "pointwise-vector-width, reduction-lanes, "
            "reduction-rows-per-block, reduction-rows-per-thread, "
-           "reduction-split, elements-per-thread, max-persistent-elements, "
-           "loop-unroll, early-loads); what the compile-time autotuner of "
+           "reduction-split, reduction-cluster, elements-per-thread, "
+           "max-persistent-elements, loop-unroll, early-loads); what the compile-time autotuner of "
            "the torch.compile backend chooses">,
     Option<"numSMs", "num-sms", "int64_t", "132",
            "Streaming multiprocessors of the target GPU (132 on an H100 or "

@@ -111,6 +111,12 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "reduction-split",
       llvm::cl::desc("convert-fusion-to-gpu's reduction-split"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> reductionCluster{
+      *this, "reduction-cluster",
+      llvm::cl::desc("convert-fusion-to-gpu's reduction-cluster, for chips "
+                     "of sm_90 and later (older chips have no clusters: "
+                     "0 there)"),
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms", llvm::cl::desc("convert-fusion-to-gpu's num-sms"),
       llvm::cl::init(132)};

@@ -6,13 +6,15 @@
 // and counts the block in the row's counter (zero when the module loads);
 // the block that counts last resets the counter, merges the row's partials
 // in a fixed order (a butterfly over the split's lanes) and makes the
-// per-row stores.
+// per-row stores. Splits of at most reduction-cluster blocks take a thread
+// block cluster instead (cluster-reductions.mlir); FOUR turns clusters off.
 // RUN: scheduler-opt %s -split-input-file --fusion-schedule --convert-fusion-to-gpu | FileCheck %s
-// RUN: scheduler-opt %s -split-input-file --fusion-schedule --convert-fusion-to-gpu="reduction-split=4" | FileCheck %s --check-prefix=FOUR
+// RUN: scheduler-opt %s -split-input-file --fusion-schedule --convert-fusion-to-gpu="reduction-split=4 reduction-cluster=0" | FileCheck %s --check-prefix=FOUR
 // RUN: scheduler-opt %s -split-input-file --fusion-schedule --convert-fusion-to-gpu="reduction-split=1" | FileCheck %s --check-prefix=OFF
 
 // 8 rows of 32000 (125 KiB each) on 132 SMs: 16 blocks per row of 256
-// threads, lanes (block mod 16) * 256 + thread of the row's 4096.
+// threads, lanes (block mod 16) * 256 + thread of the row's 4096 (more
+// blocks than a cluster takes: through global memory).
 // CHECK: long_rows = {{{.*}}steps = [{args = ["x", "buf0"], block = [256, 1, 1], grid = [128, 1, 1]
 // CHECK-LABEL: gpu.module @long_rows_kernels
 // CHECK: memref.global "private" @[[PARTIAL:kernel_op0_split0_partial0_0]] : memref<128xf32, #gpu.address_space<global>> = uninitialized
