@@ -16,6 +16,10 @@
 // RUN: scheduler-opt %s --fusion-to-ptx="chip=sm_80 output-dir=%t80" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SM80 < %t80/one_row.ptx
 // RUN: FileCheck %s --check-prefix=SM80-MANIFEST < %t80/one_row.json
+// A kernel's own reduction-cluster on a chip without clusters is an error
+// at the node.
+// RUN: not scheduler-opt %s --fusion-to-ptx="chip=sm_80 kernel-configs=kernel_op0:reduction-cluster=8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOCLUSTERS
+// NOCLUSTERS: cluster-ptx.mlir:[[@LINE+32]]:11: error: 'nvvm.cluster.arrive.relaxed' op is not supported on sm_80
 
 // PTX: .visible .entry kernel_op0(
 // PTX: .maxntid 64, 1, 1
