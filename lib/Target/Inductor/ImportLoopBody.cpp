@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -40,10 +41,20 @@ InFlightDiagnostic BodyImporter::error(const char *at) {
 }
 Location BodyImporter::loc(const char *at) {
   // The ops of a statement are located at its start: the parser counted
-  // its line, and the first such location of the body names the file. Any
-  // other position is counted by the locator.
-  if (!currentStmt || at != currentStmt->loc || !currentStmt->line)
+  // its line, and the first such location of the body names the file. A
+  // position further in the statement (a literal's) is on the same line;
+  // any other position is counted by the locator.
+  if (!currentStmt || !currentStmt->line || at < currentStmt->loc ||
+      at >= currentStmt->valueText.end())
     return locator.get(at);
+  if (at != currentStmt->loc) {
+    // SourceMgr counts a column from the last '\n' or '\r' before it.
+    size_t offset = at - currentStmt->loc;
+    if (!file || std::memchr(currentStmt->loc, '\r', offset))
+      return locator.get(at);
+    return FileLineColLoc::get(file, currentStmt->line,
+                               currentStmt->column + offset);
+  }
   if (!currentStmtLoc) {
     if (file) {
       currentStmtLoc =
