@@ -386,6 +386,14 @@ private:
   /// The parsed statements of the loop body being built, freed after each
   /// body; its first slab serves every body.
   PyValueArena bodyValues;
+  /// Attributes the loop bodies make over and over, by their value: float
+  /// constants and index maps, each a probe of the context's uniquer (and,
+  /// for a float, a conversion) when made again. Only bodies built on the
+  /// importing thread use them (BodyImporter::floatAttr, indexMap); those
+  /// built on the context's threads make their own.
+  llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr> floatAttrs;
+  llvm::DenseMap<std::tuple<unsigned, unsigned, AffineExpr>, AffineMap>
+      indexMaps;
 };
 
 //===----------------------------------------------------------------------===//
@@ -470,6 +478,10 @@ public:
 private:
   InFlightDiagnostic error(const char *at);
   Location loc(const char *at);
+  /// builder.getFloatAttr(type, value) and AffineMap::get(...), through
+  /// the graph importer's caches when this body is built on its thread.
+  FloatAttr floatAttr(FloatType type, double value);
+  AffineMap indexMap(unsigned numDims, unsigned numSymbols, AffineExpr expr);
 
   // ImportLoopBody.cpp
   LogicalResult parseIndices();

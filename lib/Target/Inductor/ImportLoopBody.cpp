@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/bit.h"
 
 #include <cmath>
 #include <cstring>
@@ -67,6 +68,26 @@ Location BodyImporter::loc(const char *at) {
     }
   }
   return currentStmtLoc;
+}
+
+FloatAttr BodyImporter::floatAttr(FloatType type, double value) {
+  if (placeholders)
+    return builder.getFloatAttr(type, value);
+  FloatAttr &attr =
+      graph.floatAttrs[{type, llvm::bit_cast<uint64_t>(value)}];
+  if (!attr)
+    attr = builder.getFloatAttr(type, value);
+  return attr;
+}
+
+AffineMap BodyImporter::indexMap(unsigned numDims, unsigned numSymbols,
+                                 AffineExpr expr) {
+  if (placeholders)
+    return AffineMap::get(numDims, numSymbols, expr);
+  AffineMap &map = graph.indexMaps[{numDims, numSymbols, expr}];
+  if (!map)
+    map = AffineMap::get(numDims, numSymbols, expr);
+  return map;
 }
 
 LogicalResult BodyImporter::parseIndices() {
@@ -421,7 +442,7 @@ Value BodyImporter::constant(Type type, double value, Location l) {
   Type valueType = BufferType::getValueTypeOf(type);
   if (auto ft = dyn_cast<FloatType>(valueType))
     return createOp<arith::ConstantOp>(builder, l,
-                                       builder.getFloatAttr(ft, value));
+                                       floatAttr(ft, value));
   return setTorchType(
       createOp<arith::ConstantOp>(
           builder, l,
@@ -446,7 +467,7 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type torchType) {
     if (auto ft = dyn_cast<FloatType>(type))
       return Value(createOp<arith::ConstantOp>(
           builder, l,
-          builder.getFloatAttr(ft, static_cast<double>(v->intValue))));
+          floatAttr(ft, static_cast<double>(v->intValue))));
     auto it = llvm::cast<IntegerType>(type);
     bool fits = torchType.isUnsignedInteger()
                     ? v->intValue >= 0 && (it.getWidth() == 64 ||
@@ -466,7 +487,7 @@ FailureOr<Value> BodyImporter::literal(const PyValue *v, Type torchType) {
   if (v->kind == PyValue::Kind::Float) {
     if (auto ft = dyn_cast<FloatType>(type))
       return Value(createOp<arith::ConstantOp>(
-          builder, l, builder.getFloatAttr(ft, v->floatValue)));
+          builder, l, floatAttr(ft, v->floatValue)));
     double integral;
     if (std::isfinite(v->floatValue) &&
         std::modf(v->floatValue, &integral) == 0.0 &&
@@ -597,7 +618,7 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
   });
   if (!sizeRepl.empty())
     result = canonicalizeIndexExpr(result.replace(sizeRepl));
-  map = AffineMap::get(dimOperands.size(), numSymbols, result);
+  map = indexMap(dimOperands.size(), numSymbols, result);
   operands.append(dimOperands);
   operands.append(symOperands);
   return success();
