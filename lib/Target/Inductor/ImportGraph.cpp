@@ -65,7 +65,28 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   return success();
 }
 
+/// The number of nodes (containers and their members) in `node` and below,
+/// and of the buffers they write (a container lists its members').
+static void countNodes(const DumpNode &node, size_t &numNodes,
+                       size_t &numBuffers) {
+  ++numNodes;
+  if (node.members.empty())
+    numBuffers += node.outputs.size();
+  for (const auto &member : node.members)
+    countNodes(*member, numNodes, numBuffers);
+}
+
 OwningOpRef<ModuleOp> GraphImporter::run() {
+  // The name tables are sized once: filled key by key, the ones of a
+  // million-node graph would rehash about twenty times each, every time
+  // into a fresh table.
+  size_t numNodes = 0, numBuffers = 0;
+  for (const auto &node : dump.nodes)
+    countNodes(*node, numNodes, numBuffers);
+  if (nodesByName.empty() && buffers.empty()) {
+    nodesByName = decltype(nodesByName)(numNodes);
+    buffers = decltype(buffers)(numBuffers);
+  }
   for (const auto &node : dump.nodes)
     if (failed(indexNodes(*node)))
       return nullptr;
@@ -76,6 +97,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
         device = buffer.layout.device;
   if (failed(collectInputs()))
     return nullptr;
+  values.reserve(inputNames.size() + numBuffers);
   // What a node no longer needs is freed as the import goes: the layout
   // lines once the inputs are known, the whole node once its op is built
   // (what the graph's outputs need of it is kept aside). A large dump's

@@ -69,6 +69,14 @@ public:
     lastVersion = 0;
   }
 
+  /// Makes room for `n` keys at once (a graph's buffers are known before
+  /// the first assignment): the map then never rehashes as it fills.
+  /// Does nothing after the first assignment.
+  void reserve(unsigned n) {
+    if (map.empty())
+      map = llvm::StringMap<T>(n);
+  }
+
   bool hasHistory() const { return !history.empty(); }
   size_t size() const { return map.size(); }
 
