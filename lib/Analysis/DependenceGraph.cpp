@@ -457,7 +457,7 @@ void DependenceGraph::build() {
   // Buffers: names, producers, aliases (nop results alias their inputs, a
   // container result is the member result it yields).
   for (auto [i, arg] : llvm::enumerate(block.getArguments()))
-    buffersByName[graph.getInputName(i)] = arg;
+    buffersByName[graph.getInputName(i)] = {arg, kNoProducer};
   auto unionAliases = [&](Value a, Value b) {
     Value ra = aliasRoot(a), rb = aliasRoot(b);
     if (ra != rb)
@@ -473,7 +473,8 @@ void DependenceGraph::build() {
     for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
       for (OpResult result : leaf->getResults()) {
         producers[result] = n;
-        buffersByName[leaf.getBufferName(result.getResultNumber())] = result;
+        buffersByName[leaf.getBufferName(result.getResultNumber())] = {result,
+                                                                       n};
         if (Value old = leaf.getMutatedBuffer(result.getResultNumber()))
           overwrites.push_back({old, result});
       }

@@ -126,9 +126,20 @@ public:
   //===--------------------------------------------------------------------===//
 
   /// The buffer value named `name`, or null.
-  Value lookupBuffer(StringAttr name) const { return buffersByName.lookup(name); }
+  Value lookupBuffer(StringAttr name) const {
+    return buffersByName.lookup(name).value;
+  }
   /// The top-level node producing `buffer`, or nullopt for graph inputs.
   std::optional<unsigned> getProducer(Value buffer) const;
+  /// The top-level node producing the buffer named `name`, or nullopt for
+  /// graph inputs and names of no buffer: getProducer(lookupBuffer(name))
+  /// in one lookup.
+  std::optional<unsigned> getProducer(StringAttr name) const {
+    unsigned producer = buffersByName.lookup(name).producer;
+    if (producer == kNoProducer)
+      return std::nullopt;
+    return producer;
+  }
   /// The users of `buffer` (and of the buffers it aliases), in schedule
   /// order, the graph output last, one entry per leaf node.
   ArrayRef<NodeUser> getUsers(Value buffer) const;
@@ -173,12 +184,20 @@ private:
     return buffer;
   }
 
+  /// A buffer's value and the top-level node producing it (kNoProducer
+  /// for a graph input): the planner asks for both by name.
+  static constexpr unsigned kNoProducer = ~0u;
+  struct NamedBuffer {
+    Value value;
+    unsigned producer = kNoProducer;
+  };
+
   GraphOp graph;
   SmallVector<SchedulerNodeOpInterface> nodes;
   DenseMap<Operation *, unsigned> nodeIndex;
   SmallVector<NodeDeps> deps;
   SmallVector<SmallVector<unsigned, 4>> preds, succs;
-  DenseMap<StringAttr, Value> buffersByName;
+  DenseMap<StringAttr, NamedBuffer> buffersByName;
   DenseMap<Value, unsigned> producers;
   /// Union-find parent for buffers that alias (nop results and inputs).
   DenseMap<Value, Value> aliasParent;

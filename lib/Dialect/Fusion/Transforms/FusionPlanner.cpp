@@ -342,8 +342,7 @@ bool Planner::runRound() {
 
 /// The unit producing the buffer `name`, if a node of the graph does.
 std::optional<unsigned> Planner::producerUnit(StringAttr name) const {
-  Value buffer = deps.lookupBuffer(name);
-  return buffer ? deps.getProducer(buffer) : std::nullopt;
+  return deps.getProducer(name);
 }
 
 /// The group producing the buffer `dep` names, if a node of the graph does.
