@@ -188,6 +188,22 @@ LogicalResult Planner::initialize() {
   }
   for (Group &group : groups)
     recomputeGroupDeps(group);
+  // Names renamed or realName may change: a buffer a later version
+  // overwrites (the dependence graph's getMutation) or one that overwrites
+  // another. A name is the name of the value the dependence graph finds
+  // for it, so the other names are their own renamed and real names.
+  for (auto [i, input] : llvm::enumerate(graph.getBodyBlock().getArguments()))
+    if (deps.getMutation(input))
+      mutationNames.insert(graph.getInputName(i));
+  for (unsigned unit = 0; unit < numUnits; ++unit) {
+    SmallVector<SchedulerNodeOpInterface> leaves;
+    deps.getNode(unit).getLeafNodes(leaves);
+    for (SchedulerNodeOpInterface leaf : leaves)
+      for (OpResult result : leaf->getResults())
+        if (deps.getMutation(result) ||
+            leaf.getMutatedBuffer(result.getResultNumber()))
+          mutationNames.insert(leaf.getBufferName(result.getResultNumber()));
+  }
   visitStamp.assign(numUnits, 0);
   unitStamp.assign(numUnits, 0);
   reachability = ReachabilityIndex(

@@ -330,6 +330,10 @@ private:
   /// single-user intermediate buffer, or nothing.
   DenseMap<Attribute, std::optional<std::pair<Type, AffineExpr>>> reuseKeys;
   DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
+  /// The names of the buffers a mutation overwrites and of those that
+  /// overwrite one: renamed and realName give every other name back as it
+  /// is, without a lookup in the tables of all names.
+  DenseSet<StringAttr> mutationNames;
   DenseMap<StringAttr, Value> storageCache;
   /// normalizeDep per dependence (attributes are uniqued) and mode.
   DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>

@@ -224,6 +224,8 @@ static std::optional<NormalizedDep> normalizeDep(MemoryDepAttr dep,
 
 /// Inductor's mutation_renames: the newest version of a buffer.
 StringAttr Planner::renamed(StringAttr name) {
+  if (!mutationNames.contains(name))
+    return name;
   auto [it, inserted] = renamedCache.try_emplace(name);
   if (!inserted)
     return it->second;
@@ -242,6 +244,8 @@ StringAttr Planner::computeRenamed(StringAttr name) {
 
 /// Inductor's mutation_real_name: the buffer whose storage a version uses.
 StringAttr Planner::realName(StringAttr name) {
+  if (!mutationNames.contains(name))
+    return name;
   auto [it, inserted] = realNameCache.try_emplace(name);
   if (!inserted)
     return it->second;
