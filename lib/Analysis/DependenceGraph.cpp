@@ -544,7 +544,7 @@ void DependenceGraph::build() {
       list.back().isWeak &= weak;
       return;
     }
-    list.push_back({node, leaf, inplace, weak});
+    list.push_back({leaf, node, inplace, weak});
   };
   auto addEdge = [&](unsigned from, unsigned to) {
     if (from != to)

@@ -59,8 +59,10 @@ StringAttr getDepName(Attribute dep);
 /// a null leaf for the graph's consumer.
 struct NodeUser {
   static constexpr unsigned kOutput = ~0u;
-  unsigned node;
+  /// The pointer first: 16 bytes, not 24 (a million-node graph keeps two
+  /// million lists of users).
   Operation *leaf;
+  unsigned node;
   bool canInplace;
   bool isWeak;
   bool isOutput() const { return node == kOutput; }
