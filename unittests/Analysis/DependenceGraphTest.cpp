@@ -166,6 +166,13 @@ TEST_F(DependenceGraphTest, UsersAncestorsAndMetDependencies) {
   EXPECT_EQ(deps.lookupBuffer(StringAttr::get(&ctx, "buf2")), b2);
   EXPECT_EQ(deps.getProducer(b2), op2);
   EXPECT_FALSE(deps.getProducer(b.input(0)).has_value());
+  // By name, in one lookup: the same producers; none for a graph input or
+  // a name of no buffer.
+  EXPECT_EQ(deps.getProducer(StringAttr::get(&ctx, "buf2")), op2);
+  EXPECT_EQ(deps.getProducer(StringAttr::get(&ctx, "buf0")),
+            indexOf(deps, "op0"));
+  EXPECT_FALSE(deps.getProducer(StringAttr::get(&ctx, "arg0")).has_value());
+  EXPECT_FALSE(deps.getProducer(StringAttr::get(&ctx, "buf9")).has_value());
 }
 
 TEST_F(DependenceGraphTest, MutationRunsAfterReadersOfTheOldVersion) {

@@ -76,6 +76,23 @@ TEST(VersionedStringMapTest, NotRecordingSeesTheCurrentMap) {
   EXPECT_EQ(at(map, "a", 0), "a3");
 }
 
+TEST(VersionedStringMapTest, ReserveKeepsWhatIsThere) {
+  VersionedStringMap<std::string> map;
+  map.reserve(1000);
+  map.setRecording(true);
+  for (unsigned i = 0; i < 1000; ++i)
+    map.set("k" + std::to_string(i), "v" + std::to_string(i), i);
+  EXPECT_EQ(map.size(), 1000u);
+  EXPECT_EQ(at(map, "k999", 999), "v999");
+  EXPECT_EQ(at(map, "k999", 998), "-");
+  // After the first assignment, reserving does nothing: the map and its
+  // history stay.
+  map.reserve(1);
+  EXPECT_EQ(map.size(), 1000u);
+  EXPECT_EQ(at(map, "k5", 5), "v5");
+  EXPECT_EQ(at(map, "k5", 4), "-");
+}
+
 /// Emits a diagnostic `message` at `position` from the calling thread.
 void emitAt(MLIRContext &ctx, OrderedDiagnostics &diags, uint64_t position,
             StringRef message) {
