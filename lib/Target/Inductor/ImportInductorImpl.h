@@ -394,6 +394,10 @@ private:
   llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr> floatAttrs;
   llvm::DenseMap<std::tuple<unsigned, unsigned, AffineExpr>, AffineMap>
       indexMaps;
+  /// Index expressions parsed on the importing thread that name only loop
+  /// variables, by the loop variables' names and the text
+  /// (BodyImporter::parseIndices).
+  llvm::StringMap<AffineExpr> parsedIndices;
 };
 
 //===----------------------------------------------------------------------===//

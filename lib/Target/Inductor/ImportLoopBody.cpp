@@ -119,10 +119,39 @@ LogicalResult BodyImporter::parseIndices() {
       return error(body.varRangesLoc)
              << "loop variable '" << range.first << "' appears twice";
   MLIRContext *ctx = op.getContext();
+  // Index texts repeat from node to node (`1024*p0 + p1`). One that only
+  // names loop variables parses to the same expression wherever the loop
+  // variables have the same names in the same order: on the importing
+  // thread it is kept by those names and its text (GraphImporter::
+  // parsedIndices), which no newline separates.
+  bool cache = !placeholders;
+  SmallString<32> varNames;
+  if (cache)
+    for (auto &[var, size] : body.varRanges) {
+      varNames += var;
+      varNames += ',';
+    }
   for (auto &[name, text] : body.indices) {
+    SmallString<96> key;
+    AffineExpr cached;
+    if (cache) {
+      key = varNames;
+      key += '\n';
+      key += text;
+      cached = graph.parsedIndices.lookup(key);
+    }
+    if (cached) {
+      if (!indexNames.try_emplace(name, indices.size()).second)
+        return error(name.data()) << "index '" << name << "' is defined twice";
+      indices.push_back(cached);
+      indexTerms.emplace_back();
+      continue;
+    }
+    bool onlyLoopVars = true;
     auto resolve = [&](StringRef var) -> AffineExpr {
       if (auto it = loopVars.find(var); it != loopVars.end())
         return getAffineDimExpr(it->second, ctx);
+      onlyLoopVars = false;
       unsigned k;
       if (var.consume_front("indirect") && !var.getAsInteger(10, k) &&
           k < kSizeSymbolBase) {
@@ -149,6 +178,8 @@ LogicalResult BodyImporter::parseIndices() {
         [](unsigned position) { return position >= kSizeSymbolBase; });
     if (failed(parsed))
       return failure();
+    if (cache && onlyLoopVars && parsed->terms.empty())
+      graph.parsedIndices[key] = parsed->expr;
     if (!indexNames.try_emplace(name, indices.size()).second)
       return error(name.data()) << "index '" << name << "' is defined twice";
     indices.push_back(parsed->expr);
