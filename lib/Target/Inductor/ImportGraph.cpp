@@ -358,7 +358,10 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
       staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
       names, mutated, *tied);
-  op.setLoopSizeExprs(loopSizes, node.ranges.size());
+  // The builder has set the static sizes; symbolic ones need the map too.
+  if (llvm::any_of(loopSizes,
+                   [](AffineExpr e) { return getStaticSize(e) == kSymbolicSize; }))
+    op.setLoopSizeExprs(loopSizes, node.ranges.size());
   unsigned version = bodiesStarted++;
   if (deferBodies) {
     // Built later with the other bodies of the run (ParallelBodies.cpp).
