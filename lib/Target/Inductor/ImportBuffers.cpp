@@ -141,20 +141,29 @@ LogicalResult GraphImporter::collectInputs() {
     });
   // `<name>_layout` lines repeat what the dump says elsewhere about a
   // buffer; they must all agree, with the buffer's own layout line for
-  // produced buffers, and with each other for graph inputs.
-  llvm::StringMap<const DumpLayout *> layouts;
-  for (const auto &[name, entry] : buffers)
-    layouts.try_emplace(name, &entry.second->layout);
+  // produced buffers, and with each other for graph inputs. Only the
+  // inputs' first lines are kept aside: the produced buffers' layouts are
+  // found through `buffers` (a copy of that table would hold every buffer
+  // of the graph again).
+  llvm::StringMap<const DumpLayout *> inputLayouts;
   LogicalResult consistent = success();
   for (const auto &node : dump.nodes)
     forEachLayoutLine(*node, [&](StringRef name, const DumpLayout &layout) {
-      auto [it, inserted] = layouts.try_emplace(name, &layout);
-      if (inserted || failed(consistent) || sameLayout(*it->second, layout))
+      const DumpLayout *given;
+      if (auto produced = buffers.find(name); produced != buffers.end()) {
+        given = &produced->second.second->layout;
+      } else {
+        auto [it, inserted] = inputLayouts.try_emplace(name, &layout);
+        if (inserted)
+          return;
+        given = it->second;
+      }
+      if (failed(consistent) || sameLayout(*given, layout))
         return;
       InFlightDiagnostic diag = error(layout.loc)
                                 << "layout of '" << name
                                 << "' differs from its layout given before";
-      diag.attachNote(loc(it->second->loc)) << "given here";
+      diag.attachNote(loc(given->loc)) << "given here";
       consistent = failure();
     });
   if (failed(consistent))
@@ -165,7 +174,7 @@ LogicalResult GraphImporter::collectInputs() {
   llvm::sort(inputNames, naturalLess);
   for (StringRef name : inputNames) {
     const char *at = firstReference.lookup(name).second;
-    if (const DumpLayout *layout = layouts.lookup(name)) {
+    if (const DumpLayout *layout = inputLayouts.lookup(name)) {
       if (layout->kind != DumpLayout::Kind::Fixed)
         return error(layout->loc)
                << "graph input '" << name << "' must have a FixedLayout";
