@@ -30,17 +30,21 @@ declare -A fused=(
   [rmsnorm_silu]="$w/rmsnorm_silu.fused.mlir"
   [cross_entropy]="$w/cross_entropy.fused.mlir")
 
-# Variant name -> graphs, extra --fusion-to-ptx options. Variants of the
+# Variant name -> graphs, extra --fusion-to-ptx options. ours_nohints is
+# ours without the cache hints on streamed loads and on stores (the PTX of
+# the lowering before them). Variants of the
 # fused kernels map rows of up to 1024 elements to one warp each
 # (fused_warp) or aim at 4 or 16 elements per thread instead of 8.
-declare -A graphs=([unfused]=unfused [ours]=unfused [fused]=fused
+declare -A graphs=([unfused]=unfused [ours]=unfused [ours_nohints]=unfused
+  [fused]=fused
   [fused_warp]=fused [fused_e4]=fused [fused_e16]=fused)
-declare -A options=([unfused]="schedule=0" [ours]="" [fused]=""
+declare -A options=([unfused]="schedule=0" [ours]=""
+  [ours_nohints]="cache-hints=0" [fused]=""
   [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32"
   [fused_e4]="elements-per-thread=4" [fused_e16]="elements-per-thread=16")
 
 rm -rf "$out"
-for variant in unfused ours fused fused_warp fused_e4 fused_e16; do
+for variant in unfused ours ours_nohints fused fused_warp fused_e4 fused_e16; do
   declare -n files="${graphs[$variant]}"
   for name in "${!files[@]}"; do
     if [[ $variant == unfused ]]; then

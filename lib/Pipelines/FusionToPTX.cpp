@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler-opt/Pipelines/LoweringPipelines.h"
+#include "CacheHints.h"
 #include "scheduler-opt/Conversion/Passes.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 #include "scheduler-opt/Pipelines/Pipelines.h"
@@ -140,6 +141,8 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  if (options.cacheHints)
+    pm.addNestedPass<gpu::GPUModuleOp>(createPTXCacheHintsPass());
 
   // Host: launches to the GPU runtime, kernels to PTX (or cubin).
   GpuToLLVMConversionPassOptions host;

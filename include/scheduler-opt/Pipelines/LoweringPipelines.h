@@ -147,6 +147,12 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> cacheHints{
+      *this, "cache-hints",
+      llvm::cl::desc("a row's streamed loads skip L1 "
+                     "(ld.global.nc.L1::no_allocate) and vector stores are "
+                     "evict-first (st.global.cs); off: the PTX without hints"),
+      llvm::cl::init(true)};
 };
 
 struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {

@@ -282,7 +282,8 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
           return failure();
         auto type = VectorType::get({group->width}, value.getType());
         vector = vector::LoadOp::create(
-            b, loc, type, memref, ValueRange{*start}, /*nontemporal=*/false,
+            b, loc, type, memref, ValueRange{*start},
+            /*nontemporal=*/isStreamedLoad(load, memref),
             llvm::MaybeAlign(getVectorBytes(value.getType(), group->width)));
       }
       scope.values[value] =
@@ -631,6 +632,23 @@ bool KernelEmitter::isColumnLoad(LoadOp load, Value memref) const {
          !writtenMemrefs.contains(memref);
 }
 
+bool KernelEmitter::isStreamedLoad(LoadOp load, Value memref) const {
+  AffineExpr index = plan.indexExprs.lookup(load);
+  if (hasIndirectIndices(load) || !index || !index.isFunctionOfDim(0) ||
+      writtenMemrefs.contains(memref))
+    return false;
+  // A mod or a division can map many rows (or flat positions) to one
+  // element, as a bias indexed by x mod 1024 does: those stay in L1.
+  bool repeats = false;
+  index.walk([&](AffineExpr e) {
+    AffineExprKind kind = e.getKind();
+    repeats |= kind == AffineExprKind::Mod ||
+               kind == AffineExprKind::FloorDiv ||
+               kind == AffineExprKind::CeilDiv;
+  });
+  return !repeats;
+}
+
 int64_t KernelEmitter::getVectorBytes(Type type, int64_t width) {
   // i1 vectors are bit-packed in LLVM, unlike i1 memrefs (a byte each).
   if (!type.isIntOrFloat() || type.isInteger(1))
@@ -935,9 +953,11 @@ LogicalResult KernelEmitter::emitLevel(
     }
     for (auto &[store, vector] : vectors) {
       firstStorePhase.try_emplace(store.memref, phase);
+      // Results are stored evict-first (st.global.cs, --fusion-to-ptx's
+      // cache-hints).
       vector::StoreOp::create(
           eb, loc, vector, store.memref, ValueRange{store.index},
-          /*nontemporal=*/false,
+          /*nontemporal=*/true,
           llvm::MaybeAlign(getVectorBytes(store.value.getType(), group.width)));
     }
     return success();

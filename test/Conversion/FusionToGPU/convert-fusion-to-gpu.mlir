@@ -12,10 +12,10 @@
 // CHECK:   gpu.thread_id x
 // CHECK:   gpu.block_id x
 // CHECK:   %[[VALID:.*]] = arith.cmpi ult
-// CHECK:   vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<1000xf32>, vector<4xf32>
+// CHECK:   vector.load %[[X]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<1000xf32>, vector<4xf32>
 // CHECK-COUNT-4: math.exp2
 // CHECK:   scf.if %[[VALID]] {
-// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64} : memref<1000xf32>, vector<4xf32>
+// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<1000xf32>, vector<4xf32>
 // CHECK-NOT: gpu.func
 // CHECK-LABEL: func.func @pointwise(
 // CHECK-SAME: %[[A:.*]]: memref<1000xf32> {fusion.name = "x", fusion.role = "input"}, %[[B:.*]]: memref<1000xf32> {fusion.name = "buf0", fusion.role = "output"})
@@ -38,7 +38,7 @@ fusion.graph @pointwise(%x: !fusion.buffer<1000xf32>) -> (!fusion.buffer<1000xf3
 // sum stored by thread 0.
 // CHECK-LABEL: gpu.module @add_sum_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[SMEM:.*]] : memref<16xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 512, 1, 1>}
-// CHECK-COUNT-4: vector.load {{.*}} {alignment = 16 : i64} : memref<262144xf32>, vector<4xf32>
+// CHECK-COUNT-4: vector.load {{.*}} {alignment = 16 : i64, nontemporal = true} : memref<262144xf32>, vector<4xf32>
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: scf.if
 // CHECK:   memref.store %{{.*}}, %[[SMEM]]

@@ -79,7 +79,7 @@ fusion.graph @row_sum symbols(s0 = 8, s1 = 4096) (%x: !fusion.buffer<s0 x s1 x f
 // CHECK-LABEL: gpu.module @rows_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}, %[[S0:.*]]: index) workgroup({{.*}}) kernel
 // CHECK-NOT: scf.for
-// CHECK: vector.load {{.*}} {alignment = 16 : i64} : memref<281474976710656xf32>, vector<4xf32>
+// CHECK: vector.load {{.*}} {alignment = 16 : i64, nontemporal = true} : memref<281474976710656xf32>, vector<4xf32>
 fusion.graph @rows symbols(s0) (%x: !fusion.buffer<s0 x 512 x f32>) -> (!fusion.buffer<s0 x f32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [512] writes(%out : !fusion.buffer<s0 x f32>) {
     %0 = fusion.load %x[%p0 * 512 + %p1] : !fusion.buffer<s0 x 512 x f32>

@@ -11,10 +11,10 @@
 // CHECK: bias_exp = {{{.*}}steps = [{args = ["x", "b", "buf0"], block = [256, 1, 1], grid = [64, 1, 1]
 // CHECK-LABEL: gpu.module @bias_exp_kernels
 // CHECK: gpu.func @kernel_op0(%[[X:.*]]: memref<65536xf32> {{.*}}, %[[B:.*]]: memref<1024xf32> {{.*}}, %[[OUT:.*]]: memref<65536xf32> {{.*}})
-// CHECK-DAG: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64} : memref<65536xf32>, vector<4xf32>
+// CHECK-DAG: vector.load %[[X]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<65536xf32>, vector<4xf32>
 // CHECK-DAG: vector.load %[[B]][%{{.*}}] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
 // CHECK-NOT: memref.load
-// CHECK: vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64} : memref<65536xf32>, vector<4xf32>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<65536xf32>, vector<4xf32>
 // CHECK-NOT: memref.store
 // SCALAR-LABEL: gpu.module @bias_exp_kernels
 // SCALAR-NOT: vector.

@@ -19,7 +19,7 @@
 // GPU: scf.if %{{.*}} -> (f32, f32, f32, f32) {
 // GPU-NEXT: arith.constant
 // GPU-NOT: scf.if
-// GPU: vector.load %[[A]][%{{.*}}] {alignment = 16 : i64} : memref<24xf32>, vector<4xf32>
+// GPU: vector.load %[[A]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<24xf32>, vector<4xf32>
 // GPU-NOT: memref.load %[[A]]
 // GPU: scf.yield
 // GPU: vector.store

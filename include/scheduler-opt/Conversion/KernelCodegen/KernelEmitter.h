@@ -246,6 +246,12 @@ private:
   /// position in the row (its index does not depend on x, it has no
   /// indirect index, and the kernel does not write its storage).
   bool isColumnLoad(LoadOp load, Value memref) const;
+  /// True when `load` reads elements of the row's own (its index depends on
+  /// x, with no mod or division and no indirect index) from a storage the
+  /// kernel does not write: read once, through the read-only path, they
+  /// need not stay in L1 (the vector load is nontemporal; --fusion-to-ptx's
+  /// cache-hints).
+  bool isStreamedLoad(LoadOp load, Value memref) const;
 
   const KernelPlan &plan;
   std::function<Value(Value)> getMemref;
