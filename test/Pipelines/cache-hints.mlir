@@ -1,13 +1,15 @@
-// --fusion-to-ptx's cache-hints (on by default): the loads of a row's own
+// --fusion-to-ptx's cache-hints (off by default): the loads of a row's own
 // elements from a storage the kernel does not write skip L1
 // (ld.global.nc.L1::no_allocate, through a global address), loads every
 // row repeats (the weight w, indexed by the column alone) keep the plain
 // read-only path, and vector stores are evict-first (st.global.cs).
-// cache-hints=0 gives the PTX without them.
-// RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t/on" -o /dev/null
+// Without the option (and with cache-hints=0) the PTX has none of them.
+// RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t/on cache-hints=1" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ON --implicit-check-not="st.global.v4" < %t/on/rmsnorm_silu.ptx
 // RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/off cache-hints=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=OFF --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/off/rmsnorm_silu.ptx
+// RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/default" -o /dev/null
+// RUN: FileCheck %s --check-prefix=OFF --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/default/rmsnorm_silu.ptx
 
 // F.silu(x * rsqrt(mean(x^2, -1) + 1e-6) * w) * x on 64 rows of 1024
 // (bench/workloads/rmsnorm_silu.mlir at 64 rows): each thread's two

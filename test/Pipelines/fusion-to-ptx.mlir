@@ -19,15 +19,15 @@
 // PTX: .version 8.0
 // PTX: .target sm_90
 // The bare-pointer calling convention: one pointer per storage; inputs are
-// read through the read-only cache (the pointers do not alias), the rows
-// skipping L1 (cache-hints.mlir).
+// read through the read-only cache (the pointers do not alias); no cache
+// hints by default (cache-hints.mlir).
 // PTX: .visible .entry kernel_op0(
 // PTX-NEXT: .param .u64 .ptr .align 1 kernel_op0_param_0,
 // PTX-NEXT: .param .u64 .ptr .align 1 kernel_op0_param_1,
 // PTX-NEXT: .param .u64 .ptr .align 1 kernel_op0_param_2
 // PTX-NEXT: )
 // PTX: .maxntid 512, 1, 1
-// PTX: ld.global.nc.L1::no_allocate.v4.f32
+// PTX: ld.global.nc.v4.b32
 // PTX: shfl.sync.bfly.b32
 // PTX: bar.sync
 // PTX: st.global.b32

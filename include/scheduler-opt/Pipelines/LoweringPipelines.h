@@ -151,8 +151,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "cache-hints",
       llvm::cl::desc("a row's streamed loads skip L1 "
                      "(ld.global.nc.L1::no_allocate) and vector stores are "
-                     "evict-first (st.global.cs); off: the PTX without hints"),
-      llvm::cl::init(true)};
+                     "evict-first (st.global.cs); off by default: faster "
+                     "from DRAM, slower when the input is in L2 "
+                     "(docs/Lowering.md, \"Cache hints\")"),
+      llvm::cl::init(false)};
 };
 
 struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {
