@@ -14,14 +14,8 @@
 #   python3 -m scheduler_opt.harness.run_workloads --bundle DIR ... \
 #       --variants ours,nocluster,ours_again,nocluster_again,cluster2,...
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$1"
-opt="${SCHEDULER_OPT:-$root/build/bin/scheduler-opt}"
-chip="${CHIP:-sm_90}"
-w="$root/bench/workloads"
-ex="$root/examples"
-workloads=("$ex/add_sum.mlir" "$w/softmax.mlir" "$ex/layernorm_gelu.mlir"
-           "$w/rmsnorm_silu.mlir" "$w/cross_entropy.mlir")
+source "$(dirname "${BASH_SOURCE[0]}")/workload_files.sh"
 for file in "${workloads[@]}"; do
   "$opt" "$file" -o /dev/null \
     --fusion-to-ptx="chip=$chip output-dir=$out/nocluster reduction-cluster=0"
