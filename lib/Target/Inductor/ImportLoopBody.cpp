@@ -133,57 +133,53 @@ LogicalResult BodyImporter::parseIndices() {
     }
   for (auto &[name, text] : body.indices) {
     SmallString<96> key;
-    AffineExpr cached;
+    ParsedIndex index;
     if (cache) {
       key = varNames;
       key += '\n';
       key += text;
-      cached = graph.parsedIndices.lookup(key);
+      index.expr = graph.parsedIndices.lookup(key);
     }
-    if (cached) {
-      if (!indexNames.try_emplace(name, indices.size()).second)
-        return error(name.data()) << "index '" << name << "' is defined twice";
-      indices.push_back(cached);
-      indexTerms.emplace_back();
-      continue;
+    if (!index.expr) {
+      bool onlyLoopVars = true;
+      auto resolve = [&](StringRef var) -> AffineExpr {
+        if (auto it = loopVars.find(var); it != loopVars.end())
+          return getAffineDimExpr(it->second, ctx);
+        onlyLoopVars = false;
+        unsigned k;
+        if (var.consume_front("indirect") && !var.getAsInteger(10, k) &&
+            k < kSizeSymbolBase) {
+          numIndirect = std::max(numIndirect, k + 1);
+          return getAffineSymbolExpr(k, ctx);
+        }
+        // Size symbols get their places after the indirect ones in buildIndex.
+        if (!SizeSymbols::isSizeSymbolName(var))
+          return AffineExpr();
+        if (!placeholders)
+          return graph.dump.symbols.get(var, ctx, kSizeSymbolBase);
+        // Apart from the graph, only symbols already numbered: a new one is
+        // numbered when the body is built again in node order.
+        std::optional<unsigned> number = graph.dump.symbols.lookup(var);
+        if (!number) {
+          placeholders->deferred = true;
+          return AffineExpr();
+        }
+        return getAffineSymbolExpr(kSizeSymbolBase + *number, ctx);
+      };
+      FailureOr<ParsedIndex> parsed = parseIndex(
+          text, ctx, resolve,
+          [&](const char *at) -> InFlightDiagnostic { return error(at); },
+          [](unsigned position) { return position >= kSizeSymbolBase; });
+      if (failed(parsed))
+        return failure();
+      if (cache && onlyLoopVars && parsed->terms.empty())
+        graph.parsedIndices[key] = parsed->expr;
+      index = std::move(*parsed);
     }
-    bool onlyLoopVars = true;
-    auto resolve = [&](StringRef var) -> AffineExpr {
-      if (auto it = loopVars.find(var); it != loopVars.end())
-        return getAffineDimExpr(it->second, ctx);
-      onlyLoopVars = false;
-      unsigned k;
-      if (var.consume_front("indirect") && !var.getAsInteger(10, k) &&
-          k < kSizeSymbolBase) {
-        numIndirect = std::max(numIndirect, k + 1);
-        return getAffineSymbolExpr(k, ctx);
-      }
-      // Size symbols get their places after the indirect ones in buildIndex.
-      if (!SizeSymbols::isSizeSymbolName(var))
-        return AffineExpr();
-      if (!placeholders)
-        return graph.dump.symbols.get(var, ctx, kSizeSymbolBase);
-      // Apart from the graph, only symbols already numbered: a new one is
-      // numbered when the body is built again in node order.
-      std::optional<unsigned> number = graph.dump.symbols.lookup(var);
-      if (!number) {
-        placeholders->deferred = true;
-        return AffineExpr();
-      }
-      return getAffineSymbolExpr(kSizeSymbolBase + *number, ctx);
-    };
-    FailureOr<ParsedIndex> parsed = parseIndex(
-        text, ctx, resolve,
-        [&](const char *at) -> InFlightDiagnostic { return error(at); },
-        [](unsigned position) { return position >= kSizeSymbolBase; });
-    if (failed(parsed))
-      return failure();
-    if (cache && onlyLoopVars && parsed->terms.empty())
-      graph.parsedIndices[key] = parsed->expr;
     if (!indexNames.try_emplace(name, indices.size()).second)
       return error(name.data()) << "index '" << name << "' is defined twice";
-    indices.push_back(parsed->expr);
-    indexTerms.push_back(std::move(parsed->terms));
+    indices.push_back(index.expr);
+    indexTerms.push_back(std::move(index.terms));
   }
   indirect.assign(numIndirect, Value());
   return success();
