@@ -17,6 +17,7 @@ packages=(
   cmake ninja-build ccache g++
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libgtest-dev python3 python3-pytest python3-setuptools
+  libgoogle-perftools-dev
 )
 
 missing=()
