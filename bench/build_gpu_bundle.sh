@@ -8,6 +8,9 @@
 # (fused/, bench/workloads/*.fused.mlir, and its variants).
 #
 #   bash bench/build_gpu_bundle.sh [DIR]     # default: build/gpu-bundle
+#   PTX_OPTIONS="cache-hints=all" bash bench/build_gpu_bundle.sh DIR
+#       # the same options added to every --fusion-to-ptx of the bundle
+#       # (its semantics graphs checked with them, say)
 #
 # Then, on the GPU machine, from the repository root:
 #   cd python && python3 -m scheduler_opt.harness.run_workloads --bundle ../DIR \
@@ -17,6 +20,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/build/gpu-bundle}"
 opt="${SCHEDULER_OPT:-$root/build/bin/scheduler-opt}"
 chip="${CHIP:-sm_90}"
+more="${PTX_OPTIONS:-}"
 w="$root/bench/workloads"
 ex="$root/examples"
 
@@ -31,20 +35,23 @@ declare -A fused=(
   [cross_entropy]="$w/cross_entropy.fused.mlir")
 
 # Variant name -> graphs, extra --fusion-to-ptx options. ours_hints is
-# ours with the cache hints on streamed loads and on stores (cache-hints=1;
-# off by default, so ours/ is the PTX without them). Variants of the
+# ours with the cache hints on streamed loads and on stores
+# (cache-hints=all), ours_hints_loads and ours_hints_stores with one of
+# the two (none by default, so ours/ is the PTX without them). Variants of the
 # fused kernels map rows of up to 1024 elements to one warp each
 # (fused_warp) or aim at 4 or 16 elements per thread instead of 8.
 declare -A graphs=([unfused]=unfused [ours]=unfused [ours_hints]=unfused
-  [fused]=fused
+  [ours_hints_loads]=unfused [ours_hints_stores]=unfused [fused]=fused
   [fused_warp]=fused [fused_e4]=fused [fused_e16]=fused)
 declare -A options=([unfused]="schedule=0" [ours]=""
-  [ours_hints]="cache-hints=1" [fused]=""
+  [ours_hints]="cache-hints=all" [ours_hints_loads]="cache-hints=loads"
+  [ours_hints_stores]="cache-hints=stores" [fused]=""
   [fused_warp]="warp-reduction-max-size=1024 max-persistent-elements=32"
   [fused_e4]="elements-per-thread=4" [fused_e16]="elements-per-thread=16")
 
 rm -rf "$out"
-for variant in unfused ours ours_hints fused fused_warp fused_e4 fused_e16; do
+for variant in unfused ours ours_hints ours_hints_loads ours_hints_stores \
+    fused fused_warp fused_e4 fused_e16; do
   declare -n files="${graphs[$variant]}"
   for name in "${!files[@]}"; do
     if [[ $variant == unfused ]]; then
@@ -53,7 +60,7 @@ for variant in unfused ours ours_hints fused fused_warp fused_e4 fused_e16; do
     else
       cat "${files[$name]}"
     fi | "$opt" - -o /dev/null \
-      --fusion-to-ptx="chip=$chip output-dir=$out/$variant ${options[$variant]}"
+      --fusion-to-ptx="chip=$chip output-dir=$out/$variant ${options[$variant]} $more"
     if command -v ptxas >/dev/null; then
       ptxas -arch="$chip" "$out/$variant/$name.ptx" -o /dev/null
     fi
@@ -132,7 +139,7 @@ for case in "${!semantics[@]}"; do
   mkdir -p "$dir"
   python3 "$root/test/Inputs/resize_graph.py" ${semantics[$case]} > "$dir/graph.mlir"
   "$opt" "$dir/graph.mlir" -o /dev/null \
-      --fusion-to-ptx="chip=$chip output-dir=$dir ${ptx_options[$case]:-}"
+      --fusion-to-ptx="chip=$chip output-dir=$dir ${ptx_options[$case]:-} $more"
   "$opt" "$dir/graph.mlir" --convert-fusion-to-loops --test-fusion-jit-main \
       --fusion-loops-to-llvm \
     | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
@@ -153,7 +160,7 @@ for seed in 1 2 3 4 5 6 combo_1 combo_2 combo_3; do
   "$gen" --seed=${seed#combo_} --nodes=60 --max-dim=64 --extern-percent=0 \
       --shuffle | "$opt" - $schedule > "$dir/graph.mlir"
   "$opt" "$dir/graph.mlir" -o /dev/null \
-      --fusion-to-ptx="chip=$chip output-dir=$dir schedule=0"
+      --fusion-to-ptx="chip=$chip output-dir=$dir schedule=0 $more"
   "$opt" "$dir/graph.mlir" --convert-fusion-to-loops \
       --test-fusion-jit-main=print-inputs=1 --fusion-loops-to-llvm \
     | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \
@@ -171,10 +178,10 @@ translate="${SCHEDULER_TRANSLATE:-$root/build/bin/scheduler-translate}"
 "$translate" --import-inductor "$adam" --inductor-graph-name=adam_step \
     > "$out/adam_step.mlir"
 "$opt" "$out/adam_step.plain.mlir" --fusion-schedule=fuse=0 \
-  | "$opt" - -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$out/unfused schedule=0"
+  | "$opt" - -o /dev/null --fusion-to-ptx="chip=$chip output-dir=$out/unfused schedule=0 $more"
 "$opt" "$out/adam_step.plain.mlir" -o /dev/null \
-    --fusion-to-ptx="chip=$chip output-dir=$out/ours_nolists"
+    --fusion-to-ptx="chip=$chip output-dir=$out/ours_nolists $more"
 "$opt" "$out/adam_step.mlir" -o /dev/null \
-    --fusion-to-ptx="chip=$chip output-dir=$out/ours"
+    --fusion-to-ptx="chip=$chip output-dir=$out/ours $more"
 rm "$out/adam_step.plain.mlir" "$out/adam_step.mlir"
 ls -l "$out"/*

@@ -3,11 +3,13 @@
 // LLVM's NVPTX backend ignores !nontemporal, so the hints are written as
 // inline PTX: a row's elements, read once by one block, skip L1
 // (`ld.global.nc.L1::no_allocate`), and results are stored evict-first
-// (`st.global.cs`). Measured on an H100 (docs/Lowering.md, "Results: the
-// floor of the row kernels"): softmax 12.7 -> 12.0 us and rmsnorm_silu
-// 13.1 -> 12.5 us at 4096 x 1024 f32; `.L1::no_allocate` on loads that
-// every row repeats (weights) made layernorm_gelu 8% slower, hence only
-// the emitter's streamed loads carry it.
+// (`st.global.cs`); --fusion-to-ptx's `cache-hints` says which of the two
+// are written (loads, stores, all). Measured on an H100 (docs/Lowering.md,
+// "Results: the floor of the row kernels"): softmax 12.7 -> 12.0 us and
+// rmsnorm_silu 13.1 -> 12.5 us at 4096 x 1024 f32 from DRAM;
+// `.L1::no_allocate` on loads that every row repeats (weights) made
+// layernorm_gelu 8% slower, hence only the emitter's streamed loads carry
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,19 +180,24 @@ struct PTXCacheHintsPass
     : public PassWrapper<PTXCacheHintsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PTXCacheHintsPass)
 
+  explicit PTXCacheHintsPass(CacheHints hints) : hints(hints) {}
+
   StringRef getArgument() const final { return "fusion-ptx-cache-hints"; }
   StringRef getDescription() const final {
     return "nontemporal loads and stores of kernels to PTX cache hints";
   }
 
   void runOnOperation() override {
+    bool onLoads = hints == CacheHints::Loads || hints == CacheHints::All;
+    bool onStores = hints == CacheHints::Stores || hints == CacheHints::All;
     SmallVector<LLVM::LoadOp> loads;
     SmallVector<LLVM::StoreOp> stores;
     getOperation().walk([&](Operation *op) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op); load && load.getNontemporal())
+      if (auto load = dyn_cast<LLVM::LoadOp>(op);
+          onLoads && load && load.getNontemporal())
         loads.push_back(load);
       if (auto store = dyn_cast<LLVM::StoreOp>(op);
-          store && store.getNontemporal())
+          onStores && store && store.getNontemporal())
         stores.push_back(store);
     });
     for (LLVM::LoadOp load : loads)
@@ -198,12 +205,14 @@ struct PTXCacheHintsPass
     for (LLVM::StoreOp store : stores)
       rewriteStore(store);
   }
+
+  CacheHints hints;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> createPTXCacheHintsPass() {
-  return std::make_unique<PTXCacheHintsPass>();
+std::unique_ptr<Pass> createPTXCacheHintsPass(CacheHints hints) {
+  return std::make_unique<PTXCacheHintsPass>(hints);
 }
 
 } // namespace mlir::fusion

@@ -141,8 +141,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  if (options.cacheHints)
-    pm.addNestedPass<gpu::GPUModuleOp>(createPTXCacheHintsPass());
+  if (options.cacheHints != CacheHints::None)
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createPTXCacheHintsPass(options.cacheHints));
 
   // Host: launches to the GPU runtime, kernels to PTX (or cubin).
   GpuToLLVMConversionPassOptions host;

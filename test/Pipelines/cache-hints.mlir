@@ -1,31 +1,52 @@
-// --fusion-to-ptx's cache-hints (off by default): the loads of a row's own
-// elements from a storage the kernel does not write skip L1
-// (ld.global.nc.L1::no_allocate, through a global address), loads every
-// row repeats (the weight w, indexed by the column alone) keep the plain
-// read-only path, and vector stores are evict-first (st.global.cs).
-// Without the option (and with cache-hints=0) the PTX has none of them.
-// RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t/on cache-hints=1" -o /dev/null
-// RUN: FileCheck %s --check-prefix=ON --implicit-check-not="st.global.v4" < %t/on/rmsnorm_silu.ptx
-// RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/off cache-hints=0" -o /dev/null
-// RUN: FileCheck %s --check-prefix=OFF --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/off/rmsnorm_silu.ptx
+// --fusion-to-ptx's cache-hints (none by default) in each of its modes.
+// `loads`: the loads of a row's own elements from a storage the kernel
+// does not write skip L1 (ld.global.nc.L1::no_allocate, through a global
+// address), and loads every row repeats (the weight w, indexed by the
+// column alone) keep the plain read-only path. `stores`: vector stores are
+// evict-first (st.global.cs). `all`: both. `none` (the default) has
+// neither.
+// RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t/all cache-hints=all" -o /dev/null
+// RUN: FileCheck %s --check-prefix=ALL --implicit-check-not="st.global.v4" < %t/all/rmsnorm_silu.ptx
+// RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/loads cache-hints=loads" -o /dev/null
+// RUN: FileCheck %s --check-prefix=LOADS --implicit-check-not=st.global.cs < %t/loads/rmsnorm_silu.ptx
+// RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/stores cache-hints=stores" -o /dev/null
+// RUN: FileCheck %s --check-prefix=STORES --implicit-check-not=L1::no_allocate --implicit-check-not="st.global.v4" < %t/stores/rmsnorm_silu.ptx
+// RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/none cache-hints=none" -o /dev/null
+// RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/none/rmsnorm_silu.ptx
 // RUN: scheduler-opt %s --fusion-to-ptx="output-dir=%t/default" -o /dev/null
-// RUN: FileCheck %s --check-prefix=OFF --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/default/rmsnorm_silu.ptx
+// RUN: FileCheck %s --check-prefix=NONE --implicit-check-not=L1::no_allocate --implicit-check-not=st.global.cs < %t/default/rmsnorm_silu.ptx
+// The option's former boolean spelling is refused, naming the modes.
+// RUN: not scheduler-opt %s --fusion-to-ptx="output-dir=%t/bad cache-hints=1" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: Cannot find option named '1'!
 
 // F.silu(x * rsqrt(mean(x^2, -1) + 1e-6) * w) * x on 64 rows of 1024
 // (bench/workloads/rmsnorm_silu.mlir at 64 rows): each thread's two
 // 16-byte pieces of x, then w's, then two stores of 16 bytes.
-// ON: .visible .entry kernel_op0_op1(
-// ON-COUNT-2: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
-// ON: ld.global.nc.v4.b32
-// ON: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
-// ON: ld.global.nc.v4.b32
-// ON: st.global.cs.v4.f32
-// OFF: .visible .entry kernel_op0_op1(
-// OFF-COUNT-2: ld.global.nc.v4.b32
-// OFF: ld.global.nc.v4.b32
-// OFF: st.global.v4.b32
-// OFF: ld.global.nc.v4.b32
-// OFF: st.global.v4.b32
+// ALL: .visible .entry kernel_op0_op1(
+// ALL-COUNT-2: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// ALL: ld.global.nc.v4.b32
+// ALL: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
+// ALL: ld.global.nc.v4.b32
+// ALL: st.global.cs.v4.f32
+// LOADS: .visible .entry kernel_op0_op1(
+// LOADS-COUNT-2: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// LOADS: ld.global.nc.v4.b32
+// LOADS: st.global.v4.b32
+// LOADS: ld.global.nc.v4.b32
+// LOADS: st.global.v4.b32
+// STORES: .visible .entry kernel_op0_op1(
+// STORES-COUNT-2: ld.global.nc.v4.b32
+// STORES: ld.global.nc.v4.b32
+// STORES: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
+// STORES: ld.global.nc.v4.b32
+// STORES: st.global.cs.v4.f32
+// NONE: .visible .entry kernel_op0_op1(
+// NONE-COUNT-2: ld.global.nc.v4.b32
+// NONE: ld.global.nc.v4.b32
+// NONE: st.global.v4.b32
+// NONE: ld.global.nc.v4.b32
+// NONE: st.global.v4.b32
 
 fusion.graph @rmsnorm_silu(%arg0_1: !fusion.buffer<64x1024xf32>, %arg1_1: !fusion.buffer<1024xf32>) -> (!fusion.buffer<64x1024xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0, %p1) in [64] reduce [1024] writes(%out : !fusion.buffer<64x1xf32, strides = [1, 64]>) {

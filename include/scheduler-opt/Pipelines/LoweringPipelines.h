@@ -28,6 +28,19 @@ class DialectRegistry;
 
 namespace mlir::fusion {
 
+/// Which of a kernel's streamed accesses --fusion-to-ptx writes with PTX
+/// cache hints (`cache-hints`; docs/Lowering.md, "Cache hints").
+enum class CacheHints {
+  /// None: the PTX NVPTX writes.
+  None,
+  /// A row's streamed loads skip L1 (ld.global.nc.L1::no_allocate).
+  Loads,
+  /// Vector stores are evict-first (st.global.cs).
+  Stores,
+  /// Both.
+  All,
+};
+
 struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<bool> schedule{
       *this, "schedule",
@@ -147,14 +160,21 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> cacheHints{
+  PassOptions::Option<CacheHints> cacheHints{
       *this, "cache-hints",
-      llvm::cl::desc("a row's streamed loads skip L1 "
-                     "(ld.global.nc.L1::no_allocate) and vector stores are "
-                     "evict-first (st.global.cs); off by default: faster "
-                     "from DRAM, slower when the input is in L2 "
-                     "(docs/Lowering.md, \"Cache hints\")"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("PTX cache hints on a row's streamed loads and on "
+                     "vector stores; none by default: faster from DRAM, "
+                     "slower when the input is in L2 (docs/Lowering.md, "
+                     "\"Cache hints\")"),
+      llvm::cl::init(CacheHints::None),
+      llvm::cl::values(
+          clEnumValN(CacheHints::None, "none", "No hints"),
+          clEnumValN(CacheHints::Loads, "loads",
+                     "A row's streamed loads skip L1 "
+                     "(ld.global.nc.L1::no_allocate)"),
+          clEnumValN(CacheHints::Stores, "stores",
+                     "Vector stores are evict-first (st.global.cs)"),
+          clEnumValN(CacheHints::All, "all", "Both"))};
 };
 
 struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {

@@ -953,8 +953,8 @@ LogicalResult KernelEmitter::emitLevel(
     }
     for (auto &[store, vector] : vectors) {
       firstStorePhase.try_emplace(store.memref, phase);
-      // Results are stored evict-first (st.global.cs, --fusion-to-ptx's
-      // cache-hints).
+      // Results are stored evict-first (st.global.cs) with --fusion-to-ptx's
+      // cache-hints=stores or all.
       vector::StoreOp::create(
           eb, loc, vector, store.memref, ValueRange{store.index},
           /*nontemporal=*/true,

@@ -250,7 +250,7 @@ private:
   /// x, with no mod or division and no indirect index) from a storage the
   /// kernel does not write: read once, through the read-only path, they
   /// need not stay in L1 (the vector load is nontemporal; --fusion-to-ptx's
-  /// cache-hints).
+  /// cache-hints=loads or all).
   bool isStreamedLoad(LoadOp load, Value memref) const;
 
   const KernelPlan &plan;
