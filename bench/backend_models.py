@@ -18,7 +18,9 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   mode="reduce-overhead" (these two not for --no-cuda-graphs models;
   their steps 2 and 3, after the warm-up, checked against eager's); like
   is compared with like: ours against the default, ours with CUDA graphs
-  against reduce-overhead;
+  against reduce-overhead; when --variants names them, ours autotuned
+  (`tuned`) and ours with cache hints (`ours_hints_loads`,
+  `ours_hints_stores`, `ours_hints`: options={"cache_hints": ...});
 - time (`timing`): 15 rounds, each running every variant on the same
   inputs, starting at a rotating one; per variant the median (and the
   quartiles) of the GPU time of a step (the stream held by a sleep kernel
@@ -699,7 +701,18 @@ VARIANTS = (
     # Each kernel's configuration chosen by timing candidates on the GPU
     # at the first compile (python/scheduler_opt/autotune.py).
     ("tuned", "scheduler_opt", None, {"fallback": False, "autotune": True}),
+    # Ours with --fusion-to-ptx's cache hints (docs/Lowering.md, "Cache
+    # hints"): on a row's streamed loads, on vector stores, on both.
+    ("ours_hints_loads", "scheduler_opt", None,
+     {"fallback": False, "cache_hints": "loads"}),
+    ("ours_hints_stores", "scheduler_opt", None,
+     {"fallback": False, "cache_hints": "stores"}),
+    ("ours_hints", "scheduler_opt", None,
+     {"fallback": False, "cache_hints": "all"}),
 )
+# Run only when --variants names them.
+OPTIONAL_VARIANTS = ("tuned", "ours_hints_loads", "ours_hints_stores",
+                     "ours_hints")
 
 
 def run_model(name, make, args):
@@ -990,9 +1003,11 @@ def main():
                         "front half is long: device time)")
     parser.add_argument("--variants",
                         default=",".join(v[0] for v in VARIANTS
-                                         if v[0] != "tuned"),
+                                         if v[0] not in OPTIONAL_VARIANTS),
                         help="which of ours, inductor, ours_cg, "
-                        "inductor_ro, tuned (ours autotuned) to run")
+                        "inductor_ro, tuned (ours autotuned), "
+                        "ours_hints_loads, ours_hints_stores, ours_hints "
+                        "(ours with cache hints) to run")
     parser.add_argument("--host-profile", default="",
                         help="variants (ours, inductor, ...) whose host "
                         "work per step is profiled with cProfile")

@@ -26,6 +26,9 @@ Options (`torch.compile(..., options={...})`):
   candidates on the GPU at the first compile (`autotune.py`; the choices
   are cached under the cache directory's `autotune/`, by kernel, shapes
   and device).
+- `cache_hints` (None): --fusion-to-ptx's `cache-hints` (`none`, `loads`,
+  `stores`, `all`; docs/Lowering.md, "Cache hints"); None keeps the
+  pipeline's default.
 """
 import contextlib
 import dataclasses
@@ -63,6 +66,13 @@ class Options:
     keep_dir: Optional[str] = None
     cuda_graphs: bool = False
     autotune: bool = False
+    cache_hints: Optional[str] = None
+
+    def ptx_options(self) -> str:
+        """The --fusion-to-ptx options these options add ("" for none)."""
+        if self.cache_hints is None:
+            return ""
+        return "cache-hints=" + self.cache_hints
 
     @classmethod
     def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":
@@ -242,6 +252,8 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
     if opts.autotune:
         # Tuned PTX depends on the device it was timed on.
         options["autotune"] = torch.cuda.get_device_name()
+    if opts.ptx_options():
+        options["ptx_options"] = opts.ptx_options()
     key = cache_lib.key(files, options,
                         cache_lib.tool_identity([pipeline.translate,
                                                  pipeline.opt]))
@@ -250,7 +262,8 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
         dump_dir = os.path.join(directory, "dump")
         os.makedirs(dump_dir)
         dump.write(dump_dir, **contents)
-        stats.update(pipeline.compile(dump_dir, directory))
+        stats.update(pipeline.compile(dump_dir, directory,
+                                      opts.ptx_options()))
         if opts.autotune:
             stats.update(_autotune(pipeline, directory, opts))
 
@@ -300,6 +313,7 @@ def _autotune(pipeline: tools.Pipeline, directory: str,
     graph = os.path.join(directory, "graph.mlir")
     work = tempfile.mkdtemp(prefix="scheduler_opt-tune-")
     count = [0]
+    extra = [opts.ptx_options()] if opts.ptx_options() else []
 
     def compile(settings):
         if not settings:
@@ -307,7 +321,7 @@ def _autotune(pipeline: tools.Pipeline, directory: str,
         out = os.path.join(work, str(count[0]))
         count[0] += 1
         pipeline.lower(graph, out, " ".join(
-            "%s=%d" % kv for kv in sorted(settings.items())))
+            ["%s=%d" % kv for kv in sorted(settings.items())] + extra))
         return out
     try:
         cache = autotune_lib.TuneCache(os.path.join(
@@ -315,7 +329,8 @@ def _autotune(pipeline: tools.Pipeline, directory: str,
         text, _ = autotune_lib.tune(compile, autotune_lib.GpuTimer(), cache,
                                     torch.cuda.get_device_name())
         if text:
-            pipeline.lower(graph, directory, "kernel-configs=" + text)
+            pipeline.lower(graph, directory,
+                           " ".join(["kernel-configs=" + text] + extra))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return {"autotune_s": time.perf_counter() - t0, "kernel_configs": text}

@@ -180,9 +180,11 @@ class Pipeline:
                 " " + options if options else "")],
             "scheduler-opt --fusion-to-ptx", self.env())
 
-    def compile(self, dump_dir: str, out_dir: str) -> Dict[str, float]:
+    def compile(self, dump_dir: str, out_dir: str,
+                options: str = "") -> Dict[str, float]:
         """Imports `dump_dir`'s dump, schedules and lowers it to PTX and a
-        manifest in `out_dir`; returns the seconds each tool took."""
+        manifest in `out_dir`, with more --fusion-to-ptx `options`; returns
+        the seconds each tool took."""
         import time
         env = self.env()
         t0 = time.perf_counter()
@@ -193,6 +195,6 @@ class Pipeline:
         graph = os.path.join(out_dir, "graph.mlir")
         with open(graph, "w") as f:
             f.write(mlir)
-        self.lower(graph, out_dir)
+        self.lower(graph, out_dir, options)
         t2 = time.perf_counter()
         return {"import_s": t1 - t0, "pipeline_s": t2 - t1}

@@ -84,3 +84,25 @@ def test_in_place_as_inductor(tmp_path):
         assert "buf12 = buf8; del buf8  # reuse" in f.read()
     _, run = compile_and_plan("mlp_train/model__0_backward_3.1", tmp_path)
     assert [r.reuse for r in run.steps if r.reuse] == [(("buf12", "buf8"),)]
+
+
+def test_ptx_options(tmp_path):
+    """Pipeline.compile passes its --fusion-to-ptx options on (the backend's
+    cache_hints option): softmax's PTX has both cache hints with
+    cache-hints=all and neither by default."""
+    p = pipeline()
+    source = os.path.join(CORPUS, "softmax/model__0_inference_0.0")
+    if not os.path.isdir(source):
+        pytest.skip("no corpus graph")
+    p.toolkit = {}  # PTX only: no ptxas needed
+    ptx = {}
+    for label, options in (("default", ""), ("all", "cache-hints=all")):
+        dump_dir = tmp_path / label / "dump"
+        dump_dir.mkdir(parents=True)
+        shutil.copy(os.path.join(source, "ir_pre_fusion.txt"), dump_dir)
+        p.compile(str(dump_dir), str(tmp_path / label), options)
+        with open(tmp_path / label / "graph.ptx") as f:
+            ptx[label] = f.read()
+    for hint in ("ld.global.nc.L1::no_allocate", "st.global.cs"):
+        assert hint in ptx["all"]
+        assert hint not in ptx["default"]
