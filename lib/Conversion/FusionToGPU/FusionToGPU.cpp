@@ -61,6 +61,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
+#include <tuple>
 
 #define DEBUG_TYPE "convert-fusion-to-gpu"
 
@@ -82,6 +83,9 @@ constexpr int64_t kRowBlockSize = 256;
 constexpr int64_t kMinRowBlockSize = 128;
 /// Most threads per row of a reduction over an outer dimension.
 constexpr int64_t kMaxTileLanes = 8;
+/// Fewest rows a block of such a reduction takes: a warp's load of one
+/// element of each reads a 32-byte sector of f32.
+constexpr int64_t kMinTileRows = 8;
 /// The extent of a kernel's memref for a storage of symbolic size (2^48
 /// elements, more than any GPU holds).
 constexpr int64_t kSymbolicStorageExtent = int64_t(1) << 48;
@@ -265,6 +269,34 @@ static int64_t spreadFewRows(int64_t numel, int64_t rnumel, int64_t lanes,
          2 * lanes <= options.maxReductionBlockSize)
     lanes *= 2;
   return lanes;
+}
+
+/// Rows a block and lanes a row of a reduction over an outer dimension
+/// whose grid would fill at most half as many blocks as there are SMs:
+/// half as many rows a block and twice the lanes a row while that holds,
+/// down to kMinTileRows, as long as every lane keeps four elements or
+/// more (the block keeps its threads; each thread reads less). Inductor's
+/// outer_config_opt does the like for few columns ("Try to use all SMs
+/// with small x": XBLOCK = x // 128 within 2 to 8, R0_BLOCK 64;
+/// torch/_inductor/runtime/triton_heuristics.py). gpt2_train's layer-norm
+/// weight gradient over the embeddings (1024 columns of 128, five loads):
+/// 32 blocks of 32 rows by 8 lanes took 4.64 us, 128 blocks of 8 rows by
+/// 32 lanes 2.53 (Inductor 2.9; docs/Lowering.md).
+static std::pair<int64_t, int64_t>
+spreadFewColumns(int64_t numel, int64_t rnumel, int64_t rowsPerBlock,
+                 int64_t lanes, const MappingOptions &options) {
+  auto blocks = [&](int64_t rows) {
+    return static_cast<int64_t>(llvm::divideCeil(numel, rows));
+  };
+  while (rowsPerBlock > kMinTileRows &&
+         2 * blocks(rowsPerBlock) <= options.numSMs &&
+         blocks(rowsPerBlock / 2) > blocks(rowsPerBlock)) {
+    if (llvm::divideCeil(rnumel, 2 * lanes) < 4)
+      break;
+    rowsPerBlock /= 2;
+    lanes *= 2;
+  }
+  return {rowsPerBlock, lanes};
 }
 
 /// What a row reads per element position: the distinct elements (by
@@ -576,6 +608,8 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     if (numel < m.rowsPerBlock)
       m.rowsPerBlock =
           std::max<int64_t>(kWarpSize, llvm::PowerOf2Ceil(numel));
+    std::tie(m.rowsPerBlock, m.numLanes) = spreadFewColumns(
+        numel, rnumel, m.rowsPerBlock, m.numLanes, options);
     // Every thread's partials meet in shared memory: fewer rows per block,
     // then fewer lanes, where a block's would not fit (one lane needs none).
     int64_t accumulatorBytes = getAccumulatorBytes(plan);

@@ -7,9 +7,11 @@
 // each row's 8 lanes across warps, 16 elements each in registers; the 8
 // partials of a row meet in shared memory (256 slots), each thread folding
 // its row's partials in lane order. reduction-tiles=0 keeps a row's lanes
-// along it (shuffles).
-// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu | FileCheck %s
-// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu="reduction-tiles=0" | FileCheck %s --check-prefix=OFF
+// along it (shuffles). The cases run with 32 SMs, which the 32 blocks
+// fill; with more SMs few columns take fewer rows a block and more lanes
+// (reduction-tiles-few-columns.mlir).
+// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu="num-sms=32" | FileCheck %s
+// RUN: scheduler-opt %s --split-input-file --convert-fusion-to-gpu="num-sms=32 reduction-tiles=0" | FileCheck %s --check-prefix=OFF
 
 // CHECK: steps = [{args = ["t", "buf4"], block = [256, 1, 1], grid = [32, 1, 1], kind = "kernel", name = "kernel_op4", node = "op4", shared_bytes = 1024 : i64}]
 // CHECK-LABEL: gpu.func @kernel_op4
