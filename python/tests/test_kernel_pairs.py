@@ -39,5 +39,36 @@ class PairKernelsTest(unittest.TestCase):
         self.assertIsNone(kernel_pairs.pair_kernels(ours, inductor))
 
 
+class GeneratedTimeTest(unittest.TestCase):
+    def test_split_time_separates_generated_kernels(self):
+        seq = [["kernel_op0", 2.0], ["sm90_xmma_gemm", 10.0],
+               ["kernel_op1_op2", 3.5], ["Memcpy DtoD (Device -> Device)",
+                                         1.0]]
+        self.assertEqual(kernel_pairs.split_time(seq), (5.5, 11.0))
+
+    def test_table_ratios_and_geomean(self):
+        models = [
+            {"model": "a", "ours_profile": {"sequence": [
+                ["kernel_op0", 2.0], ["gemm", 50.0]]},
+             "inductor_profile": {"sequence": [
+                 ["triton_poi_fused_0", 4.0], ["gemm", 50.0]]}},
+            {"model": "b", "ours_profile": {"sequence": [
+                ["kernel_op0", 8.0]]},
+             "inductor_profile": {"sequence": [
+                 ["triton_red_fused_0", 4.0]]}},
+            # No generated kernel on one side, or no profile: left out.
+            {"model": "c", "ours_profile": {"sequence": [["gemm", 1.0]]},
+             "inductor_profile": {"sequence": [["gemm", 1.0]]}},
+            {"model": "d", "ours_error": "failed"}]
+        rows = kernel_pairs.generated_rows(models)
+        self.assertEqual([(r["model"], r["ratio"]) for r in rows],
+                         [("a", 0.5), ("b", 2.0)])
+        self.assertEqual(rows[0]["ours_other_us"], 50.0)
+        table = kernel_pairs.generated_table(models)
+        self.assertIn("| a | 2.0 / 4.0 | 0.500 | 50.0 / 50.0 |", table)
+        # sqrt(0.5 * 2.0) = 1.
+        self.assertIn("| geomean (2 models) | | **1.000** | |", table)
+
+
 if __name__ == "__main__":
     unittest.main()
