@@ -33,20 +33,9 @@ from scheduler_opt import manifest as manifest_lib  # noqa: E402
 from scheduler_opt.fx_graph import find_fx_graph, load_forward  # noqa: E402
 from scheduler_opt.harness.program import Program  # noqa: E402
 from scheduler_opt.harness.run_workloads import (  # noqa: E402
-    check, graph_time_us, make_inputs)
+    check, graph_time_us, input_sets)
 
 DRAM_SETS = 8
-
-
-def launchers(workload, program, names, generator, sets):
-    """`sets` input sets of `program`: their launchers and graph inputs."""
-    runs, args = [], []
-    for _ in range(sets):
-        storages = program.allocate()
-        inputs = make_inputs(workload, program, storages, generator)
-        runs.append(program.launcher(storages))
-        args.append([inputs[n] for n in names])
-    return runs, args
 
 
 def dropped(fn, a):
@@ -81,8 +70,8 @@ def main():
             program = Program(manifest_lib.load(
                 os.path.join(args.bundle, v, workload + ".json")))
             err = check(workload, program, forward, names, generator)[0]
-            dram, dram_args = launchers(workload, program, names, generator,
-                                        DRAM_SETS)
+            dram, dram_args = input_sets(workload, program, names,
+                                         generator, DRAM_SETS)
             timed[v] = (dram[:1], dram)
             entry[v] = {"max_rel_err": err, "l2_us": [], "dram_us": []}
         with torch.no_grad():

@@ -70,6 +70,18 @@ def make_inputs(workload, program, storages, generator):
     return tensors
 
 
+def input_sets(workload, program, names, generator, sets):
+    """`sets` fresh input sets of `program`: a launcher of its kernels on
+    each, and each set's graph inputs in the order of `names`."""
+    launchers, arg_sets = [], []
+    for _ in range(sets):
+        storages = program.allocate()
+        inputs = make_inputs(workload, program, storages, generator)
+        launchers.append(program.launcher(storages))
+        arg_sets.append([inputs[n] for n in names])
+    return launchers, arg_sets
+
+
 def relative_error(ours, ref):
     ours = ours.double()
     ref = ref.double()
@@ -196,12 +208,8 @@ def time_workload(workload, program, forward, names, generator,
     footprint = sum(s.elements * manifest_lib.dtype_size(s.dtype)
                     for s in m.storages)
     sets = max(1, min(8, math.ceil(ROTATE_BYTES / max(footprint, 1))))
-    launchers, arg_sets = [], []
-    for _ in range(sets):
-        storages = program.allocate()
-        inputs = make_inputs(workload, program, storages, generator)
-        launchers.append(program.launcher(storages))
-        arg_sets.append([inputs[n] for n in names])
+    launchers, arg_sets = input_sets(workload, program, names, generator,
+                                     sets)
     if compiled is None:
         compiled = torch.compile(forward)
     with torch.no_grad():
