@@ -10,7 +10,6 @@ include "scheduler-opt/Dialect/Fusion/IR/FusionInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/RegionKindInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
-include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -480,6 +479,19 @@ def Fusion_LoadOp : Fusion_Op<"load", [
     $buffer `` custom<Index>($indices, $map) attr-dict `:` qualified(type($buffer))
   }];
   let hasVerifier = 1;
+  // The result type is the buffer's value type. Given here rather than
+  // inferred through InferTypeOpInterface, which ODS would add for the
+  // TypesMatchWith above: its verifier would infer the type of every load
+  // again after TypesMatchWith has checked it.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$buffer, "::mlir::ValueRange":$indices,
+                   "::mlir::AffineMap":$map), [{
+      build($_builder, $_state,
+            ::llvm::cast<::mlir::fusion::BufferType>(buffer.getType())
+                .getValueType(),
+            buffer, indices, map);
+    }]>
+  ];
   let extraClassDeclaration = [{
     ::mlir::fusion::BufferType getBufferType() { return getBuffer().getType(); }
     bool isWrite() { return false; }
