@@ -32,33 +32,39 @@ LogicalResult mlir::fusion::detail::verifyIndexing(IndexedOpInterface op) {
            << map.getNumResults() << " index results";
   if (hasNonPositiveDivisor(map.getResult(0)))
     return op->emitOpError("index divides by a non-positive constant");
-  if (indices.size() < map.getNumDims() ||
-      indices.size() > map.getNumDims() + map.getNumSymbols())
+  unsigned numDims = map.getNumDims(), numSymbols = map.getNumSymbols();
+  if (indices.size() < numDims || indices.size() > numDims + numSymbols)
     return op->emitOpError("index map takes ")
-           << map.getNumDims() << " loop variables and up to "
-           << map.getNumSymbols() << " indirect indices but "
-           << indices.size() << " operands were given";
+           << numDims << " loop variables and up to " << numSymbols
+           << " indirect indices but " << indices.size()
+           << " operands were given";
   auto node = op->getParentOfType<NodeOp>();
   if (!node)
     return op->emitOpError("must be nested in a fusion.node");
   Block *body = &node.getBodyBlock();
-  unsigned numLoops = node.getNumLoops();
+  // The loop sizes in place: pointwise ranges, then reduction ranges.
+  ArrayRef<int64_t> ranges = node.getRanges();
+  ArrayRef<int64_t> reductionRanges = node.getReductionRanges();
+  unsigned numLoops = ranges.size() + reductionRanges.size();
+  SmallVector<int64_t, 8> dimSizes;
   for (auto [i, index] : llvm::enumerate(indices)) {
     auto arg = dyn_cast<BlockArgument>(index);
     bool isLoopVar = arg && arg.getOwner() == body &&
                      arg.getArgNumber() < numLoops;
-    if (i < map.getNumDims() && !isLoopVar)
+    if (i < numDims && !isLoopVar)
       return op->emitOpError("index dimension #")
              << i << " must be a loop variable of the enclosing fusion.node";
-    if (i >= map.getNumDims() && isLoopVar)
+    if (i >= numDims && isLoopVar)
       return op->emitOpError("indirect index #")
-             << (i - map.getNumDims())
+             << (i - numDims)
              << " is a loop variable; use it as a dimension instead";
+    if (i < numDims) {
+      unsigned loop = arg.getArgNumber();
+      dimSizes.push_back(loop < ranges.size()
+                             ? ranges[loop]
+                             : reductionRanges[loop - ranges.size()]);
+    }
   }
-  SmallVector<int64_t> loopSizes = node.getLoopSizes(), dimSizes;
-  for (Value index : indices.take_front(map.getNumDims()))
-    dimSizes.push_back(
-        loopSizes[cast<BlockArgument>(index).getArgNumber()]);
   return verifyIndexRange(op, map, dimSizes);
 }
 

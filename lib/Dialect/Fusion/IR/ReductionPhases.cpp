@@ -14,6 +14,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::detail;
@@ -39,14 +41,21 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     return failure(walk.wasInterrupted());
   }
   // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
-  // loops and stores every element it produces.
-  bool scans = false;
-  body.walk([&](Operation *op) {
-    auto opaque = dyn_cast<OpaqueOp>(op);
-    scans |= isa<ScanOp>(op) ||
-             (opaque && (opaque.getOpName() == "scan" ||
-                         opaque.getOpName() == "sort"));
-  });
+  // loops and stores every element it produces. Asked only where the answer
+  // decides an error, and then found once: most bodies never ask.
+  std::optional<bool> scansFound;
+  auto scans = [&] {
+    if (!scansFound)
+      scansFound = body.walk([&](Operation *op) {
+                     auto opaque = dyn_cast<OpaqueOp>(op);
+                     bool scan = isa<ScanOp>(op) ||
+                                 (opaque && (opaque.getOpName() == "scan" ||
+                                             opaque.getOpName() == "sort"));
+                     return scan ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                   }).wasInterrupted();
+    return *scansFound;
+  };
   unsigned numPointwise = node.getNumPointwiseLoops();
   // Only values that are not pointwise are kept: most of a body is. (A
   // masked result, set at its yield and again at the op, is set the second
@@ -99,7 +108,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
           llvm::any_of(op->getOperands(), [&](Value v) {
             return phaseOf(v) == Phase::Reduction;
           });
-      if (node.isReduction() && insideReduction && !scans)
+      if (node.isReduction() && insideReduction && !scans())
         return store.emitOpError(
             "in a reduction node must store a reduced value at an index of "
             "pointwise loop variables");
@@ -138,7 +147,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   });
   if (walk.wasInterrupted())
     return failure();
-  if (node.isReduction() && !sawReduce && !scans)
+  if (node.isReduction() && !sawReduce && !scans())
     return node.emitOpError(
         "has reduction ranges but no fusion.reduce, scan or "
         "sort");

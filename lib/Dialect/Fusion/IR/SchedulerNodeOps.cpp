@@ -341,7 +341,9 @@ void NodeOp::print(OpAsmPrinter &p) {
 LogicalResult NodeOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
-  if (AffineMapAttr symbolic = getSymbolicLoopSizesAttr()) {
+  SmallVector<int64_t> loopSizes = getLoopSizes();
+  AffineMapAttr symbolic = getSymbolicLoopSizesAttr();
+  if (symbolic) {
     AffineMap sizes = symbolic.getValue();
     if (sizes.getNumDims() != 0)
       return emitOpError("loop sizes cannot use loop variables");
@@ -349,7 +351,7 @@ LogicalResult NodeOp::verify() {
       return emitOpError("has ")
              << getNumLoops() << " loops but " << sizes.getNumResults()
              << " symbolic loop sizes";
-    for (auto [size, expr] : llvm::zip(getLoopSizes(), sizes.getResults())) {
+    for (auto [size, expr] : llvm::zip(loopSizes, sizes.getResults())) {
       if (size != getStaticSize(expr))
         return emitOpError("loop size ")
                << size << " does not match its expression "
@@ -365,10 +367,10 @@ LogicalResult NodeOp::verify() {
   }
   // A size is symbolic only through its expression: INT64_MIN written as a
   // range is not a symbol (the sentinel kSymbolicSize stands for one).
-  for (int64_t size : getLoopSizes())
-    if (size < 1 && (size != kSymbolicSize || !getSymbolicLoopSizesAttr()))
+  for (int64_t size : loopSizes)
+    if (size < 1 && (size != kSymbolicSize || !symbolic))
       return emitOpError("loop sizes must be positive, got ") << size;
-  if (failed(verifyIterationCount(*this, getLoopSizes())))
+  if (failed(verifyIterationCount(*this, loopSizes)))
     return failure();
   return verifyLeafResults(*this, getBufferNames(), getTiedOperands(),
                            getMutated(), /*everyOperandTied=*/true);
