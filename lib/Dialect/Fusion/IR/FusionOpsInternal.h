@@ -10,6 +10,8 @@
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 namespace mlir {
 namespace fusion {
 namespace detail {
@@ -47,9 +49,35 @@ LogicalResult verifyIndexing(IndexedOpInterface op);
 /// loops with reduced values (ReductionPhases.cpp).
 LogicalResult verifyReductionPhases(NodeOp node);
 
-/// Checks the size symbols a graph uses, and its sizes at the symbols'
-/// hints (GraphSizeSymbols.cpp).
-LogicalResult verifySizeSymbols(GraphOp graph);
+/// Checks that every size symbol a graph uses is declared, and that no
+/// access leaves a static buffer at the symbols' hints (GraphSizeSymbols.cpp).
+/// The ops are visited in the walk of another graph-wide check (the graph's
+/// total bytes) and the first failure reported later, after the checks
+/// that come before it, as a walk of its own at that point would.
+class SizeSymbolChecker {
+public:
+  explicit SizeSymbolChecker(GraphOp graph);
+  /// Checks `op` without a diagnostic, remembering the first that fails.
+  void visit(Operation *op);
+  /// Checks the graph's own types, then reports the first op that failed.
+  LogicalResult verify();
+
+private:
+  /// What checkOp checks beyond types, decided once an op name: a graph
+  /// has a few dozen names and about ten ops a node, and an interface
+  /// lookup costs more than a probe of this map.
+  enum class Kind : uint8_t { Other, Node, Nop, Indexed, Access };
+  Kind getKind(Operation *op);
+  LogicalResult checkOp(Operation *op, bool emit);
+
+  GraphOp graph;
+  unsigned declared;
+  bool checkHints;
+  Operation *firstFailure = nullptr;
+  llvm::SmallDenseMap<OperationName, Kind, 32> kinds;
+};
+
+/// Checks the graph's sizes at the symbols' hints (GraphSizeSymbols.cpp).
 LogicalResult verifySizesAtHints(GraphOp graph);
 
 } // namespace detail

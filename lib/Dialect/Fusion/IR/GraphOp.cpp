@@ -287,7 +287,10 @@ LogicalResult GraphOp::verifyRegions() {
     return emitOpError("body must end with fusion.output");
   if (output.getBuffers().getTypes() != type.getResults())
     return output.emitOpError("types do not match the graph result types");
-  if (failed(verifyTotalBytes(*this)))
+  // One walk over every op for the total bytes and the size symbols.
+  SizeSymbolChecker sizeSymbols(*this);
+  if (failed(verifyTotalBytes(*this,
+                              [&](Operation *op) { sizeSymbols.visit(op); })))
     return failure();
 
   for (Operation &op : block.without_terminator())
@@ -349,7 +352,7 @@ LogicalResult GraphOp::verifyRegions() {
              << cast<SchedulerNodeOpInterface>(mutator).getNodeName()
              << "' overwrites in place; return that node's result instead";
 
-  if (failed(verifySizeSymbols(*this)) || failed(verifySizesAtHints(*this)))
+  if (failed(sizeSymbols.verify()) || failed(verifySizesAtHints(*this)))
     return failure();
   return verifyAcyclic(*this);
 }

@@ -17,16 +17,28 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::detail;
 
-/// Checks that `used` size symbols are declared by `graph`.
-static LogicalResult checkSymbolsDeclared(Operation *op, unsigned declared,
-                                          unsigned used, StringRef where) {
-  if (used <= declared)
-    return success();
+/// The error of checkSymbolsDeclared on `op`, if `emit`.
+static LogicalResult reportUndeclaredSymbol(Operation *op, unsigned declared,
+                                            unsigned used, StringRef where,
+                                            bool emit) {
+  if (!emit)
+    return failure();
   return op->emitOpError("uses size symbol s")
          << (used - 1) << " in " << where << " but the graph declares "
          << (declared == 0 ? std::string("no size symbols")
                            : std::to_string(declared) + " (s0..s" +
                                  std::to_string(declared - 1) + ")");
+}
+
+/// Checks that `used` size symbols are declared by the graph (`declared`);
+/// reports it on `op` if `emit`. Inline: it passes for nearly every op.
+static inline LogicalResult checkSymbolsDeclared(Operation *op,
+                                                 unsigned declared,
+                                                 unsigned used, StringRef where,
+                                                 bool emit = true) {
+  if (used <= declared)
+    return success();
+  return reportUndeclaredSymbol(op, declared, used, where, emit);
 }
 
 /// Size symbols a buffer type uses (one past the highest).
@@ -53,7 +65,8 @@ static bool isMonotone(AffineExpr expr) {
 /// symbolic loop sizes outside `fusion.masked` must stay inside a static
 /// buffer when the symbols take their hints.
 static LogicalResult checkAccessAtHints(AccessOpInterface access,
-                                        GraphOp graph, NodeOp node) {
+                                        GraphOp graph, NodeOp node,
+                                        bool emit) {
   if (node.hasStaticLoopSizes() || access->getParentOfType<MaskedOp>())
     return success();
   AffineMap map = access.getIndexMap();
@@ -78,6 +91,8 @@ static LogicalResult checkAccessAtHints(AccessOpInterface access,
   std::optional<int64_t> storage = type.getStorageSize();
   if (!maxIndex || !storage || *maxIndex < *storage)
     return success();
+  if (!emit)
+    return failure();
   InFlightDiagnostic diag = access->emitOpError("reaches element ")
                             << *maxIndex << " of a buffer of " << *storage
                             << " elements at the size hints (";
@@ -148,10 +163,16 @@ LogicalResult mlir::fusion::detail::verifySizesAtHints(GraphOp graph) {
   return success();
 }
 
-/// Every size symbol used in types, loop sizes and index maps is declared.
-LogicalResult mlir::fusion::detail::verifySizeSymbols(GraphOp graph) {
-  // Read once: the walk below checks every operation of the graph.
-  unsigned declared = graph.getNumSizeSymbols();
+SizeSymbolChecker::SizeSymbolChecker(GraphOp graph)
+    : graph(graph), declared(graph.getNumSizeSymbols()),
+      checkHints(!graph.getSizeHints().empty()) {}
+
+void SizeSymbolChecker::visit(Operation *op) {
+  if (!firstFailure && failed(checkOp(op, /*emit=*/false)))
+    firstFailure = op;
+}
+
+LogicalResult SizeSymbolChecker::verify() {
   for (Type type : graph.getFunctionType().getInputs())
     if (failed(checkSymbolsDeclared(graph, declared, sizeSymbolsOf(type),
                                     "an input type")))
@@ -160,47 +181,72 @@ LogicalResult mlir::fusion::detail::verifySizeSymbols(GraphOp graph) {
     if (failed(checkSymbolsDeclared(graph, declared, sizeSymbolsOf(type),
                                     "a result type")))
       return failure();
-  // Without hints every access passes checkAccessAtHints: a node's loop
-  // sizes are static, or one has a symbol without a value there.
-  bool checkHints = !graph.getSizeHints().empty();
-  WalkResult result = graph.getBody().walk([&](Operation *op) -> WalkResult {
-    for (Type type : op->getResultTypes())
-      if (failed(checkSymbolsDeclared(op, declared, sizeSymbolsOf(type),
-                                      "a result type")))
-        return WalkResult::interrupt();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (failed(checkSymbolsDeclared(op, declared,
-                                          sizeSymbolsOf(arg.getType()),
-                                          "a block argument type")))
-            return WalkResult::interrupt();
-    if (auto node = dyn_cast<NodeOp>(op)) {
-      // Static loop sizes use no symbol; symbolic ones are a map's results.
-      unsigned used = 0;
-      if (AffineMapAttr symbolic = node.getSymbolicLoopSizesAttr())
-        for (AffineExpr size : symbolic.getValue().getResults())
-          used = std::max(used, getNumSymbolsUsed(size));
-      if (failed(checkSymbolsDeclared(op, declared, used, "its loop sizes")))
-        return WalkResult::interrupt();
-    }
-    if (auto nop = dyn_cast<NopOp>(op))
-      if (AffineMapAttr offsets = nop.getInputOffsetsAttr())
+  // The first op that failed, checked again to report why.
+  if (firstFailure)
+    return checkOp(firstFailure, /*emit=*/true);
+  return success();
+}
+
+SizeSymbolChecker::Kind SizeSymbolChecker::getKind(Operation *op) {
+  auto [it, inserted] = kinds.try_emplace(op->getName(), Kind::Other);
+  if (inserted) {
+    if (isa<NodeOp>(op))
+      it->second = Kind::Node;
+    else if (isa<NopOp>(op))
+      it->second = Kind::Nop;
+    else if (isa<AccessOpInterface>(op))
+      it->second = Kind::Access;
+    else if (isa<IndexedOpInterface>(op))
+      it->second = Kind::Indexed;
+  }
+  return it->second;
+}
+
+LogicalResult SizeSymbolChecker::checkOp(Operation *op, bool emit) {
+  for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
+    if (failed(checkSymbolsDeclared(op, declared,
+                                    sizeSymbolsOf(op->getResult(i).getType()),
+                                    "a result type", emit)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
         if (failed(checkSymbolsDeclared(op, declared,
-                                        offsets.getValue().getNumSymbols(),
-                                        "its input offsets")))
-          return WalkResult::interrupt();
-    if (auto indexed = dyn_cast<IndexedOpInterface>(op))
-      if (failed(checkSymbolsDeclared(op, declared,
-                                      indexed.getIndexMap().getNumSymbols() -
-                                          indexed.getNumIndirectSymbols(),
-                                      "its index")))
-        return WalkResult::interrupt();
-    if (auto access = checkHints ? dyn_cast<AccessOpInterface>(op) : nullptr)
-      if (failed(checkAccessAtHints(access, graph,
-                                    op->getParentOfType<NodeOp>())))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
+                                        sizeSymbolsOf(arg.getType()),
+                                        "a block argument type", emit)))
+          return failure();
+  switch (Kind kind = getKind(op)) {
+  case Kind::Other:
+    return success();
+  case Kind::Node: {
+    // Static loop sizes use no symbol; symbolic ones are a map's results.
+    unsigned used = 0;
+    if (AffineMapAttr symbolic = cast<NodeOp>(op).getSymbolicLoopSizesAttr())
+      for (AffineExpr size : symbolic.getValue().getResults())
+        used = std::max(used, getNumSymbolsUsed(size));
+    return checkSymbolsDeclared(op, declared, used, "its loop sizes", emit);
+  }
+  case Kind::Nop:
+    if (AffineMapAttr offsets = cast<NopOp>(op).getInputOffsetsAttr())
+      return checkSymbolsDeclared(op, declared,
+                                  offsets.getValue().getNumSymbols(),
+                                  "its input offsets", emit);
+    return success();
+  case Kind::Indexed:
+  case Kind::Access: {
+    auto indexed = cast<IndexedOpInterface>(op);
+    if (failed(checkSymbolsDeclared(op, declared,
+                                    indexed.getIndexMap().getNumSymbols() -
+                                        indexed.getNumIndirectSymbols(),
+                                    "its index", emit)))
+      return failure();
+    // Without hints every access passes checkAccessAtHints: a node's loop
+    // sizes are static, or one has a symbol without a value there.
+    if (!checkHints || kind != Kind::Access)
+      return success();
+    return checkAccessAtHints(cast<AccessOpInterface>(op), graph,
+                              op->getParentOfType<NodeOp>(), emit);
+  }
+  }
+  llvm_unreachable("every kind is handled");
 }

@@ -178,11 +178,12 @@ LogicalResult fusion::verifyIndexRange(Operation *op, AffineMap map,
   return success();
 }
 
-LogicalResult fusion::verifyTotalBytes(Operation *graph) {
+LogicalResult fusion::verifyTotalBytes(Operation *graph,
+                                       function_ref<void(Operation *)> visit) {
   int64_t total = 0;
-  auto add = [&](Value value) {
+  auto add = [&](Type t) {
     // A symbolic layout's size is known only at run time.
-    auto type = dyn_cast<BufferType>(value.getType());
+    auto type = dyn_cast<BufferType>(t);
     if (!type || !type.hasStaticLayout())
       return true;
     std::optional<int64_t> bytes =
@@ -193,10 +194,15 @@ LogicalResult fusion::verifyTotalBytes(Operation *graph) {
   bool fits = true;
   for (Region &region : graph->getRegions())
     for (Block &block : region)
-      fits = fits && llvm::all_of(block.getArguments(), add);
+      for (BlockArgument arg : block.getArguments())
+        fits = fits && add(arg.getType());
   graph->walk([&](Operation *op) {
-    if (op != graph)
-      fits = fits && llvm::all_of(op->getResults(), add);
+    if (op == graph)
+      return;
+    for (unsigned i = 0, e = op->getNumResults(); fits && i != e; ++i)
+      fits = add(op->getResult(i).getType());
+    if (visit)
+      visit(op);
   });
   if (fits)
     return success();

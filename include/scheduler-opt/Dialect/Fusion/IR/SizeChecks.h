@@ -55,8 +55,11 @@ LogicalResult verifyIndexRange(Operation *op, AffineMap map,
 /// Fails, with an error on `graph`, when the bytes of all the buffers with
 /// a static layout made or taken in it (arguments and results of every op,
 /// nested ones too) do not fit in int64 together; then no sum of buffer sizes a pass computes
-/// (live bytes, peak memory, bytes a kernel moves) can overflow.
-LogicalResult verifyTotalBytes(Operation *graph);
+/// (live bytes, peak memory, bytes a kernel moves) can overflow. Calls
+/// `visit`, if given, on every op nested in `graph`, in walk order: checks
+/// of every op share this walk instead of making their own.
+LogicalResult verifyTotalBytes(Operation *graph,
+                               function_ref<void(Operation *)> visit = {});
 
 /// Appends the size hints to `diag` as "s0 = 4, s1 = ?" (? for a symbol
 /// without a hint).
