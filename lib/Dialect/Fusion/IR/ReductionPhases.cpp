@@ -57,10 +57,11 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     return *scansFound;
   };
   unsigned numPointwise = node.getNumPointwiseLoops();
-  // Only values that are not pointwise are kept: most of a body is. (A
+  // Only values that are not pointwise are kept, on the stack for the few
+  // a body usually has: most of a body is pointwise. (A
   // masked result, set at its yield and again at the op, is set the second
   // time from a join that includes the first.)
-  DenseMap<Value, Phase> phases;
+  llvm::SmallDenseMap<Value, Phase, 16> phases;
   auto setPhase = [&](Value v, Phase phase) {
     if (phase != Phase::Pointwise)
       phases[v] = phase;

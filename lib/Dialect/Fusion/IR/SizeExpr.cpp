@@ -19,26 +19,29 @@ bool mlir::fusion::isSizeExpr(AffineExpr expr) {
   return expr.isSymbolicOrConstant();
 }
 
+// These two recurse themselves rather than through AffineExpr::walk, whose
+// callback is an indirect call for each subexpression: the verifier asks
+// them of every index and buffer type.
 bool mlir::fusion::hasNonPositiveDivisor(AffineExpr expr) {
-  bool bad = false;
-  expr.walk([&](AffineExpr e) {
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (!bin || bin.getKind() == AffineExprKind::Add ||
-        bin.getKind() == AffineExprKind::Mul)
-      return;
-    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      bad |= c.getValue() <= 0;
-  });
-  return bad;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() != AffineExprKind::Add &&
+      bin.getKind() != AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+        c && c.getValue() <= 0)
+      return true;
+  return hasNonPositiveDivisor(bin.getLHS()) ||
+         hasNonPositiveDivisor(bin.getRHS());
 }
 
 unsigned mlir::fusion::getNumSymbolsUsed(AffineExpr expr) {
-  unsigned n = 0;
-  expr.walk([&](AffineExpr e) {
-    if (auto s = dyn_cast<AffineSymbolExpr>(e))
-      n = std::max(n, s.getPosition() + 1);
-  });
-  return n;
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return s.getPosition() + 1;
+  if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr))
+    return std::max(getNumSymbolsUsed(bin.getLHS()),
+                    getNumSymbolsUsed(bin.getRHS()));
+  return 0;
 }
 
 namespace {
