@@ -942,8 +942,10 @@ private:
       llvm::function_ref<void(OpBuilder &)> beforeLoads);
 
   /// Combines `acc` over the `numLanes` threads of each row of a column
-  /// layout (thread = lane * rowsPerBlock + row) through shared memory;
-  /// every thread folds its row's partials in lane order.
+  /// layout (thread = lane * rowsPerBlock + row): rows of fewer than a
+  /// warp first fold the lanes a warp holds of them by xor shuffles; then
+  /// the partials meet in shared memory (one a lane, or one a warp after
+  /// shuffles) and every thread folds its row's in order.
   SmallVector<Value> columnAllReduce(OpBuilder &b, Location loc,
                                      gpu::GPUFuncOp kernel, Value tid,
                                      int64_t rowsPerBlock, int64_t numLanes,
@@ -1071,35 +1073,74 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
   Type indexType = tid.getType();
   auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                               gpu::AddressSpace::Workgroup);
+  auto constant = [&](int64_t v) {
+    return createIntConstant(b, loc, indexType, v);
+  };
   int64_t blockSize = rowsPerBlock * numLanes;
+  // Rows of fewer than a warp: a warp holds kWarpSize / rowsPerBlock lanes
+  // of each of its rows, rowsPerBlock apart; xor shuffles fold them first,
+  // so that shared memory holds one partial a row and warp and each thread
+  // folds blockSize / kWarpSize of them instead of numLanes.
+  bool shuffle = rowsPerBlock < kWarpSize && blockSize % kWarpSize == 0;
+  SmallVector<Value> current(acc.begin(), acc.end());
+  int64_t slotsPerRow = numLanes;
+  if (shuffle) {
+    for (int32_t offset = kWarpSize / 2; offset >= rowsPerBlock; offset /= 2) {
+      SmallVector<Value> other;
+      for (Value v : current)
+        other.push_back(shuffleXor(b, loc, v, offset));
+      current = combiner.emitCombine(b, loc, current, other);
+    }
+    slotsPerRow = blockSize / kWarpSize;
+  }
+  int64_t numSlots = rowsPerBlock * slotsPerRow;
   SmallVector<Value> slots;
   for (Type type : combiner.getAccumulatorTypes()) {
-    auto smemType = MemRefType::get({blockSize}, type, AffineMap(), workgroup);
+    auto smemType = MemRefType::get({numSlots}, type, AffineMap(), workgroup);
     slots.push_back(kernel.addWorkgroupAttribution(smemType, loc));
     sharedBytes +=
-        blockSize * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+        numSlots * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
   }
-  Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), tid);
-  for (auto [v, slot] : llvm::zip(acc, slots))
-    memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+  if (shuffle) {
+    // The warp's first rowsPerBlock lanes (one of each row) publish at
+    // warp * rowsPerBlock + row.
+    Value laneInWarp =
+        arith::AndIOp::create(b, loc, tid, constant(kWarpSize - 1));
+    Value publishes = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            laneInWarp, constant(rowsPerBlock));
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, loc, publishes, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value at = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc,
+                              arith::ShRUIOp::create(b, loc, tid, constant(5)),
+                              constant(rowsPerBlock)),
+        laneInWarp);
+    Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), at);
+    for (auto [v, slot] : llvm::zip(current, slots))
+      memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+  } else {
+    Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), tid);
+    for (auto [v, slot] : llvm::zip(current, slots))
+      memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+  }
   gpu::BarrierOp::create(b, loc);
-  // The row's partials lie rowsPerBlock apart from the row's lane 0.
+  // The row's partials lie rowsPerBlock apart from its first.
   Value row = arith::IndexCastOp::create(
       b, loc, b.getIndexType(),
-      arith::AndIOp::create(b, loc, tid,
-                            createIntConstant(b, loc, indexType,
-                                              rowsPerBlock - 1)));
-  auto partial = [&](int64_t lane) {
+      arith::AndIOp::create(b, loc, tid, constant(rowsPerBlock - 1)));
+  auto partial = [&](int64_t k) {
     Value at = arith::AddIOp::create(
-        b, loc, row, arith::ConstantIndexOp::create(b, loc, lane * rowsPerBlock));
+        b, loc, row, arith::ConstantIndexOp::create(b, loc, k * rowsPerBlock));
     SmallVector<Value> values;
     for (Value slot : slots)
       values.push_back(memref::LoadOp::create(b, loc, slot, ValueRange{at}));
     return values;
   };
   SmallVector<Value> result = partial(0);
-  for (int64_t lane = 1; lane < numLanes; ++lane)
-    result = combiner.emitCombine(b, loc, result, partial(lane));
+  for (int64_t k = 1; k < slotsPerRow; ++k)
+    result = combiner.emitCombine(b, loc, result, partial(k));
   return result;
 }
 
