@@ -174,7 +174,7 @@ AffineExpr mlir::fusion::canonicalizeIndexExpr(AffineExpr expr) {
                                               : term.factor * term.coefficient;
     result = result ? result + scaled : scaled;
   }
-  AffineExpr c = getAffineConstantExpr(constant, expr.getContext());
+  AffineExpr c = getCachedConstantExpr(constant, expr.getContext());
   if (!result)
     return c;
   return constant ? result + c : result;
@@ -206,7 +206,7 @@ public:
       : ctx(node.getContext()), cache(cache) {
     if (auto graph = node->getParentOfType<GraphOp>())
       numSizeSymbols = graph.getNumSizeSymbols();
-    AffineExpr one = getAffineConstantExpr(1, ctx);
+    AffineExpr one = getCachedConstantExpr(1, ctx);
     for (AffineExpr size : node.getLoopSizeExprs()) {
       dimIndex.push_back(size == one ? -1 : static_cast<int>(sizes.size()));
       if (size != one)
@@ -273,7 +273,7 @@ private:
     SmallVector<AffineExpr> dims, syms;
     unsigned numDims = map.getNumDims();
     for (int image : images.take_front(numDims))
-      dims.push_back(image < 0 ? getAffineConstantExpr(0, ctx)
+      dims.push_back(image < 0 ? getCachedConstantExpr(0, ctx)
                                : getAffineDimExpr(image, ctx));
     // Indirect indices become tmp symbols after the graph's size symbols;
     // the map's size symbols (after its indirect ones) keep their number.

@@ -16,7 +16,7 @@ AffineExpr SizeVars::simplify(AffineExpr expr) {
 }
 
 AffineExpr SizeVars::product(MLIRContext *ctx, ArrayRef<AffineExpr> sizes) {
-  AffineExpr n = getAffineConstantExpr(1, ctx);
+  AffineExpr n = getCachedConstantExpr(1, ctx);
   for (AffineExpr size : sizes)
     n = n * size;
   return simplify(n);
@@ -54,12 +54,12 @@ std::optional<AffineExpr> SizeVars::exactQuotient(AffineExpr num,
                                                   AffineExpr den) {
   MLIRContext *ctx = num.getContext();
   if (staticallyKnownEquals(num, den))
-    return getAffineConstantExpr(1, ctx);
+    return getCachedConstantExpr(1, ctx);
   SmallVector<Monomial> denTerms = getMonomials(den);
   if (denTerms.size() != 1 || denTerms.front().coefficient == 0)
     return std::nullopt;
   const Monomial &d = denTerms.front();
-  AffineExpr quotient = getAffineConstantExpr(0, ctx);
+  AffineExpr quotient = getCachedConstantExpr(0, ctx);
   for (Monomial &term : getMonomials(num)) {
     if (term.coefficient % d.coefficient != 0)
       return std::nullopt;
@@ -70,7 +70,7 @@ std::optional<AffineExpr> SizeVars::exactQuotient(AffineExpr num,
         return std::nullopt;
       rest.erase(it);
     }
-    AffineExpr q = getAffineConstantExpr(term.coefficient / d.coefficient, ctx);
+    AffineExpr q = getCachedConstantExpr(term.coefficient / d.coefficient, ctx);
     for (AffineExpr factor : rest)
       q = q * factor;
     quotient = quotient + q;

@@ -142,7 +142,7 @@ BufferType BufferType::get(ArrayRef<AffineExpr> sizes, Type elementType,
 BufferType BufferType::getContiguous(ArrayRef<AffineExpr> sizes,
                                      Type elementType) {
   return get(sizes, elementType, getContiguousStrideExprs(sizes),
-             getAffineConstantExpr(0, elementType.getContext()));
+             getCachedConstantExpr(0, elementType.getContext()));
 }
 
 /// `values` as expressions: the constants, or the symbolic expressions
@@ -153,7 +153,7 @@ static SmallVector<AffineExpr> toExprs(MLIRContext *ctx,
   if (!exprs.empty())
     return SmallVector<AffineExpr>(exprs);
   return llvm::map_to_vector(
-      values, [&](int64_t v) { return getAffineConstantExpr(v, ctx); });
+      values, [&](int64_t v) { return getCachedConstantExpr(v, ctx); });
 }
 
 SmallVector<AffineExpr> BufferType::getSizeExprs() const {
@@ -171,7 +171,7 @@ SmallVector<AffineExpr> BufferType::getStrideExprs() const {
 AffineExpr BufferType::getOffsetExpr() const {
   if (!hasStaticLayout())
     return getLayoutExprs().back();
-  return getAffineConstantExpr(getOffset(), getContext());
+  return getCachedConstantExpr(getOffset(), getContext());
 }
 
 unsigned BufferType::getNumSizeSymbols() const {
@@ -214,7 +214,7 @@ AffineExpr BufferType::getStorageSizeExpr() const {
     }
     overflow |= llvm::AddOverflow(last, int64_t(1), last);
     if (!overflow)
-      return getAffineConstantExpr(last, getContext());
+      return getCachedConstantExpr(last, getContext());
   }
   AffineExpr last = getOffsetExpr();
   for (auto [size, stride] : llvm::zip(getSizeExprs(), getStrideExprs()))
@@ -247,7 +247,7 @@ bool BufferType::isContiguous() const {
   if (hasStaticLayout())
     return getOffset() == 0 &&
            llvm::equal(getStrides(), getContiguousStrides(getShape()));
-  return getOffsetExpr() == getAffineConstantExpr(0, getContext()) &&
+  return getOffsetExpr() == getCachedConstantExpr(0, getContext()) &&
          getStrideExprs() == getContiguousStrideExprs(getSizeExprs());
 }
 
@@ -326,7 +326,7 @@ static ParseResult parseSymbolicDims(AsmParser &parser,
       if (integer.has_value()) {
         if (failed(*integer))
           return failure();
-        size = getAffineConstantExpr(value, parser.getContext());
+        size = getCachedConstantExpr(value, parser.getContext());
       } else {
         OptionalParseResult type = parser.parseOptionalType(elementType);
         if (type.has_value())
@@ -363,11 +363,11 @@ Type BufferType::parse(AsmParser &parser) {
                                 /*withTrailingX=*/true))
     return {};
   SmallVector<AffineExpr> sizes = llvm::map_to_vector(
-      shape, [&](int64_t v) { return getAffineConstantExpr(v, ctx); });
+      shape, [&](int64_t v) { return getCachedConstantExpr(v, ctx); });
   if (parseSymbolicDims(parser, sizes, elementType))
     return {};
   SmallVector<AffineExpr> strides = getContiguousStrideExprs(sizes);
-  AffineExpr offset = getAffineConstantExpr(0, ctx);
+  AffineExpr offset = getCachedConstantExpr(0, ctx);
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
     SMLoc loc = parser.getCurrentLocation();
@@ -439,7 +439,7 @@ void BufferType::print(AsmPrinter &printer) const {
     printSizeList(printer.getStream(), strides);
   }
   AffineExpr offset = getOffsetExpr();
-  if (offset != getAffineConstantExpr(0, getContext())) {
+  if (offset != getCachedConstantExpr(0, getContext())) {
     printer << ", offset = ";
     printSizeExpr(printer.getStream(), offset);
   }

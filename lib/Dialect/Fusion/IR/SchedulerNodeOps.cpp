@@ -119,7 +119,7 @@ SmallVector<AffineExpr> NodeOp::getLoopSizeExprs() {
   if (AffineMapAttr symbolic = getSymbolicLoopSizesAttr())
     return SmallVector<AffineExpr>(symbolic.getValue().getResults());
   return llvm::map_to_vector(getLoopSizes(), [&](int64_t size) {
-    return getAffineConstantExpr(size, getContext());
+    return getCachedConstantExpr(size, getContext());
   });
 }
 
@@ -154,7 +154,7 @@ static int64_t staticProduct(ArrayRef<int64_t> sizes) {
 
 /// Product of `sizes` as an expression.
 static AffineExpr productExpr(MLIRContext *ctx, ArrayRef<AffineExpr> sizes) {
-  AffineExpr n = getAffineConstantExpr(1, ctx);
+  AffineExpr n = getCachedConstantExpr(1, ctx);
   for (AffineExpr size : sizes)
     n = n * size;
   return n;
@@ -170,7 +170,7 @@ static AffineExpr staticProductExpr(MLIRContext *ctx, ArrayRef<int64_t> sizes) {
   uint64_t n = 1;
   for (int64_t size : sizes)
     n *= static_cast<uint64_t>(size);
-  return getAffineConstantExpr(static_cast<int64_t>(n), ctx);
+  return getCachedConstantExpr(static_cast<int64_t>(n), ctx);
 }
 
 // Static sizes make a constant without building the product term by term.

@@ -6,8 +6,67 @@
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/ScopeExit.h"
 
+#include <array>
+#include <atomic>
+
 using namespace mlir;
 using namespace mlir::fusion;
+
+//===----------------------------------------------------------------------===//
+// Constants without the uniquer
+//===----------------------------------------------------------------------===//
+
+/// Bumped whenever a context holding the fusion dialect is destroyed: a
+/// table filled for an older generation may hold pointers into a dead
+/// context (or into one a new context reuses the address of).
+static std::atomic<uint64_t> constantTableGeneration{1};
+
+namespace {
+/// One thread's table: direct-mapped, a later constant overwriting an
+/// earlier one of the same slot.
+struct ConstantTable {
+  struct Entry {
+    int64_t value;
+    const void *expr;
+  };
+  MLIRContext *ctx = nullptr;
+  uint64_t generation = 0;
+  std::array<Entry, 256> entries{};
+};
+} // namespace
+
+static thread_local ConstantTable constantTable;
+
+AffineExpr mlir::fusion::getCachedConstantExpr(int64_t value,
+                                               MLIRContext *ctx) {
+  ConstantTable &table = constantTable;
+  uint64_t generation =
+      constantTableGeneration.load(std::memory_order_acquire);
+  if (table.ctx != ctx || table.generation != generation) {
+    // Only a context whose destruction bumps the generation may fill it.
+    if (!ctx->getLoadedDialect<FusionDialect>())
+      return getAffineConstantExpr(value, ctx);
+    table.ctx = ctx;
+    table.generation = generation;
+    table.entries.fill({0, nullptr});
+  }
+  ConstantTable::Entry &entry =
+      table.entries[(static_cast<uint64_t>(value) * 0x9E3779B97F4A7C15ull) >>
+                    56];
+  if (entry.expr && entry.value == value)
+    return AffineExpr::getFromOpaquePointer(entry.expr);
+  AffineExpr expr = getAffineConstantExpr(value, ctx);
+  entry = {value, expr.getAsOpaquePointer()};
+  return expr;
+}
+
+ConstantExprCacheGuard::~ConstantExprCacheGuard() {
+  constantTableGeneration.fetch_add(1, std::memory_order_acq_rel);
+}
+
+//===----------------------------------------------------------------------===//
+// Sizes
+//===----------------------------------------------------------------------===//
 
 int64_t mlir::fusion::getStaticSize(AffineExpr expr) {
   if (auto c = dyn_cast<AffineConstantExpr>(expr))
@@ -140,7 +199,7 @@ private:
     if (integer.has_value()) {
       if (failed(*integer))
         return failure();
-      expr = getAffineConstantExpr(value, ctx);
+      expr = getCachedConstantExpr(value, ctx);
       return success();
     }
     if (operand) {
@@ -238,7 +297,7 @@ mlir::fusion::getContiguousStrideExprs(ArrayRef<AffineExpr> sizes) {
   if (sizes.empty())
     return strides;
   MLIRContext *ctx = sizes.front().getContext();
-  AffineExpr running = getAffineConstantExpr(1, ctx);
+  AffineExpr running = getCachedConstantExpr(1, ctx);
   for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
     strides[i] = running;
     // Inductor's contiguous strides treat a size-0 dimension as size 1.

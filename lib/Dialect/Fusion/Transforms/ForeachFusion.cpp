@@ -66,7 +66,7 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex) {
   fe.isReduction = false;
   fe.minOrder = ~0u;
   fe.maxOrder = 0;
-  fe.numel = fe.rnumel = getAffineConstantExpr(1, graph.getContext());
+  fe.numel = fe.rnumel = getCachedConstantExpr(1, graph.getContext());
   fe.readToPart.clear();
   for (unsigned part : fe.parts) {
     const Group &group = groups[part];

@@ -56,7 +56,7 @@ Group Planner::makeUnitGroup(unsigned unit) {
   group.units = {unit};
   group.minOrder = group.maxOrder = position[unit];
   group.isReduction = false;
-  group.numel = group.rnumel = getAffineConstantExpr(1, graph.getContext());
+  group.numel = group.rnumel = getCachedConstantExpr(1, graph.getContext());
   Operation *raw = op.getOperation();
   if (isa<ExternOp>(raw))
     group.kind = GroupKind::Extern;

@@ -93,7 +93,7 @@ compactDims(AffineExpr expr, unsigned numDims, unsigned numSymbols) {
   });
   MLIRContext *ctx = expr.getContext();
   SmallVector<AffineExpr> replacements(numDims,
-                                       getAffineConstantExpr(0, ctx));
+                                       getCachedConstantExpr(0, ctx));
   SmallVector<unsigned> positions;
   for (unsigned d = 0; d < numDims; ++d) {
     if (!used.test(d))
@@ -218,12 +218,12 @@ mlir::fusion::getStrides(AffineExpr expr, unsigned numDims,
           evaluateStrides(expr, identity, numDims, symbolValues))
     return strides;
   MLIRContext *ctx = expr.getContext();
-  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  AffineExpr zero = getCachedConstantExpr(0, ctx);
   SmallVector<AffineExpr> point(numDims, zero);
   AffineExpr atOrigin = expr.replaceDims(point);
   SmallVector<int64_t> strides;
   for (unsigned d = 0; d < numDims; ++d) {
-    point[d] = getAffineConstantExpr(1, ctx);
+    point[d] = getCachedConstantExpr(1, ctx);
     AffineExpr diff = simplifyAffineExpr(expr.replaceDims(point) - atOrigin,
                                          numDims, numSymbols);
     point[d] = zero;
@@ -473,7 +473,7 @@ struct LoopNestState {
   }
 
   void removeUnitLoop(unsigned loop) {
-    substitute(dropLoop(loop, getAffineConstantExpr(0, ctx)), loop);
+    substitute(dropLoop(loop, getCachedConstantExpr(0, ctx)), loop);
   }
 
   /// True when every index depends on loops `outer` and `outer + 1` only
@@ -493,7 +493,7 @@ struct LoopNestState {
     SmallVector<AffineExpr> replacement;
     for (unsigned d = 0; d < numLoops(); ++d)
       replacement.push_back(getAffineDimExpr(d, ctx));
-    replacement[outer] = getAffineConstantExpr(0, ctx);
+    replacement[outer] = getCachedConstantExpr(0, ctx);
     replacement[inner] = getAffineDimExpr(outer, ctx) * sizes[inner] +
                          getAffineDimExpr(inner, ctx);
     for (auto [expr, numSymbols] : llvm::zip(indices, indexSymbols)) {
@@ -514,7 +514,7 @@ struct LoopNestState {
     AffineExpr size = SizeVars::product(ctx, {sizes[outer], sizes[inner]});
     SmallVector<AffineExpr> replacement =
         dropLoop(inner, getAffineDimExpr(outer, ctx));
-    replacement[outer] = getAffineConstantExpr(0, ctx);
+    replacement[outer] = getCachedConstantExpr(0, ctx);
     substitute(replacement, inner);
     sizes[outer] = size;
   }

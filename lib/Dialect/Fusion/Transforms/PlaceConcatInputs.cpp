@@ -129,7 +129,7 @@ struct PlaceConcatInputsPass
         ++numPlaced;
       }
       SmallVector<AffineExpr> zeros(
-          offsets.getNumResults(), getAffineConstantExpr(0, &getContext()));
+          offsets.getNumResults(), getCachedConstantExpr(0, &getContext()));
       nop.setInputOffsetsAttr(
           AffineMapAttr::get(AffineMap::get(0, 0, zeros, &getContext())));
       return WalkResult::advance();

@@ -153,9 +153,9 @@ static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
                                                   unsigned numDims,
                                                   unsigned numSizeSymbols) {
   MLIRContext *ctx = expr.getContext();
-  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  AffineExpr zero = getCachedConstantExpr(0, ctx);
   LinearIndex result{SmallVector<AffineExpr>(numDims, zero), zero};
-  if (!addLinear(expr, getAffineConstantExpr(1, ctx), numDims, numSizeSymbols,
+  if (!addLinear(expr, getCachedConstantExpr(1, ctx), numDims, numSizeSymbols,
                  result))
     return std::nullopt;
   result.rest = SizeVars::simplify(result.rest);

@@ -215,7 +215,7 @@ std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
     if (!llvm::all_of(pointwise.leaves,
                       [&](NodeOp n) { return isCompatible(groupSizes, n); }))
       return RefusalReason::ReductionShapeIncompatible;
-    AffineExpr one = getAffineConstantExpr(1, ctx);
+    AffineExpr one = getCachedConstantExpr(1, ctx);
     Tiling tiling = pointwise.rnumel == one
                         ? groupTiling(pointwise)
                         : selectTiling(pointwise.leaves, pointwise.numel, one);

@@ -38,6 +38,12 @@ def Fusion_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
+
+  private:
+    /// Invalidates the getCachedConstantExpr tables when the context goes.
+    ConstantExprCacheGuard constantExprCacheGuard;
+
+  public:
   }];
 }
 

@@ -75,6 +75,26 @@ std::optional<unsigned> findUnboundSymbol(AffineExpr expr,
 /// Row-major contiguous strides of `sizes`, as expressions.
 SmallVector<AffineExpr> getContiguousStrideExprs(ArrayRef<AffineExpr> sizes);
 
+/// getAffineConstantExpr(value, ctx), answered from a small table per thread
+/// for a context that has loaded the fusion dialect. The scheduler asks for
+/// the same few constants (loop ranges, numels, 0 and 1) hundreds of
+/// thousands of times on a large graph, and each question to the context's
+/// uniquer costs about 200 instructions; the table answers in a few. The
+/// table holds plain pointers into the context, so the fusion dialect
+/// empties every thread's table when its context is destroyed
+/// (ConstantExprCacheGuard).
+AffineExpr getCachedConstantExpr(int64_t value, MLIRContext *ctx);
+
+/// Held by the fusion dialect: its destruction (the context's) invalidates
+/// every thread's getCachedConstantExpr table.
+class ConstantExprCacheGuard {
+public:
+  ConstantExprCacheGuard() = default;
+  ConstantExprCacheGuard(const ConstantExprCacheGuard &) = delete;
+  ConstantExprCacheGuard &operator=(const ConstantExprCacheGuard &) = delete;
+  ~ConstantExprCacheGuard();
+};
+
 } // namespace fusion
 } // namespace mlir
 
