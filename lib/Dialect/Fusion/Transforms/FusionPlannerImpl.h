@@ -283,8 +283,10 @@ private:
   DenseMap<Attribute, int64_t> depSizeCache;
   /// DFS marks, reset by bumping the stamp.
   SmallVector<unsigned> visitStamp, unitStamp;
-  /// Reachability in the input graph, for isAncestor.
+  /// Reachability in the input graph, for isAncestor, and its search's
+  /// stack (kept: a search per candidate pair).
   ReachabilityIndex reachability;
+  SmallVector<unsigned> searchStack;
   unsigned stamp = 0;
 
   /// can_fuse's answers, kept across rounds and between finding the

@@ -160,20 +160,32 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
   // topological order of the groups.
   if (slotOf[topGroup(g1)] >= slotOf[topGroup(g2)])
     return false;
-  // A direct edge, the usual answer for a producer and its consumer.
-  for (unsigned unit : groups[g1].units)
-    for (unsigned succ : deps.getSuccessors(unit))
-      if (inGroup(succ, g2))
-        return true;
+  // A direct edge, the usual answer for a producer and its consumer:
+  // looked for from the group with fewer units (a unit is in group g
+  // exactly when it is among g's units).
+  ArrayRef<unsigned> sources = groups[g1].units;
   ArrayRef<unsigned> targets = groups[g2].units;
+  if (sources.size() <= targets.size()) {
+    for (unsigned unit : sources)
+      for (unsigned succ : deps.getSuccessors(unit))
+        if (inGroup(succ, g2))
+          return true;
+  } else {
+    for (unsigned unit : targets)
+      for (unsigned pred : deps.getPredecessors(unit))
+        if (inGroup(pred, g1))
+          return true;
+  }
   unsigned last = 0;
   for (unsigned unit : targets)
     last = std::max(last, position[unit]);
   // Only nodes that may reach a target are worth entering; the interval
   // labels answer most of these questions without a search: first against
   // the union of the targets' intervals, then, for few targets, each.
-  // For one target (most searches) the union is that target's interval.
-  ReachabilityIndex::TargetSet targetSet = reachability.makeTargetSet(targets);
+  // For one target (most searches) that target's interval alone.
+  ReachabilityIndex::TargetSet targetSet;
+  if (targets.size() > 1)
+    targetSet = reachability.makeTargetSet(targets);
   auto promising = [&](unsigned unit) {
     if (targets.size() == 1)
       return reachability.mayReach(unit, targets.front());
@@ -185,8 +197,9 @@ bool Planner::isAncestor(unsigned g1, unsigned g2) {
            });
   };
   ++stamp;
-  SmallVector<unsigned> stack;
-  for (unsigned unit : groups[g1].units) {
+  SmallVectorImpl<unsigned> &stack = searchStack;
+  stack.clear();
+  for (unsigned unit : sources) {
     unitStamp[unit] = stamp;
     if (promising(unit))
       stack.push_back(unit);
