@@ -365,6 +365,11 @@ SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(
     NodeOp node, LoopStrideCache *cache) {
   unsigned numLoops = node.getNumLoops();
   SmallVector<unsigned> order = llvm::to_vector(llvm::seq(0u, numLoops));
+  // Only a group of two loops or more has an order to pick: without one,
+  // the strides would change nothing.
+  unsigned numPointwise = node.getNumPointwiseLoops();
+  if (numPointwise < 2 && numLoops - numPointwise < 2)
+    return order;
   SmallVector<Operation *> stores, loads, others;
   collectAccesses(node, stores, loads, others);
   SmallVector<Operation *> addresses(stores);
@@ -384,7 +389,6 @@ SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(
     return order;
 
   SmallVector<int64_t> sizes = node.getLoopSizes();
-  unsigned numPointwise = node.getNumPointwiseLoops();
   auto pickGroup = [&](unsigned begin, unsigned end) {
     if (end - begin < 2)
       return;
