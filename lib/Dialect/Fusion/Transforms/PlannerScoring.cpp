@@ -241,24 +241,27 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
   // The groups using each buffer, buffers in the order of their first use:
   // (buffer, group) pairs in a flat list, then grouped by buffer (a list per
   // buffer allocates for each of them, every round).
+  // A group's buffers, each once in the order of first use: the buffer's
+  // last user so far says whether the group already named it.
   DenseMap<StringAttr, unsigned> bufferIndex;
+  bufferIndex.reserve(order.size());
+  SmallVector<unsigned> lastUser;
   SmallVector<std::pair<unsigned, unsigned>> uses;
-  SmallVector<StringAttr, 16> used;
-  llvm::SmallDenseSet<StringAttr, 16> usedSet;
   for (unsigned g : order) {
     Group &group = groups[g];
     if (!group.isFusable())
       continue;
-    used.clear();
-    usedSet.clear();
     for (const DepSet *list : {&group.reads, &group.writes})
-      for (Attribute dep : *list)
-        if (StringAttr name = getDepName(dep); usedSet.insert(name).second)
-          used.push_back(name);
-    for (StringAttr name : used) {
-      auto it = bufferIndex.try_emplace(name, bufferIndex.size()).first;
-      uses.push_back({it->second, g});
-    }
+      for (Attribute dep : *list) {
+        auto [it, inserted] =
+            bufferIndex.try_emplace(getDepName(dep), bufferIndex.size());
+        if (inserted)
+          lastUser.push_back(kNoGroup);
+        if (lastUser[it->second] == g)
+          continue;
+        lastUser[it->second] = g;
+        uses.push_back({it->second, g});
+      }
   }
   SmallVector<unsigned> firstUse(bufferIndex.size() + 1, 0);
   for (auto [buffer, g] : uses)
