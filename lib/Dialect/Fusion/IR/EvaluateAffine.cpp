@@ -9,17 +9,26 @@ using namespace mlir::fusion;
 
 std::optional<int64_t> mlir::fusion::evaluateAffineExpr(
     AffineExpr expr, ArrayRef<int64_t> dims, ArrayRef<int64_t> symbols) {
-  if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return c.getValue();
-  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    if (d.getPosition() >= dims.size())
+  // One question for the kind (each isa<> asks libMLIR again): strides are
+  // evaluated at every unit point of every access's index.
+  AffineExprKind kind = expr.getKind();
+  switch (kind) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(expr).getValue();
+  case AffineExprKind::DimId: {
+    unsigned position = cast<AffineDimExpr>(expr).getPosition();
+    if (position >= dims.size())
       return std::nullopt;
-    return dims[d.getPosition()];
+    return dims[position];
   }
-  if (auto s = dyn_cast<AffineSymbolExpr>(expr)) {
-    if (s.getPosition() >= symbols.size())
+  case AffineExprKind::SymbolId: {
+    unsigned position = cast<AffineSymbolExpr>(expr).getPosition();
+    if (position >= symbols.size())
       return std::nullopt;
-    return symbols[s.getPosition()];
+    return symbols[position];
+  }
+  default:
+    break;
   }
   auto bin = cast<AffineBinaryOpExpr>(expr);
   std::optional<int64_t> lhs = evaluateAffineExpr(bin.getLHS(), dims, symbols);
@@ -27,7 +36,7 @@ std::optional<int64_t> mlir::fusion::evaluateAffineExpr(
   if (!lhs || !rhs)
     return std::nullopt;
   int64_t result;
-  switch (bin.getKind()) {
+  switch (kind) {
   case AffineExprKind::Add:
     if (llvm::AddOverflow(*lhs, *rhs, result))
       return std::nullopt;
