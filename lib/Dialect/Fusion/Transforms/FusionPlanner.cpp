@@ -50,9 +50,10 @@ std::string Group::getName() const {
 // Setup
 //===----------------------------------------------------------------------===//
 
-Group Planner::makeUnitGroup(unsigned unit) {
+/// Fills `group` (default-constructed: built in place, a Group being large)
+/// as the group of one unit.
+void Planner::makeUnitGroup(unsigned unit, Group &group) {
   SchedulerNodeOpInterface op = deps.getNode(unit);
-  Group group;
   group.units = {unit};
   group.minOrder = group.maxOrder = position[unit];
   group.isReduction = false;
@@ -70,9 +71,9 @@ Group Planner::makeUnitGroup(unsigned unit) {
     group.kind = GroupKind::Fused;
   else
     group.kind = GroupKind::Node;
+  SmallVector<SchedulerNodeOpInterface> leaves;
+  op.getLeafNodes(leaves);
   if (group.isFusable()) {
-    SmallVector<SchedulerNodeOpInterface> leaves;
-    op.getLeafNodes(leaves);
     bool first = true;
     for (SchedulerNodeOpInterface leaf : leaves) {
       auto node = cast<NodeOp>(leaf.getOperation());
@@ -88,12 +89,9 @@ Group Planner::makeUnitGroup(unsigned unit) {
   }
   for (unsigned r = 0, e = raw->getNumResults(); r < e; ++r)
     group.bufferNames.insert(op.getBufferName(r));
-  SmallVector<SchedulerNodeOpInterface> leaves;
-  op.getLeafNodes(leaves);
   for (SchedulerNodeOpInterface leaf : leaves)
     for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
       group.bufferNames.insert(leaf.getBufferName(r));
-  return group;
 }
 
 void Planner::refreshUnitDeps(unsigned unit) {
@@ -177,7 +175,7 @@ LogicalResult Planner::initialize() {
   parallelForSlices(graph.getContext(), numUnits, /*minPerSlice=*/256,
                     [&](size_t begin, size_t end) {
                       for (size_t unit = begin; unit < end; ++unit)
-                        groups[unit] = makeUnitGroup(unit);
+                        makeUnitGroup(unit, groups[unit]);
                     });
   for (unsigned unit = 0; unit < numUnits; ++unit) {
     groupOf[unit] = unit;

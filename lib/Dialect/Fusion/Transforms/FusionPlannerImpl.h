@@ -154,7 +154,7 @@ private:
   // Setup (FusionPlanner.cpp; the schedule's in PlannerSchedule.cpp).
   LogicalResult initialize();
   void initializeSchedule();
-  Group makeUnitGroup(unsigned unit);
+  void makeUnitGroup(unsigned unit, Group &group);
   void recomputeGroupDeps(Group &group);
   void refreshUnitDeps(unsigned unit);
 
