@@ -372,33 +372,47 @@ Value Planner::storageOf(StringAttr name) {
 /// views); reads of buffers that `writer` itself produces are real
 /// dependences, left to can_fuse_vertical.
 bool Planner::racesInPlace(const Group &reader, const Group &writer) {
+  // The storages `writer` overwrites in place, with the writes that do:
+  // usually none, and a few in a foreach kernel of in-place updates. Each
+  // read of `reader` then finds its storage once, instead of once for
+  // every such write.
+  SmallVector<std::pair<Value, MemoryDepAttr>, 8> inPlace;
   for (unsigned w : writer.units)
     for (Attribute dep : unitDeps[w].writes) {
       auto write = dyn_cast<MemoryDepAttr>(dep);
       if (!write || realName(write.getName()) == write.getName())
         continue; // not an in-place update
-      Value storage = storageOf(write.getName());
+      if (Value storage = storageOf(write.getName()))
+        inPlace.push_back({storage, write});
+    }
+  if (inPlace.empty())
+    return false;
+  for (unsigned r : reader.units)
+    for (Attribute readDep : unitDeps[r].reads) {
+      if (isa<WeakDepAttr>(readDep))
+        continue;
+      StringAttr name = getDepName(readDep);
+      if (writer.bufferNames.contains(name))
+        continue;
+      Value storage = storageOf(name);
       if (!storage)
         continue;
-      for (unsigned r : reader.units)
-        for (Attribute readDep : unitDeps[r].reads) {
-          StringAttr name = getDepName(readDep);
-          if (isa<WeakDepAttr>(readDep) || writer.bufferNames.contains(name) ||
-              storageOf(name) != storage)
-            continue;
-          auto read = dyn_cast<MemoryDepAttr>(readDep);
-          // A mutation's own ordering StarDep on the version it updates.
-          if (!read && isa<StarDepAttr>(readDep) &&
-              llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
-                return getDepName(own) != realName(getDepName(own)) &&
-                       storageOf(getDepName(own)) == storage;
-              }))
-            continue;
-          if (!read || isIndirect(read) || isIndirect(write) ||
-              read.getIndex() != write.getIndex() ||
-              read.getSizes() != write.getSizes())
-            return true;
-        }
+      auto read = dyn_cast<MemoryDepAttr>(readDep);
+      for (auto [overwritten, write] : inPlace) {
+        if (overwritten != storage)
+          continue;
+        // A mutation's own ordering StarDep on the version it updates.
+        if (!read && isa<StarDepAttr>(readDep) &&
+            llvm::any_of(unitDeps[r].writes, [&](Attribute own) {
+              return getDepName(own) != realName(getDepName(own)) &&
+                     storageOf(getDepName(own)) == storage;
+            }))
+          continue;
+        if (!read || isIndirect(read) || isIndirect(write) ||
+            read.getIndex() != write.getIndex() ||
+            read.getSizes() != write.getSizes())
+          return true;
+      }
     }
   return false;
 }
