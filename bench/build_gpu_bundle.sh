@@ -107,13 +107,16 @@ declare -A semantics=(
   [transposes_4096x9]="$transposes 3=4096 5=9"
   [transposes_200x1000]="$transposes 3=200 5=1000"
   [transposes_64x49]="$transposes 3=64 5=49"
+  [transposes_66x49]="$transposes 3=66 5=49"
   [masked_16x8]="$masked" [masked_64x1024]="$masked 8=1024 24=3072 16=64")
 # Masked regions: a mask shared by a thread's four elements (one branch,
 # vector loads inside), at 16 x 8 and 64 x 1024 (blocks of 256 threads);
 # three split Welford nodes with their own masked loads, merged into one.
 # Transposes (2-D tiles through shared memory): partial tiles, tiles of 9
-# columns (a 3x3 convolution weight into channels-last), larger tiles,
-# tiles that only reorder (op4) of 7 columns (64 x 49);
+# columns (a 3x3 convolution weight into channels-last), larger tiles;
+# op4, which only reorders, in vectors of 4 rows down the columns where
+# the rows are a multiple of 4 (64 x 49 and the others) and in a tile of
+# 7 columns at 66 x 49;
 # unfused (schedule=0), since fused the consumers read the producer's
 # registers and no kernel changes layout. Split reductions of every kind
 # (the rows above compute their values and read nothing, so the default
@@ -129,6 +132,7 @@ declare -A semantics=(
 declare -A ptx_options=(
   [transposes_100x37]="schedule=0" [transposes_4096x9]="schedule=0"
   [transposes_200x1000]="schedule=0" [transposes_64x49]="schedule=0"
+  [transposes_66x49]="schedule=0"
   [split_3x1000]="reduction-split=2"
   [split_3x20000]="reduction-split=32" [split_2x20000]="reduction-split=2"
   [cluster4_3x5000]="reduction-split=4" [cluster8_3x20000]="reduction-split=8"

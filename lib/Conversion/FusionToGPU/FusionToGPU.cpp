@@ -7,7 +7,9 @@
 //     `pointwise-vector-width` adjacent elements (vector accesses where
 //     contiguous; splitPointwiseRows), or one when the size does not divide;
 //     those that change layout in 2-D tiles through shared memory
-//     (TransposeTiles.h);
+//     (TransposeTiles.h), those whose every access runs down the tile's
+//     columns in vectors of adjacent rows where each access allows
+//     (permuteColumnsForVectors);
 //   - reductions: L threads per row and R rows per block (chooseMapping):
 //     at most a warp for rows of at most warp-reduction-max-size elements
 //     (several rows per warp when shorter), else up to a block, with
@@ -683,6 +685,54 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   }
   m.earlyLoads = m.persistent && options.earlyLoads;
   return m;
+}
+
+/// The tile of a pointwise kernel that only changes its order (every access
+/// contiguous down a column, nothing staged: resnet18's batch norms over
+/// channels-last buffers in the statistics' [n, c, h, w] order) as a plain
+/// pointwise kernel over its elements column by column, when that takes
+/// them in vectors of `width`: rows a multiple of the width, and after the
+/// split every store, and every load that moves with the elements, at an
+/// aligned f(x) + r of a type KernelEmitter takes in vectors (loads free of
+/// r are broadcasts). Each thread then takes `width` adjacent rows of a
+/// column in one access, as Inductor's `XBLOCK` 1 tile does. Nothing
+/// otherwise (the tile stays).
+std::optional<KernelPlan> permuteColumnsForVectors(const KernelPlan &plan,
+                                                   const TransposeTile &tile,
+                                                   int64_t width) {
+  if (!tile.staged.empty() || !tile.computeDownColumns || width < 2 ||
+      tile.rows % width != 0 || plan.numel < width * kWarpSize)
+    return std::nullopt;
+  KernelPlan permuted = permutePointwiseColumns(plan, tile.rows, tile.columns);
+  KernelPlan split = splitPointwiseRows(permuted, width);
+  MLIRContext *context = plan.op->getContext();
+  AffineExpr r = getAffineDimExpr(1, context);
+  auto isVector = [&](AffineExpr expr, Type type) {
+    if (!KernelEmitter::getVectorBytes(type, width))
+      return false;
+    AffineExpr rest = simplifyIndexExpr(expr - r, 2, plan.numSizeSymbols);
+    if (rest.isFunctionOfDim(1))
+      return false;
+    auto misalignment = dyn_cast<AffineConstantExpr>(
+        simplifyIndexExpr(rest % width, 2, plan.numSizeSymbols));
+    return misalignment && misalignment.getValue() == 0;
+  };
+  for (StoreOp store : split.memoryStores)
+    if (hasIndirectIndices(store) || store.getMode() ||
+        !isVector(split.indexExprs.lookup(store), store.getValue().getType()))
+      return std::nullopt;
+  bool vectorLoads = true;
+  plan.op->walk([&](LoadOp load) {
+    if (split.isForwarded(load))
+      return;
+    AffineExpr expr = split.indexExprs.lookup(load);
+    if (hasIndirectIndices(load) ||
+        (expr.isFunctionOfDim(1) && !isVector(expr, load.getType())))
+      vectorLoads = false;
+  });
+  if (!vectorLoads)
+    return std::nullopt;
+  return permuted;
 }
 
 /// The most thread blocks a CUDA launch has in x (cudaDeviceProp's
@@ -1738,12 +1788,18 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
                                         ValueRange args) {
   Location loc = plan.op->getLoc();
   const MappingOptions &kernelOptions = getOptions(plan.name);
+  std::optional<KernelPlan> permuted;
   if (std::optional<TransposeTile> tile =
           kernelOptions.transposeTiles
               ? chooseTransposeTile(plan, graph.storage)
-              : std::nullopt)
-    return emitTransposeKernel(b, plan, *tile, graph, storages, args);
-  KernelMapping mapping = chooseMapping(plan, kernelOptions);
+              : std::nullopt) {
+    permuted = permuteColumnsForVectors(plan, *tile,
+                                        kernelOptions.pointwiseVectorWidth);
+    if (!permuted)
+      return emitTransposeKernel(b, plan, *tile, graph, storages, args);
+  }
+  const KernelPlan &kernelPlan = permuted ? *permuted : plan;
+  KernelMapping mapping = chooseMapping(kernelPlan, kernelOptions);
   if (failed(checkGridSize(plan.op, mapping.gridSize)))
     return failure();
   gpu::GPUFuncOp kernel = createKernelFunc(b, loc, plan.name,
@@ -1754,7 +1810,7 @@ LogicalResult GPUHostTarget::emitKernel(OpBuilder &b, const KernelPlan &plan,
     kernel.setKnownClusterSizeAttr(b.getDenseI32ArrayAttr(
         {static_cast<int32_t>(clusterSize), 1, 1}));
   OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
-  LogicalResult result = emitBody(kb, kernel, plan, mapping,
+  LogicalResult result = emitBody(kb, kernel, kernelPlan, mapping,
                                   memrefGetter(kernel, graph, storages));
   gpu::ReturnOp::create(kb, loc);
   if (failed(result))

@@ -15,6 +15,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <functional>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::codegen;
@@ -182,18 +185,75 @@ static LogicalResult checkBodyOps(NodeOp node) {
   return success();
 }
 
+/// `lhs` floordiv `divisor` (`mod` when `isMod`) without the remainder
+/// term: lhs as m * a + b, b one term of lhs lying in [0, m), m > 1 the
+/// greatest common divisor of the other terms' constant factors and a
+/// divisor of `divisor`. Nothing when lhs has no such form.
+static std::optional<AffineExpr> splitByMultiple(AffineExpr lhs,
+                                                 int64_t divisor, bool isMod,
+                                                 ArrayRef<int64_t> dimSizes) {
+  SmallVector<AffineExpr> terms;
+  std::function<void(AffineExpr)> flatten = [&](AffineExpr e) {
+    if (e.getKind() == AffineExprKind::Add) {
+      auto add = cast<AffineBinaryOpExpr>(e);
+      flatten(add.getLHS());
+      flatten(add.getRHS());
+      return;
+    }
+    terms.push_back(e);
+  };
+  flatten(lhs);
+  if (terms.size() < 2)
+    return std::nullopt;
+  // term = factor * rest with a constant factor (1 without one).
+  auto factorOf = [](AffineExpr term) -> std::pair<AffineExpr, int64_t> {
+    if (auto c = dyn_cast<AffineConstantExpr>(term))
+      return {getAffineConstantExpr(1, term.getContext()), c.getValue()};
+    if (term.getKind() == AffineExprKind::Mul) {
+      auto mul = cast<AffineBinaryOpExpr>(term);
+      if (auto c = dyn_cast<AffineConstantExpr>(mul.getRHS()))
+        return {mul.getLHS(), c.getValue()};
+      if (auto c = dyn_cast<AffineConstantExpr>(mul.getLHS()))
+        return {mul.getRHS(), c.getValue()};
+    }
+    return {term, 1};
+  };
+  for (size_t i = 0; i < terms.size(); ++i) {
+    int64_t m = 0;
+    for (size_t j = 0; j < terms.size(); ++j)
+      if (j != i)
+        m = std::gcd(m, std::abs(factorOf(terms[j]).second));
+    if (m <= 1 || divisor % m != 0)
+      continue;
+    auto bounds = getAffineExprBounds(terms[i], dimSizes);
+    if (!bounds || bounds->first < 0 || bounds->second >= m)
+      continue;
+    AffineExpr a = getAffineConstantExpr(0, lhs.getContext());
+    for (size_t j = 0; j < terms.size(); ++j)
+      if (j != i) {
+        auto [rest, factor] = factorOf(terms[j]);
+        a = a + rest * (factor / m);
+      }
+    return isMod ? (a % (divisor / m)) * m + terms[i] : a.floorDiv(divisor / m);
+  }
+  return std::nullopt;
+}
+
 /// Simplifies `expr` knowing that dimension i lies in [0, dimSizes[i]):
 /// `e floordiv c` is 0 and `e mod c` is e when e lies in [0, c). MLIR's own
 /// simplification does not know the ranges, and flattened loops (x * R + r
 /// delinearized again) need them to become x and r.
 static AffineExpr simplifyWithRanges(AffineExpr expr,
                                      ArrayRef<int64_t> dimSizes,
-                                     unsigned numSymbols) {
+                                     unsigned numSymbols,
+                                     bool splitMultiples = false) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!bin)
     return expr;
-  AffineExpr lhs = simplifyWithRanges(bin.getLHS(), dimSizes, numSymbols);
-  AffineExpr rhs = simplifyWithRanges(bin.getRHS(), dimSizes, numSymbols);
+  AffineExpr lhs =
+      simplifyWithRanges(bin.getLHS(), dimSizes, numSymbols, splitMultiples);
+  AffineExpr rhs =
+      simplifyWithRanges(bin.getRHS(), dimSizes, numSymbols, splitMultiples);
   auto divisor = dyn_cast<AffineConstantExpr>(rhs);
   if (divisor && divisor.getValue() > 0 &&
       (expr.getKind() == AffineExprKind::FloorDiv ||
@@ -204,6 +264,17 @@ static AffineExpr simplifyWithRanges(AffineExpr expr,
                  ? lhs
                  : getAffineConstantExpr(0, expr.getContext());
   }
+  // (m * a + b) floordiv (m * k) is a floordiv k and (m * a + b) mod
+  // (m * k) is (a mod k) * m + b when b lies in [0, m): a flat index
+  // x = row * columns + column taken apart by its loops' sizes
+  // (permutePointwiseColumns) gives row floordiv k and row mod k.
+  if (splitMultiples && divisor && divisor.getValue() > 0 &&
+      (expr.getKind() == AffineExprKind::FloorDiv ||
+       expr.getKind() == AffineExprKind::Mod))
+    if (std::optional<AffineExpr> r =
+            splitByMultiple(lhs, divisor.getValue(),
+                            expr.getKind() == AffineExprKind::Mod, dimSizes))
+      return simplifyWithRanges(*r, dimSizes, numSymbols, splitMultiples);
   // (e floordiv a) floordiv b is e floordiv (a * b) for a, b > 0, as in
   // Inductor's FloorDiv.eval. MLIR's simplification keeps the nesting, and
   // a member whose loops were merged (merge-loops) delinearizes x that way:
@@ -218,7 +289,7 @@ static AffineExpr simplifyWithRanges(AffineExpr expr,
             if (std::optional<int64_t> product = llvm::checkedMul(
                     innerDivisor.getValue(), divisor.getValue()))
               return simplifyWithRanges(inner.getLHS().floorDiv(*product),
-                                        dimSizes, numSymbols);
+                                        dimSizes, numSymbols, splitMultiples);
   AffineExpr rebuilt;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
@@ -825,4 +896,36 @@ KernelPlan codegen::splitPointwiseRows(const KernelPlan &plan,
   for (auto &entry : split.deferredDepth)
     entry.second = 0;
   return split;
+}
+
+KernelPlan codegen::permutePointwiseColumns(const KernelPlan &plan,
+                                            int64_t rows, int64_t columns) {
+  assert(!plan.isReduction && plan.rowOps.empty() && plan.hasStaticNumel() &&
+         plan.numel == rows * columns &&
+         "permuting the columns of a reduction or of other sizes");
+  KernelPlan permuted = plan;
+  MLIRContext *context = plan.op->getContext();
+  AffineExpr x = getAffineDimExpr(0, context);
+  AffineExpr row = getAffineDimExpr(0, context);
+  AffineExpr column = getAffineDimExpr(1, context);
+  AffineExpr zero = getAffineConstantExpr(0, context);
+  int64_t sizes[2] = {rows, columns};
+  int64_t flatSizes[2] = {plan.numel, 1};
+  auto rewrite = [&](AffineExpr expr) {
+    // A pointwise kernel's r is always 0. First in (row, column), where the
+    // loops' divisions of row * columns + column come apart, then in x'.
+    unsigned numSymbols = countSymbols(expr);
+    expr = expr.replaceDims({row * columns + column, zero});
+    expr = simplifyWithRanges(simplifyAffineExpr(expr, 2, numSymbols), sizes,
+                              numSymbols, /*splitMultiples=*/true);
+    expr = expr.replaceDims({x % rows, x.floorDiv(rows)});
+    return simplifyWithRanges(simplifyAffineExpr(expr, 2, numSymbols),
+                              flatSizes, numSymbols);
+  };
+  for (MemberPlan &member : permuted.members)
+    for (AffineExpr &var : member.loopVars)
+      var = rewrite(var);
+  for (auto &entry : permuted.indexExprs)
+    entry.second = rewrite(entry.second);
+  return permuted;
 }

@@ -171,22 +171,20 @@ fusion.graph @negative_broadcast(%a: !fusion.buffer<8x64x9xf32>, %b: !fusion.buf
 
 // Nothing to stage, every access contiguous down a column (as resnet18's
 // batch norms over channels-last buffers, whose loops took the statistics'
-// [n, c, h, w] order: a step of 512 along x): the tile only changes the
-// order, without shared memory or a barrier. The kernel is 64 rows of 49
-// columns; 49 is not a multiple of 32, so the tile takes 7 columns (its
-// largest divisor from 4 to 32, no partial tile across): 64 x 7 by 128
-// threads, four positions each (the last round partly past the tile,
-// masked), 7 blocks. A warp takes 32 adjacent rows of a column.
-// CHECK: block = [128, 1, 1], grid = [7, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
+// [n, c, h, w] order: a step of 512 along x). The kernel is 64 rows of 49
+// columns; taken column by column (x' = column * 64 + row) every access is
+// contiguous in x', and 64 rows divide into vectors of 4: a plain
+// pointwise kernel of 16-byte vectors, each thread 4 adjacent rows of a
+// column (3136 / 4 = 784 vectors, 4 blocks of 256 threads), without the
+// tile, shared memory or a barrier.
+// CHECK: block = [256, 1, 1], grid = [4, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
 // CHECK-LABEL: gpu.func @kernel_op0
 // CHECK-NOT: workgroup
 // CHECK-NOT: gpu.barrier
-// CHECK: scf.for
-// CHECK: arith.cmpi ult, %{{.*}}, %c448_i32{{[_0-9]*}}
-// CHECK: arith.divui %{{.*}}, %c64_i32{{[_0-9]*}}
-// CHECK: arith.remui %{{.*}}, %c64_i32{{[_0-9]*}}
-// CHECK: memref.load %arg0
-// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: arith.cmpi ult, %{{.*}}, %c784_i32{{[_0-9]*}}
+// CHECK: vector.load %arg0[%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<3136xf32>, vector<4xf32>
+// CHECK-NOT: memref.load
+// CHECK: vector.store %{{.*}}, %arg1[%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<3136xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 fusion.graph @reorder_only(%a: !fusion.buffer<49x64xf32>) -> (!fusion.buffer<49x64xf32>) attributes {device = "cuda:0"} {
@@ -200,10 +198,99 @@ fusion.graph @reorder_only(%a: !fusion.buffer<49x64xf32>) -> (!fusion.buffer<49x
 
 // -----
 
+// resnet18's batch norm at 512 channels of 8 x 7 x 7, channels-last, in the
+// order [n, c, h, w] (4096 rows of 49 columns): column by column, element
+// x' = 4 v + j of vector v is row x' mod 4096 (n = row / 512, channel
+// c = row mod 512) of column x' / 4096 (h w), at 25088 n + 512 h w + c,
+// once per vector: 4 v - 3584 (v / 1024) + 24576 ((v mod 1024) / 128).
+// The channel's mean and scale are 4 adjacent channels, also one vector.
+// 200704 / 4 vectors in 196 blocks of 256 threads (Inductor's
+// YBLOCK 1024 x XBLOCK 1: 196 programs).
+// CHECK: block = [256, 1, 1], grid = [196, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.divui %[[V:.*]], %c1024_i32
+// CHECK: arith.muli %{{.*}}, %c-3584_i32
+// CHECK: arith.remui %[[V]], %c1024_i32
+// CHECK: arith.divui %{{.*}}, %c128_i32
+// CHECK: arith.muli %{{.*}}, %c24576_i32
+// CHECK: vector.load %arg0[%{{.*}}] {alignment = 16 : i64} : memref<200704xf32>, vector<4xf32>
+// CHECK: vector.load %arg1[%{{.*}}] {alignment = 16 : i64} : memref<512xf32>, vector<4xf32>
+// CHECK: vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<512xf32>, vector<4xf32>
+// CHECK-NOT: memref.load
+// CHECK: vector.store %{{.*}}, %arg3[%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<200704xf32>, vector<4xf32>
+// CHECK: gpu.return
+fusion.graph @batch_norm(%a: !fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>, %m: !fusion.buffer<512xf32>, %s: !fusion.buffer<512xf32>) -> (!fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1, %p2, %p3) in [8, 512, 7, 7] writes(%out : !fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>) {
+    %0 = fusion.load %a[%p0 * 25088 + %p1 + %p2 * 3584 + %p3 * 512] : !fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>
+    %1 = fusion.load %m[%p1] : !fusion.buffer<512xf32>
+    %2 = fusion.load %s[%p1] : !fusion.buffer<512xf32>
+    %3 = arith.subf %0, %1 : f32
+    %4 = arith.mulf %3, %2 : f32
+    fusion.store %4, %out[%p0 * 25088 + %p1 + %p2 * 3584 + %p3 * 512] : !fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>
+  }
+  fusion.output %buf0 : !fusion.buffer<8x512x7x7xf32, strides = [25088, 1, 3584, 512]>
+}
+
+// -----
+
+// Not in vectors: 66 rows (not a multiple of 4) of 49 columns. The tile
+// only changes the order: 7 of the 49 columns (their largest divisor from
+// 4 to 32, no partial tile across), 66 x 7 by 128 threads, four positions
+// each (the last round partly past the tile, masked), 7 blocks; a warp
+// takes 32 adjacent rows of a column, one element at a time.
+// CHECK: block = [128, 1, 1], grid = [7, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK-NOT: workgroup
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.for
+// CHECK: arith.cmpi ult, %{{.*}}, %c462_i32{{[_0-9]*}}
+// CHECK: arith.divui %{{.*}}, %c66_i32{{[_0-9]*}}
+// CHECK: arith.remui %{{.*}}, %c66_i32{{[_0-9]*}}
+// CHECK-NOT: vector.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: vector.store
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @rows_not_vectors(%a: !fusion.buffer<49x66xf32>) -> (!fusion.buffer<49x66xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [66, 49] writes(%out : !fusion.buffer<49x66xf32>) {
+    %0 = fusion.load %a[%p1 * 66 + %p0] : !fusion.buffer<49x66xf32>
+    %1 = math.exp %0 : f32
+    fusion.store %1, %out[%p1 * 66 + %p0] : !fusion.buffer<49x66xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<49x66xf32>
+}
+
+// -----
+
+// Not in vectors: a load one element past a multiple of 4 (a vector of it
+// would not be aligned). The tile as above, 64 x 7.
+// CHECK: block = [128, 1, 1], grid = [7, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
+// CHECK-LABEL: gpu.func @kernel_op0
+// CHECK: scf.for
+// CHECK: arith.cmpi ult, %{{.*}}, %c448_i32{{[_0-9]*}}
+// CHECK-NOT: vector.load
+// CHECK: memref.load %arg0
+// CHECK-NOT: vector.store
+// CHECK: memref.store %{{.*}}, %arg1
+// CHECK: gpu.return
+fusion.graph @misaligned(%a: !fusion.buffer<3137xf32>) -> (!fusion.buffer<49x64xf32>) attributes {device = "cuda:0"} {
+  %buf0 = fusion.node "op0" (%p0, %p1) in [64, 49] writes(%out : !fusion.buffer<49x64xf32>) {
+    %0 = fusion.load %a[%p1 * 64 + %p0 + 1] : !fusion.buffer<3137xf32>
+    %1 = math.exp %0 : f32
+    fusion.store %1, %out[%p1 * 64 + %p0] : !fusion.buffer<49x64xf32>
+  }
+  fusion.output %buf0 : !fusion.buffer<49x64xf32>
+}
+
+// -----
+
 // A transposed store of values computed from the position alone (no
 // load): nothing to stage, the kernel computes down the columns of 32 x
 // 32 tiles (96 rows of 256 columns: 24 blocks), a warp storing 32
-// adjacent values.
+// adjacent values. Not in vectors down the columns: 4 i64 are 32 bytes,
+// wider than a vector access.
 // CHECK: block = [256, 1, 1], grid = [24, 1, 1], kind = "kernel", name = "kernel_op0", node = "op0", shared_bytes = 0 : i64
 // CHECK-LABEL: gpu.func @kernel_op0
 // CHECK-NOT: gpu.barrier

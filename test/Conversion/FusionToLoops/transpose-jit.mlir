@@ -18,14 +18,15 @@
 // RUN: %resize_graph %s 3=100 5=37 | scheduler-opt --convert-fusion-to-gpu \
 // RUN: | FileCheck %s --check-prefix=GPU
 
-// At 100 x 37 the four consumers take 32 x 32 tiles of 256 threads (four
-// elements each), op4's without shared memory; op0 (contiguous) stays one
-// of vectors.
+// At 100 x 37 op1 to op3 take 32 x 32 tiles of 256 threads (four
+// elements each); op4, which only reorders, runs column by column in
+// vectors of 4 rows (100 rows a column: 925 vectors, 4 blocks), as op0
+// (contiguous) runs in vectors along its rows.
 // GPU: name = "kernel_op0", node = "op0", shared_bytes = 0
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op1", node = "op1", shared_bytes = 4224
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op2", node = "op2", shared_bytes = 4224
 // GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op3", node = "op3", shared_bytes = 4224
-// GPU-SAME: block = [256, 1, 1], grid = [8, 1, 1], kind = "kernel", name = "kernel_op4", node = "op4", shared_bytes = 0
+// GPU-SAME: block = [256, 1, 1], grid = [4, 1, 1], kind = "kernel", name = "kernel_op4", node = "op4", shared_bytes = 0
 // GPU-LABEL: gpu.func @kernel_op1
 // GPU: gpu.barrier
 // GPU-LABEL: gpu.func @kernel_op2
@@ -33,6 +34,10 @@
 // GPU-LABEL: gpu.func @kernel_op3
 // GPU: gpu.barrier
 // GPU-LABEL: gpu.func @kernel_op4
+// GPU-NOT: gpu.barrier
+// GPU: vector.load %arg0[%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<3700xf32>, vector<4xf32>
+// GPU-NOT: gpu.barrier
+// GPU: vector.store %{{.*}}, %arg1[%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<3700xf32>, vector<4xf32>
 // GPU-NOT: gpu.barrier
 // GPU: gpu.return
 

@@ -24,7 +24,10 @@
 // A kernel whose accesses are all contiguous down a column (its loop
 // order strides every access, as a pointwise node whose loops took a
 // reduction's order) stages nothing: phase 2 alone computes down the
-// columns, without shared memory or a barrier.
+// columns, without shared memory or a barrier. FusionToGPU runs such a
+// kernel instead as a pointwise kernel over its elements column by
+// column, in vectors of adjacent rows, where every access allows
+// (permuteColumnsForVectors).
 //
 // Which element each thread computes changes; what it computes does not,
 // so the choice only affects speed.

@@ -111,6 +111,9 @@ struct RowInstance {
 
 class KernelEmitter {
 public:
+  /// Bytes of a vector of `width` elements of `type`, or 0 when such
+  /// vectors are not used.
+  static int64_t getVectorBytes(Type type, int64_t width);
   /// `getMemref` returns the memref holding a buffer's storage. `indexType`
   /// is the type of row and element indices: `index` or an integer type.
   /// `sizeSymbols` are the values of the graph's size symbols in the
@@ -195,9 +198,6 @@ private:
   /// True when the elements of a group of `width` access adjacent elements
   /// from an aligned start (index = f(x) + r, f(x) a multiple of width).
   bool isContiguous(Operation *access, int64_t width) const;
-  /// Bytes of a vector of `width` elements of `type`, or 0 when such
-  /// vectors are not used.
-  static int64_t getVectorBytes(Type type, int64_t width);
   LogicalResult accumulate(OpBuilder &b, Scope &element,
                            ArrayRef<Accumulator *> accumulators,
                            MutableArrayRef<SmallVector<Value>> values);

@@ -167,6 +167,17 @@ bool needsRowScratchStorage(const KernelPlan &plan);
 /// numel static and a multiple of `width`.
 KernelPlan splitPointwiseRows(const KernelPlan &plan, int64_t width);
 
+/// Pointwise kernel `plan`, its elements seen as `rows` x `columns`
+/// (x = row * columns + column), computed column by column instead: element
+/// x' = column * rows + row of the result is element row * columns + column
+/// of `plan`. Which element each thread takes changes, what it computes
+/// does not. Accesses contiguous down a column of `plan` are contiguous in
+/// x' (and then split by splitPointwiseRows into vectors where `rows` is a
+/// multiple of the width). `plan` must be pointwise without sorts or scans,
+/// its numel static and rows * columns.
+KernelPlan permutePointwiseColumns(const KernelPlan &plan, int64_t rows,
+                                   int64_t columns);
+
 } // namespace mlir::fusion::codegen
 
 #endif // SCHEDULER_OPT_CONVERSION_KERNELCODEGEN_KERNELPLAN_H
