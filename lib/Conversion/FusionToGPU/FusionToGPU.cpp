@@ -1151,6 +1151,12 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
     sharedBytes +=
         numSlots * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
   }
+  // Each thread's partials go to slot `at` of every accumulator.
+  auto publish = [&](Value at) {
+    Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), at);
+    for (auto [v, slot] : llvm::zip(current, slots))
+      memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+  };
   if (shuffle) {
     // The warp's first rowsPerBlock lanes (one of each row) publish at
     // warp * rowsPerBlock + row.
@@ -1161,19 +1167,15 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
     OpBuilder::InsertionGuard guard(b);
     auto ifOp = scf::IfOp::create(b, loc, publishes, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    Value at = arith::AddIOp::create(
-        b, loc,
-        arith::MulIOp::create(b, loc,
-                              arith::ShRUIOp::create(b, loc, tid, constant(5)),
-                              constant(rowsPerBlock)),
-        laneInWarp);
-    Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), at);
-    for (auto [v, slot] : llvm::zip(current, slots))
-      memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+    // Operands made one statement at a time: the IR's order must not
+    // depend on the compiler's order of evaluating arguments.
+    Value rows = constant(rowsPerBlock);
+    Value warp = arith::ShRUIOp::create(b, loc, tid,
+                                        constant(llvm::Log2_64(kWarpSize)));
+    publish(arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, warp, rows), laneInWarp));
   } else {
-    Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), tid);
-    for (auto [v, slot] : llvm::zip(current, slots))
-      memref::StoreOp::create(b, loc, v, slot, ValueRange{self});
+    publish(tid);
   }
   gpu::BarrierOp::create(b, loc);
   // The row's partials lie rowsPerBlock apart from its first.
