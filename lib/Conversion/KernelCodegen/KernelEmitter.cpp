@@ -268,9 +268,16 @@ LogicalResult KernelEmitter::emitDefinition(OpBuilder &b, Scope &scope,
       group = group->peer;
       cacheScope = group->elements[scope.inGroup].get();
     }
-    if (group && group->width > 1 && isContiguous(load, group->width)) {
+    bool gather = group && group->width > 1 &&
+                  isUniformGather(load, group->width);
+    if (group && group->width > 1 &&
+        (gather || isContiguous(load, group->width))) {
       // One vector load per group; the first element of the group computes
       // its index (elements are emitted in order, so it dominates the rest).
+      // A gather's index has indirect symbols that the expression does not
+      // name: its vector is the load's own.
+      if (gather)
+        key = {value, key.second};
       Value &vector = group->vectorLoads[key];
       for (ElementGroup *g = group->outer; g && !vector; g = g->outer)
         vector = g->vectorLoads.lookup(key);
@@ -617,6 +624,31 @@ bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
   AffineExpr expr = plan.indexExprs.lookup(access);
   MLIRContext *context = expr.getContext();
   unsigned numSymbols = plan.numSizeSymbols;
+  AffineExpr rest = simplifyIndexExpr(expr - getAffineDimExpr(1, context), 2,
+                                       numSymbols);
+  if (rest.isFunctionOfDim(1))
+    return false;
+  AffineExpr misalignment = simplifyIndexExpr(rest % width, 2, numSymbols);
+  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
+  return constant && constant.getValue() == 0;
+}
+
+bool KernelEmitter::isUniformGather(LoadOp load, int64_t width) {
+  if (!hasIndirectIndices(load) ||
+      !getVectorBytes(load.getResult().getType(), width))
+    return false;
+  // The indirect indices are the same for every element of the row (an
+  // embedding's token, loaded once per row), so the group's elements are
+  // adjacent when index = f(x, indirect) + r; aligned when f is a multiple
+  // of the width for every value of the indirect indices.
+  for (Value indirect : load.getIndirectIndices())
+    if (variesInRow(indirect))
+      return false;
+  AffineExpr expr = plan.indexExprs.lookup(load);
+  if (!expr)
+    return false;
+  MLIRContext *context = expr.getContext();
+  unsigned numSymbols = load.getNumIndirectSymbols() + plan.numSizeSymbols;
   AffineExpr rest = simplifyIndexExpr(expr - getAffineDimExpr(1, context), 2,
                                        numSymbols);
   if (rest.isFunctionOfDim(1))

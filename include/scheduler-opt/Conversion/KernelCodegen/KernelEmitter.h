@@ -198,6 +198,10 @@ private:
   /// True when the elements of a group of `width` access adjacent elements
   /// from an aligned start (index = f(x) + r, f(x) a multiple of width).
   bool isContiguous(Operation *access, int64_t width) const;
+  /// True when `load` has indirect indices that do not vary in the row
+  /// (they depend on the row alone) and reads a group's `width` adjacent
+  /// elements at an aligned position: one vector load for the group.
+  bool isUniformGather(LoadOp load, int64_t width);
   LogicalResult accumulate(OpBuilder &b, Scope &element,
                            ArrayRef<Accumulator *> accumulators,
                            MutableArrayRef<SmallVector<Value>> values);
