@@ -23,10 +23,16 @@ RangeMaxTree::RangeMaxTree(llvm::ArrayRef<int64_t> values)
     maxima[node] = std::max(maxima[2 * node], maxima[2 * node + 1]);
 }
 
-void RangeMaxTree::pullUp(unsigned node) {
-  for (node /= 2; node >= 1; node /= 2)
-    maxima[node] =
-        std::max(maxima[2 * node], maxima[2 * node + 1]) + pending[node];
+void RangeMaxTree::pullUp(unsigned first, unsigned last) {
+  // Level by level: above the level where the two paths meet, the second
+  // one has nothing left to recompute.
+  for (first /= 2, last /= 2; first >= 1; first /= 2, last /= 2) {
+    maxima[first] =
+        std::max(maxima[2 * first], maxima[2 * first + 1]) + pending[first];
+    if (last != first)
+      maxima[last] =
+          std::max(maxima[2 * last], maxima[2 * last + 1]) + pending[last];
+  }
 }
 
 void RangeMaxTree::add(unsigned begin, unsigned end, int64_t delta) {
@@ -50,8 +56,27 @@ void RangeMaxTree::add(unsigned begin, unsigned end, int64_t delta) {
         pending[hi] += delta;
     }
   }
-  pullUp(first);
-  pullUp(last);
+  pullUp(first, last);
+}
+
+void RangeMaxTree::move(unsigned fromBegin, unsigned fromEnd, unsigned toBegin,
+                        unsigned toEnd, int64_t delta) {
+  if (fromBegin >= fromEnd || toBegin >= toEnd ||
+      std::max(fromBegin, toBegin) > std::min(fromEnd, toEnd)) {
+    add(fromBegin, fromEnd, -delta);
+    add(toBegin, toEnd, delta);
+    return;
+  }
+  // The ranges meet: positions in both keep their value, so only the two
+  // ends change.
+  if (toBegin < fromBegin)
+    add(toBegin, fromBegin, delta);
+  else
+    add(fromBegin, toBegin, -delta);
+  if (toEnd > fromEnd)
+    add(fromEnd, toEnd, delta);
+  else
+    add(toEnd, fromEnd, -delta);
 }
 
 int64_t RangeMaxTree::max() const {

@@ -22,13 +22,33 @@ TEST(RangeMaxTreeTest, MatchesBruteForceOnRandomOperations) {
     for (unsigned op = 0; op < 2000; ++op) {
       unsigned a = rng() % (size + 1), b = rng() % (size + 1);
       unsigned begin = std::min(a, b), end = std::max(a, b);
-      if (rng() % 2) {
+      unsigned kind = rng() % 3;
+      if (kind == 0) {
         int64_t delta = static_cast<int64_t>(rng() % 2001) - 1000;
         tree.add(begin, end, delta);
         for (unsigned i = begin; i < end; ++i)
           reference[i] += delta;
         ASSERT_EQ(tree.max(),
                   *std::max_element(reference.begin(), reference.end()));
+      } else if (kind == 1) {
+        // A second range near the first (overlapping, touching, apart or
+        // empty), as a storage's live slots move when a fusion moves groups.
+        unsigned c = std::min<unsigned>(size, begin + rng() % 5);
+        unsigned d = std::min<unsigned>(size, end + rng() % 5);
+        if (rng() % 2)
+          c = begin - std::min<unsigned>(begin, rng() % 5);
+        if (rng() % 4 == 0)
+          d = c;
+        int64_t delta = static_cast<int64_t>(rng() % 1001);
+        tree.move(begin, end, c, std::max(c, d), delta);
+        for (unsigned i = begin; i < end; ++i)
+          reference[i] -= delta;
+        for (unsigned i = c; i < std::max(c, d); ++i)
+          reference[i] += delta;
+        ASSERT_EQ(tree.max(),
+                  *std::max_element(reference.begin(), reference.end()))
+            << "size " << size << " move [" << begin << ", " << end
+            << ") to [" << c << ", " << std::max(c, d) << ")";
       } else if (begin < end) {
         int64_t expected = *std::max_element(reference.begin() + begin,
                                              reference.begin() + end);

@@ -28,6 +28,11 @@ public:
   unsigned size() const { return numPositions; }
   /// Adds `delta` to every position in [begin, end).
   void add(unsigned begin, unsigned end, int64_t delta);
+  /// Subtracts `delta` from every position in [fromBegin, fromEnd) and adds
+  /// it to every position in [toBegin, toEnd): a value that moves from one
+  /// range to the other. Where the ranges meet, only their ends are updated.
+  void move(unsigned fromBegin, unsigned fromEnd, unsigned toBegin,
+            unsigned toEnd, int64_t delta);
   /// The maximum over [begin, end); INT64_MIN for an empty range.
   int64_t max(unsigned begin, unsigned end) const;
   /// The maximum over every position; INT64_MIN for an empty tree.
@@ -36,8 +41,9 @@ public:
   int64_t get(unsigned position) const { return max(position, position + 1); }
 
 private:
-  /// Recomputes the maxima of the strict ancestors of `node`.
-  void pullUp(unsigned node);
+  /// Recomputes the maxima of the strict ancestors of the nodes `first` and
+  /// `last` (leaves), each once.
+  void pullUp(unsigned first, unsigned last);
   int64_t max(unsigned node, unsigned lo, unsigned hi, unsigned begin,
               unsigned end) const;
 

@@ -400,11 +400,8 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     int64_t peakBefore = liveTree.max();
     auto apply = [&](unsigned index, std::pair<unsigned, unsigned> from,
                      std::pair<unsigned, unsigned> to) {
-      int64_t bytes = storages[index].bytes;
-      if (from.first != from.second)
-        liveTree.add(from.first, from.second, -bytes);
-      if (to.first != to.second)
-        liveTree.add(to.first, to.second, bytes);
+      liveTree.move(from.first, from.second, to.first, to.second,
+                    storages[index].bytes);
     };
     for (auto &[index, live] : changes)
       apply(index, storageLive[index], live);
