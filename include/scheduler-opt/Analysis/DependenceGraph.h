@@ -12,6 +12,7 @@
 #define SCHEDULER_OPT_ANALYSIS_DEPENDENCEGRAPH_H
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Support/MixedPointerInfo.h"
 
 #include "mlir/IR/Value.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -199,7 +200,8 @@ private:
   DenseMap<Operation *, unsigned> nodeIndex;
   SmallVector<NodeDeps> deps;
   SmallVector<SmallVector<unsigned, 4>> preds, succs;
-  DenseMap<StringAttr, NamedBuffer> buffersByName;
+  DenseMap<StringAttr, NamedBuffer, MixedPointerInfo<StringAttr>>
+      buffersByName;
   DenseMap<Value, unsigned> producers;
   /// Union-find parent for buffers that alias (nop results and inputs).
   DenseMap<Value, Value> aliasParent;

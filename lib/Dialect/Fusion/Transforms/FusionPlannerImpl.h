@@ -20,6 +20,7 @@
 #include "scheduler-opt/Analysis/SizeVars.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
+#include "scheduler-opt/Support/MixedPointerInfo.h"
 #include "scheduler-opt/Support/RangeMaxTree.h"
 #include "scheduler-opt/Support/ReachabilityIndex.h"
 
@@ -280,7 +281,7 @@ private:
   SmallVector<StorageUse> storages;
   int64_t baselinePeak = 0;
 
-  DenseMap<Attribute, int64_t> depSizeCache;
+  DenseMap<Attribute, int64_t, MixedPointerInfo<Attribute>> depSizeCache;
   /// DFS marks, reset by bumping the stamp.
   SmallVector<unsigned> visitStamp, unitStamp;
   /// Reachability in the input graph, for isAncestor, and its search's
@@ -330,13 +331,16 @@ private:
   SmallVector<unsigned> storageStamp;
   /// Cached per dependence: Inductor's buffer_reuse_key of a read of a
   /// single-user intermediate buffer, or nothing.
-  DenseMap<Attribute, std::optional<std::pair<Type, AffineExpr>>> reuseKeys;
-  DenseMap<StringAttr, StringAttr> renamedCache, realNameCache;
+  DenseMap<Attribute, std::optional<std::pair<Type, AffineExpr>>,
+           MixedPointerInfo<Attribute>>
+      reuseKeys;
+  DenseMap<StringAttr, StringAttr, MixedPointerInfo<StringAttr>> renamedCache,
+      realNameCache;
   /// The names of the buffers a mutation overwrites and of those that
   /// overwrite one: renamed and realName give every other name back as it
   /// is, without a lookup in the tables of all names.
-  DenseSet<StringAttr> mutationNames;
-  DenseMap<StringAttr, Value> storageCache;
+  DenseSet<StringAttr, MixedPointerInfo<StringAttr>> mutationNames;
+  DenseMap<StringAttr, Value, MixedPointerInfo<StringAttr>> storageCache;
   /// normalizeDep per dependence (attributes are uniqued) and mode.
   DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
       normalizedCache;
