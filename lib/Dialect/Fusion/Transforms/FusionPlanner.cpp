@@ -96,6 +96,7 @@ void Planner::makeUnitGroup(unsigned unit, Group &group) {
 
 void Planner::refreshUnitDeps(unsigned unit) {
   UnitDeps &ud = unitDeps[unit];
+  unitStorages[unit] = UnitStorages();
   SchedulerNodeOpInterface op = deps.getNode(unit);
   // Reordering loops changes the memory dependences of the body; the fake
   // dependences mutation adds (StarDeps, WeakDeps) stay.
@@ -167,6 +168,7 @@ LogicalResult Planner::initialize() {
     position[unit] = pos;
 
   unitDeps.resize(numUnits);
+  unitStorages.resize(numUnits);
   groupOf.resize(numUnits);
   partOf.assign(numUnits, kNoGroup);
   // Each unit's group reads only its own node: built in parallel on the

@@ -116,6 +116,23 @@ struct UnitDeps {
   SmallVector<Attribute, 4> reads, writes, unmet;
 };
 
+/// What racesInPlace looks at in one unit: its writes that update a storage
+/// in place and its reads (other than WeakDeps) of buffers with a storage,
+/// each with that storage. Computed from UnitDeps on first use (the writes
+/// and the reads apart: most units update nothing in place, and then no
+/// reads are looked at) and dropped when those are refreshed; the reads
+/// pruneRedundantDeps drops are WeakDeps, which are not here.
+struct UnitStorages {
+  struct Read {
+    StringAttr name;
+    Value storage;
+    Attribute dep;
+  };
+  bool knowsWrites = false, knowsReads = false;
+  SmallVector<std::pair<Value, MemoryDepAttr>, 0> inPlaceWrites;
+  SmallVector<Read, 0> reads;
+};
+
 /// Inductor's tiling of a pointwise kernel: (numel, rnumel) or, tiled in
 /// two, (x, y, rnumel).
 using Tiling = SmallVector<AffineExpr, 3>;
@@ -199,6 +216,8 @@ private:
   std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
   bool racesInPlace(const Group &reader, const Group &writer);
+  ArrayRef<std::pair<Value, MemoryDepAttr>> inPlaceWritesOf(unsigned unit);
+  ArrayRef<UnitStorages::Read> storageReadsOf(unsigned unit);
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);
@@ -268,6 +287,7 @@ private:
   /// Each unit's position in the input order (a stable topological order).
   SmallVector<unsigned> position;
   SmallVector<UnitDeps> unitDeps;
+  SmallVector<UnitStorages, 0> unitStorages;
   SmallVector<Group, 0> groups;
   /// The top-level group of every unit, and the part of a foreach group
   /// holding it (kNoGroup outside foreach groups).

@@ -364,6 +364,39 @@ Value Planner::storageOf(StringAttr name) {
   return it->second = buffer;
 }
 
+/// The writes of `unit` that update a storage in place, with that storage.
+ArrayRef<std::pair<Value, MemoryDepAttr>>
+Planner::inPlaceWritesOf(unsigned unit) {
+  UnitStorages &entry = unitStorages[unit];
+  if (!entry.knowsWrites) {
+    for (Attribute dep : unitDeps[unit].writes) {
+      auto write = dyn_cast<MemoryDepAttr>(dep);
+      if (!write || realName(write.getName()) == write.getName())
+        continue; // not an in-place update
+      if (Value storage = storageOf(write.getName()))
+        entry.inPlaceWrites.push_back({storage, write});
+    }
+    entry.knowsWrites = true;
+  }
+  return entry.inPlaceWrites;
+}
+
+/// The reads of `unit` other than WeakDeps whose buffer has a storage.
+ArrayRef<UnitStorages::Read> Planner::storageReadsOf(unsigned unit) {
+  UnitStorages &entry = unitStorages[unit];
+  if (!entry.knowsReads) {
+    for (Attribute dep : unitDeps[unit].reads) {
+      if (isa<WeakDepAttr>(dep))
+        continue;
+      StringAttr name = getDepName(dep);
+      if (Value storage = storageOf(name))
+        entry.reads.push_back({name, storage, dep});
+    }
+    entry.knowsReads = true;
+  }
+  return entry.reads;
+}
+
 /// True when a member of `writer` overwrites a storage in place that a
 /// member of `reader` reads at another index (or whole, or indirectly), so
 /// that in one kernel some threads would read what others already
@@ -378,25 +411,21 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
   // every such write.
   SmallVector<std::pair<Value, MemoryDepAttr>, 8> inPlace;
   for (unsigned w : writer.units)
-    for (Attribute dep : unitDeps[w].writes) {
-      auto write = dyn_cast<MemoryDepAttr>(dep);
-      if (!write || realName(write.getName()) == write.getName())
-        continue; // not an in-place update
-      if (Value storage = storageOf(write.getName()))
-        inPlace.push_back({storage, write});
-    }
+    llvm::append_range(inPlace, inPlaceWritesOf(w));
   if (inPlace.empty())
     return false;
+  // A foreach kernel of in-place updates overwrites a storage per part:
+  // most reads of the other group then match none of them.
+  llvm::SmallDenseSet<Value, 8> overwritten;
+  for (auto [storage, write] : inPlace)
+    overwritten.insert(storage);
   for (unsigned r : reader.units)
-    for (Attribute readDep : unitDeps[r].reads) {
-      if (isa<WeakDepAttr>(readDep))
+    for (const UnitStorages::Read &entry : storageReadsOf(r)) {
+      if (!overwritten.contains(entry.storage) ||
+          writer.bufferNames.contains(entry.name))
         continue;
-      StringAttr name = getDepName(readDep);
-      if (writer.bufferNames.contains(name))
-        continue;
-      Value storage = storageOf(name);
-      if (!storage)
-        continue;
+      Value storage = entry.storage;
+      Attribute readDep = entry.dep;
       auto read = dyn_cast<MemoryDepAttr>(readDep);
       for (auto [overwritten, write] : inPlace) {
         if (overwritten != storage)
