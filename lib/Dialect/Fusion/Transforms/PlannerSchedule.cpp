@@ -387,8 +387,15 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
             changes.push_back({index, live});
         }
     };
+    // A fused g1 that keeps its slot keeps the live slots of every storage
+    // that g2 and the groups that move do not touch: those are visited
+    // through their units. (Its storages were visited when it was fused;
+    // the merged group's chain grows by one member per fusion, and
+    // visiting all of them made placing a long chain quadratic.)
+    bool g1Stays = groups[g1].kind == GroupKind::Fused;
     for (auto [g, slot] : moves)
-      visit(g);
+      if (g != g1 || slot != slotOf[g1] || !g1Stays)
+        visit(g);
     visit(g2);
     // Apply, check, and undo if the peak rose beyond what the policy
     // allows: above the unfused schedule's for never-raise; for
