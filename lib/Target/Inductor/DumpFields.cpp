@@ -88,8 +88,8 @@ ValueReader::readSizeText(StringRef text, bool isStride) {
   MLIRContext *ctx = locator.getContext();
   // Size expressions use size symbols only: no loop variables.
   auto resolve = [&](StringRef name) -> AffineExpr {
-    if (SizeSymbols::isSizeSymbolName(name))
-      return symbols.get(name, ctx);
+    if (symbols && SizeSymbols::isSizeSymbolName(name))
+      return symbols->get(name, ctx);
     return AffineExpr();
   };
   return parseIndexExpr(

@@ -22,7 +22,10 @@ namespace inductor {
 class ValueReader {
 public:
   ValueReader(const DumpLocator &locator, SizeSymbols &symbols)
-      : locator(locator), symbols(symbols) {}
+      : locator(locator), symbols(&symbols) {}
+  /// A reader that numbers no size symbol (a thread parsing ahead, whose
+  /// numbering would not be the dump's order): a size naming one fails.
+  explicit ValueReader(const DumpLocator &locator) : locator(locator) {}
 
   InFlightDiagnostic error(const PyValue *at) {
     return locator.emitError(at->loc());
@@ -67,7 +70,8 @@ public:
 
 private:
   const DumpLocator &locator;
-  SizeSymbols &symbols;
+  /// Null for a reader that numbers none.
+  SizeSymbols *symbols = nullptr;
 };
 
 /// getAffineConstantExpr with each integer looked up in the context once: a

@@ -58,6 +58,8 @@ DumpLocator::lineAndColumn(BufferCursor &cursor, const char *ptr) const {
 }
 
 Location DumpLocator::get(const char *ptr) const {
+  if (quiet)
+    return UnknownLoc::get(context);
   if (ptr == lastPtr && lastLoc)
     return lastLoc;
   BufferCursor *cursor = lastId ? &buffers[lastId] : nullptr;
@@ -85,6 +87,15 @@ Location DumpLocator::get(const char *ptr) const {
   lastPtr = ptr;
   lastLoc = FileLineColLoc::get(cursor->file, line, column);
   return lastLoc;
+}
+
+InFlightDiagnostic DumpLocator::quietError() const {
+  // A diagnostic that takes a message and notes but is not in flight: its
+  // destruction reports nothing, and making it touches no state another
+  // thread shares (the unknown location is the context's, made once).
+  InFlightDiagnostic diag = mlir::emitError(UnknownLoc::get(context));
+  diag.abandon();
+  return diag;
 }
 
 DumpLocator::Mark DumpLocator::mark() const {

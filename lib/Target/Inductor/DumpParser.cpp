@@ -12,9 +12,12 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <array>
+#include <atomic>
 #include <cstring>
 
 using namespace mlir;
@@ -49,25 +52,144 @@ static SmallString<64> fieldKey(StringRef owner, StringRef field) {
   return key;
 }
 
+/// The newlines in `[from, to)`.
+static unsigned countNewlines(const char *from, const char *to) {
+  unsigned n = 0;
+  for (const char *p = from;
+       (p = static_cast<const char *>(std::memchr(p, '\n', to - p)));
+       ++p, ++n)
+    ;
+  return n;
+}
+
+/// The first line after `from`'s line and before `limit` that follows an
+/// empty line and starts with a name: where a node may start. Only a guess,
+/// for where a thread starts parsing ahead: the sequential parse takes the
+/// thread's nodes only if it finds a node starting there itself.
+static const char *findNodeStart(const char *from, const char *limit) {
+  StringRef text(from, limit - from);
+  for (size_t gap = text.find("\n\n"); gap != StringRef::npos;
+       gap = text.find("\n\n", gap + 1)) {
+    size_t start = text.find_first_not_of('\n', gap);
+    if (start == StringRef::npos)
+      return nullptr;
+    if (llvm::isAlpha(text[start]) || text[start] == '_')
+      return text.data() + start;
+  }
+  return nullptr;
+}
+
 namespace {
+/// Nodes a thread parsed ahead of the sequential parse (parseInductorDump),
+/// one after the other from `begin`. Line numbers (the statements', these)
+/// count from the first line of the part of the dump the thread parsed.
+struct ParsedSpan {
+  /// The start of the first node's header line.
+  const char *begin = nullptr;
+  unsigned beginLine = 0;
+  /// Where the line after the last node and the blank lines after it
+  /// starts (the next node's header), or the end of the dump.
+  const char *end = nullptr;
+  unsigned endLine = 0;
+  std::vector<std::unique_ptr<DumpNode>> nodes;
+};
+
+/// Adds `offset` to the line of every statement of `node`.
+static void shiftLines(DumpNode &node, int offset) {
+  if (node.body)
+    for (DumpBlock &block : node.body->blocks)
+      for (DumpStmt &stmt : block.stmts)
+        stmt.line += offset;
+  for (auto &member : node.members)
+    shiftLines(*member, offset);
+}
+
 /// The dump's line structure: nodes, their fields, the indented loop body.
 class DumpParser {
 public:
-  DumpParser(unsigned bufferId, const DumpLocator &locator, InductorDump &dump)
-      : locator(locator), reader(locator, dump.symbols), dump(dump),
-        constants(locator.getContext()) {
+  /// A parser that numbers the size symbols it meets in `dump`; without
+  /// `numberSymbols` (a thread parsing ahead), a size naming one fails.
+  DumpParser(unsigned bufferId, const DumpLocator &locator, InductorDump &dump,
+             bool numberSymbols = true)
+      : locator(locator),
+        reader(numberSymbols ? ValueReader(locator, dump.symbols)
+                             : ValueReader(locator)),
+        dump(dump), constants(locator.getContext()) {
     buffer = locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   }
 
-  LogicalResult parse() {
-    if (failed(splitLines()))
-      return failure();
+  /// A tab in the indentation of any line is reported before anything
+  /// else, as a whole-file check.
+  LogicalResult checkTabs() {
+    for (size_t tab = buffer.find('\t'); tab != StringRef::npos;
+         tab = buffer.find('\t', tab + 1)) {
+      size_t start = buffer.rfind('\n', tab);
+      start = start == StringRef::npos ? 0 : start + 1;
+      if (buffer.slice(start, tab).find_first_not_of(' ') == StringRef::npos)
+        return error(buffer.data() + tab)
+               << "tab in indentation; the dump is indented with spaces";
+    }
+    return success();
+  }
+
+  /// Parses the nodes that start in `[begin, limit)`, `begin` being the
+  /// start of a line, into `out`, without reporting anything: a node that
+  /// fails (or needs what this parser may not do, such as numbering a size
+  /// symbol) is left to the sequential parse, and parsing goes on from the
+  /// next place a node may start (findNodeStart).
+  void parseAhead(const char *begin, const char *limit,
+                  SmallVectorImpl<ParsedSpan> &out) {
+    restartAt(begin, 1);
+    skipBlankLines();
+    std::optional<size_t> span;
+    while (!atEnd() && line().full.data() < limit) {
+      const char *start = line().full.data();
+      unsigned startLine = line().number;
+      std::unique_ptr<DumpNode> node;
+      bool parsed =
+          succeeded(parseNode(node)) && (atEnd() || line().text.empty());
+      scratch.DestroyAll();
+      if (!parsed) {
+        span.reset();
+        const char *next = findNodeStart(start, limit);
+        if (!next)
+          return;
+        restartAt(next, startLine + countNewlines(start, next));
+        continue;
+      }
+      if (!span) {
+        span = out.size();
+        out.emplace_back();
+        out.back().begin = start;
+        out.back().beginLine = startLine;
+      }
+      ParsedSpan &s = out[*span];
+      s.nodes.push_back(std::move(node));
+      skipBlankLines();
+      s.end = atEnd() ? buffer.end() : line().full.data();
+      s.endLine = atEnd() ? 0 : line().number;
+    }
+  }
+
+  /// Parses the dump, taking the nodes of `ahead` (sorted by position)
+  /// where it finds one of them starting: those are the nodes this parse
+  /// would read there.
+  LogicalResult parse(MutableArrayRef<ParsedSpan> ahead = {}) {
+    restartAt(buffer.begin(), 1);
     skipBlankLines();
     if (atEnd())
       return error(buffer.begin())
              << "empty dump: expected a scheduler node such as 'op0: "
                 "SchedulerNode(ComputedBuffer)'";
+    auto span = ahead.begin();
     while (!atEnd()) {
+      const char *here = line().full.data();
+      while (span != ahead.end() && span->begin < here)
+        ++span;
+      if (span != ahead.end() && span->begin == here) {
+        take(*span++);
+        continue;
+      }
       std::unique_ptr<DumpNode> node;
       if (failed(parseNode(node)))
         return failure();
@@ -101,20 +223,29 @@ private:
   MLIRContext *ctx() const { return locator.getContext(); }
 
   /// Lines are read one at a time as the parser advances (a dump of a
-  /// million nodes has tens of millions); a tab in the indentation of any
-  /// line is reported before anything else, as a whole-file check.
-  LogicalResult splitLines() {
-    for (size_t tab = buffer.find('\t'); tab != StringRef::npos;
-         tab = buffer.find('\t', tab + 1)) {
-      size_t start = buffer.rfind('\n', tab);
-      start = start == StringRef::npos ? 0 : start + 1;
-      if (buffer.slice(start, tab).find_first_not_of(' ') == StringRef::npos)
-        return error(buffer.data() + tab)
-               << "tab in indentation; the dump is indented with spaces";
-    }
-    nextLine = buffer.begin();
+  /// million nodes has tens of millions). Makes the line starting at `p`
+  /// (or the first line after it that is not a comment) the current one,
+  /// `p`'s line being line `number`.
+  void restartAt(const char *p, unsigned number) {
+    nextLine = p;
+    lineNumber = number - 1;
+    ended = false;
     advance();
-    return success();
+  }
+
+  /// Takes the nodes of `span`, which starts at the current line, and
+  /// moves to its end.
+  void take(ParsedSpan &span) {
+    int offset = static_cast<int>(line().number) -
+                 static_cast<int>(span.beginLine);
+    for (auto &node : span.nodes) {
+      shiftLines(*node, offset);
+      dump.nodes.push_back(std::move(node));
+    }
+    if (span.end == buffer.end())
+      ended = true;
+    else
+      restartAt(span.end, span.endLine + offset);
   }
 
   /// Moves to the next line that is not a comment. Inductor prints no
@@ -808,7 +939,67 @@ mlir::fusion::inductor::getLoadedBuffer(const DumpStmt &stmt) {
   return std::make_pair(name, quote);
 }
 
+/// Dump parts per thread: a few, so that a thread that finishes first takes
+/// another part instead of waiting for the slowest.
+static constexpr size_t kPartsPerThread = 4;
+
+/// Parses the dump in parts on the context's threads (this one among
+/// them), each part with a parser of its own that reports nothing and
+/// touches the context only for the affine constants it has not made
+/// before (under the context's locks, which are on only meanwhile).
+static SmallVector<ParsedSpan, 0> parseAheadOnThreads(unsigned bufferId,
+                                                      const DumpLocator &locator,
+                                                      StringRef buffer) {
+  MLIRContext *ctx = locator.getContext();
+  ctx->disableMultithreading(false);
+  llvm::ThreadPoolInterface &pool = ctx->getThreadPool();
+  size_t threads = pool.getMaxConcurrency();
+  size_t parts = threads * kPartsPerThread;
+  // The parts start where a node may start, after equal shares of bytes.
+  SmallVector<const char *> bounds = {buffer.begin()};
+  for (size_t k = 1; k < parts; ++k) {
+    const char *share = buffer.begin() + buffer.size() * k / parts;
+    if (share <= bounds.back())
+      continue;
+    if (const char *start = findNodeStart(share, buffer.end()))
+      bounds.push_back(start);
+  }
+  bounds.push_back(buffer.end());
+  std::vector<SmallVector<ParsedSpan, 1>> spans(bounds.size() - 1);
+  {
+    llvm::ThreadPoolTaskGroup group(pool);
+    std::atomic<size_t> next(0);
+    auto work = [&] {
+      DumpLocator quiet = locator.copyForQuietThread();
+      InductorDump own;
+      DumpParser parser(bufferId, quiet, own, /*numberSymbols=*/false);
+      for (size_t i; (i = next++) < spans.size();)
+        parser.parseAhead(bounds[i], bounds[i + 1], spans[i]);
+    };
+    for (size_t t = 1; t < std::min(threads, spans.size()); ++t)
+      group.async(work);
+    work();
+    group.wait();
+  }
+  ctx->disableMultithreading(true);
+  SmallVector<ParsedSpan, 0> all;
+  for (auto &part : spans)
+    for (ParsedSpan &span : part)
+      all.push_back(std::move(span));
+  return all;
+}
+
 LogicalResult mlir::fusion::inductor::parseInductorDump(
-    unsigned bufferId, const DumpLocator &locator, InductorDump &dump) {
-  return DumpParser(bufferId, locator, dump).parse();
+    unsigned bufferId, const DumpLocator &locator, InductorDump &dump,
+    bool threads, size_t parallelMinBytes) {
+  DumpParser parser(bufferId, locator, dump);
+  if (failed(parser.checkTabs()))
+    return failure();
+  StringRef buffer =
+      locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
+  if (!threads || buffer.size() < parallelMinBytes)
+    return parser.parse();
+  SmallVector<ParsedSpan, 0> ahead =
+      parseAheadOnThreads(bufferId, locator, buffer);
+  return parser.parse(ahead);
 }

@@ -233,8 +233,9 @@ mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
   context->loadDialect<FusionDialect, arith::ArithDialect, math::MathDialect>();
   // The import runs on this thread with the uniquers unlocked (they take a
   // lock and look in a thread-local cache for every attribute, type and
-  // location while threads may run), except while the loop bodies of a
-  // large graph are built on the context's threads, if it has them.
+  // location while threads may run), except while a large dump is parsed
+  // ahead and while the loop bodies of a large graph are built on the
+  // context's threads, if it has them.
   bool threaded = context->isMultithreadingEnabled();
   bool threads = hasBodyThreads(context);
   context->disableMultithreading();
@@ -242,7 +243,8 @@ mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
       [&] { context->disableMultithreading(!threaded); });
   DumpLocator locator(sourceMgr, context);
   InductorDump dump;
-  if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump)))
+  if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump,
+                               threads, options.parallelParseMinBytes)))
     return nullptr;
   return importParsedDump(dump, sourceMgr, locator, options,
                           /*keepParsed=*/false, threads);

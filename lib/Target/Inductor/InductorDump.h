@@ -282,6 +282,8 @@ public:
       : sourceMgr(sourceMgr), context(context) {}
   Location get(const char *ptr) const;
   InFlightDiagnostic emitError(const char *ptr) const {
+    if (quiet)
+      return quietError();
     return mlir::emitError(get(ptr));
   }
   MLIRContext *getContext() const { return context; }
@@ -292,6 +294,16 @@ public:
   DumpLocator copyForThread() const {
     DumpLocator copy(*this);
     copy.countsLines = true;
+    return copy;
+  }
+  /// A copy for a thread that parses part of the dump ahead of the
+  /// sequential parse (parseInductorDump's threads): it locates nothing
+  /// (every location is unknown) and the errors made through it are never
+  /// reported; the sequential parse meets them again, in order, and
+  /// reports them.
+  DumpLocator copyForQuietThread() const {
+    DumpLocator copy = copyForThread();
+    copy.quiet = true;
     return copy;
   }
 
@@ -338,12 +350,22 @@ private:
   mutable LocationAttr lastLoc;
   /// Never asks the SourceMgr for a line (copyForThread).
   bool countsLines = false;
+  /// Locates nothing and reports no error (copyForQuietThread).
+  bool quiet = false;
+  /// An error that is never reported.
+  InFlightDiagnostic quietError() const;
 };
 
 /// Parses the dump in buffer `bufferId` of the locator's SourceMgr. Emits
 /// a located error and fails on anything that is not a well-formed dump.
+/// With `threads` (the context has a thread pool of more than one thread;
+/// its threading is off while this runs) and a dump of at least
+/// `parallelMinBytes` bytes, parts of the dump are first parsed on the
+/// context's threads; the result, and the first error reported, are the
+/// same either way.
 LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
-                                InductorDump &dump);
+                                InductorDump &dump, bool threads = false,
+                                size_t parallelMinBytes = 0);
 
 /// A scheduler node class the dump prints (`op0: SchedulerNode(...)`).
 struct SchedulerNodeKind {

@@ -80,6 +80,14 @@ void mlir::fusion::registerInductorTranslations() {
                      "way"),
       llvm::cl::init(InductorImportOptions::kDefaultParallelMinNodes),
       llvm::cl::cat(category));
+  static llvm::cl::opt<uint64_t> parallelParseMinBytes(
+      "inductor-parallel-parse-min-bytes",
+      llvm::cl::desc("Parse the dump in parts on the context's threads (none "
+                     "with --mlir-disable-threading) first when it has at "
+                     "least this many bytes; the output is the same either "
+                     "way"),
+      llvm::cl::init(InductorImportOptions::kDefaultParallelParseMinBytes),
+      llvm::cl::cat(category));
 
   static llvm::cl::opt<bool> emitBytecode(
       "emit-bytecode",
@@ -101,6 +109,7 @@ void mlir::fusion::registerInductorTranslations() {
     opts.signaturePath = signature;
     opts.noSignatureLookup = noSignatureLookup;
     opts.parallelMinNodes = parallelMinNodes;
+    opts.parallelParseMinBytes = parallelParseMinBytes;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

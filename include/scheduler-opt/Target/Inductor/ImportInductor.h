@@ -76,6 +76,12 @@ struct InductorImportOptions {
   /// same either way. Smaller graphs gain less than the threads cost.
   unsigned parallelMinNodes = kDefaultParallelMinNodes;
   static constexpr unsigned kDefaultParallelMinNodes = 1000;
+  /// Parse the dump in parts on the context's threads first when it has at
+  /// least this many bytes (and the context has threads); the output and
+  /// the diagnostics are the same either way. Smaller dumps gain less than
+  /// the threads cost.
+  uint64_t parallelParseMinBytes = kDefaultParallelParseMinBytes;
+  static constexpr uint64_t kDefaultParallelParseMinBytes = 1 << 20;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
