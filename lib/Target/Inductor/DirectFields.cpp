@@ -81,6 +81,16 @@ private:
     const char *start;
     return ident(out, start);
   }
+  /// `text` exactly as written there: the one spelling Inductor prints of
+  /// tokens that the token readers would read one by one to the same end.
+  /// `text` ends with punctuation, so no longer name can continue it.
+  bool literal(StringRef text) {
+    skipBlanks();
+    if (!StringRef(p, end - p).starts_with(text))
+      return false;
+    p += text.size();
+    return true;
+  }
   /// The identifier `word` exactly.
   bool word(StringRef word) {
     StringRef name;
@@ -112,12 +122,20 @@ private:
     if (p == end || !llvm::isDigit(*p))
       return false;
     start = p;
-    while (p != end && llvm::isDigit(*p))
-      ++p;
+    // As StringRef::getAsInteger reads the digits: above INT64_MAX fails.
+    constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+    uint64_t v = 0;
+    bool overflow = false;
+    for (; p != end && llvm::isDigit(*p); ++p) {
+      unsigned digit = *p - '0';
+      overflow |= v > (kMax - digit) / 10;
+      v = v * 10 + digit;
+    }
     // `1.5`, `1e5`, `12ab`: a float or another token follows.
-    if (p != end && (*p == '.' || isIdentChar(*p)))
+    if (overflow || (p != end && (*p == '.' || isIdentChar(*p))))
       return false;
-    return !StringRef(start, p - start).getAsInteger(10, value);
+    value = static_cast<int64_t>(v);
+    return true;
   }
   bool size(AffineExpr &out) {
     int64_t value;
@@ -271,7 +289,8 @@ bool DirectReader::depList(SmallVectorImpl<DumpDep> &out) {
     const char *start;
     if (!ident(kind, start))
       return false;
-    DumpDep dep;
+    // Read in place: a list that fails is cut back whole (readWhole).
+    DumpDep &dep = out.emplace_back();
     bool read = kind == "MemoryDep"  ? memoryDep(dep)
                 : kind == "StarDep" ? starDep(dep)
                 : kind == "WeakDep" ? weakDep(dep)
@@ -279,31 +298,37 @@ bool DirectReader::depList(SmallVectorImpl<DumpDep> &out) {
     if (!read)
       return false;
     dep.text = StringRef(start, p - start);
-    out.push_back(std::move(dep));
     return true;
   });
 }
 
 bool DirectReader::user(DumpUser &user) {
-  StringRef name;
-  if (!ident(name, user.loc) || name != "NodeUser" || !punct('(') ||
-      !keyword("node"))
-    return false;
+  // Each fixed run of tokens is first matched as Inductor spells it.
+  skipBlanks();
+  user.loc = p;
+  if (!literal("NodeUser(node=")) {
+    StringRef name;
+    if (!ident(name, user.loc) || name != "NodeUser" || !punct('(') ||
+        !keyword("node"))
+      return false;
+  }
   StringRef node;
   if (!ident(node))
     return false;
   if (peek('(')) {
-    ++p;
     user.nodeClass = node;
-    if (!keyword("name") || !string(user.nodeName) || user.nodeName.empty() ||
-        !punct(')'))
+    if (!literal("(name=") && (++p, !keyword("name")))
+      return false;
+    if (!string(user.nodeName) || user.nodeName.empty() || !punct(')'))
       return false;
   } else if (node != "OUTPUT") {
     return false;
   }
-  return punct(',') && keyword("can_inplace") && boolean(user.canInplace) &&
-         punct(',') && keyword("is_weak") && boolean(user.isWeak) &&
-         punct(')');
+  return (literal(", can_inplace=") ||
+          (punct(',') && keyword("can_inplace"))) &&
+         boolean(user.canInplace) &&
+         (literal(", is_weak=") || (punct(',') && keyword("is_weak"))) &&
+         boolean(user.isWeak) && punct(')');
 }
 
 bool DirectReader::userList(SmallVectorImpl<DumpUser> &out) {

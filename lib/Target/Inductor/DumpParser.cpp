@@ -43,13 +43,50 @@ ArrayRef<SchedulerNodeKind> mlir::fusion::inductor::getSchedulerNodeKinds() {
   return kSchedulerNodeKinds;
 }
 
-/// `<owner>.<field>`, the key of a node's or a buffer's field line, built
-/// without a heap allocation.
-static SmallString<64> fieldKey(StringRef owner, StringRef field) {
-  SmallString<64> key(owner);
-  key += '.';
-  key += field;
-  return key;
+namespace {
+/// The key of a field line: `<owner>.<field>` (a node's or a buffer's
+/// field) or `<field>` alone, matched against a line in its two pieces; only
+/// a diagnostic spells it whole.
+struct FieldKey {
+  FieldKey(StringRef field) : field(field) {}
+  FieldKey(StringRef owner, StringRef field) : owner(owner), field(field) {}
+  size_t size() const {
+    return owner.empty() ? field.size() : owner.size() + 1 + field.size();
+  }
+  /// Whether `text` starts with the key.
+  bool prefixOf(StringRef text) const {
+    if (owner.empty())
+      return text.starts_with(field);
+    return text.size() > owner.size() && text.starts_with(owner) &&
+           text[owner.size()] == '.' &&
+           text.drop_front(owner.size() + 1).starts_with(field);
+  }
+  /// Whether `text` is `<key> =...`.
+  bool startsField(StringRef text) const {
+    return prefixOf(text) && text.drop_front(size()).starts_with(" =");
+  }
+  std::string str() const {
+    return owner.empty() ? field.str() : (owner + "." + field).str();
+  }
+
+  StringRef owner, field;
+};
+} // namespace
+
+/// `text.trim()` (blanks as StringRef takes them: space, \t, \n, \v, \f,
+/// \r) without building StringRef's table of the characters for each call:
+/// the parser trims every field's value.
+static StringRef trimBlanks(StringRef text) {
+  auto isBlank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+           c == '\r';
+  };
+  size_t begin = 0, end = text.size();
+  while (begin < end && isBlank(text[begin]))
+    ++begin;
+  while (end > begin && isBlank(text[end - 1]))
+    --end;
+  return text.slice(begin, end);
 }
 
 /// The newlines in `[from, to)`.
@@ -263,18 +300,20 @@ private:
       p = static_cast<const char *>(memchr(p, '\n', end - p));
       if (!p)
         p = end;
-      StringRef full(start, p - start);
-      if (p != end)
-        ++p;
-      nextLine = p;
-      if (full.ends_with("\r"))
-        full = full.drop_back();
-      size_t indent = full.find_first_not_of(' ');
-      if (indent == StringRef::npos)
-        indent = full.size();
-      StringRef text = full.drop_front(indent).rtrim(' ');
-      current = {full, text, static_cast<unsigned>(indent), lineNumber};
-    } while (current.text.starts_with("#"));
+      nextLine = p == end ? p : p + 1;
+      if (p != start && p[-1] == '\r')
+        --p;
+      // The indentation (all of a blank line), then the text without the
+      // spaces after it.
+      const char *text = start;
+      while (text != p && *text == ' ')
+        ++text;
+      const char *textEnd = p;
+      while (textEnd != text && textEnd[-1] == ' ')
+        --textEnd;
+      current = {StringRef(start, p - start), StringRef(text, textEnd - text),
+                 static_cast<unsigned>(text - start), lineNumber};
+    } while (!current.text.empty() && current.text.front() == '#');
   }
 
   bool atEnd() const { return ended; }
@@ -294,17 +333,16 @@ private:
 
   /// Checks that the current line is `<key> = ...` at `indent` and returns
   /// a pointer to the start of the value.
-  FailureOr<const char *> expectField(StringRef key, unsigned indent) {
-    auto expected = [&] { return ("'" + key + " = ...'").str(); };
+  FailureOr<const char *> expectField(const FieldKey &key, unsigned indent) {
+    auto expected = [&] { return "'" + key.str() + " = ...'"; };
     if (atEnd())
       return truncated(expected());
     const Line &l = line();
-    bool matches = l.text.starts_with(key) &&
-                   l.text.drop_front(key.size()).starts_with(" =");
+    bool matches = key.startsField(l.text);
     if (matches && l.indent != indent)
       return error(l.full.data())
              << "wrong indentation: expected " << indent << " spaces before '"
-             << key << "', found " << l.indent;
+             << key.str() << "', found " << l.indent;
     if (!matches)
       return error(l.textBegin())
              << "expected " << expected() << ", found "
@@ -329,7 +367,7 @@ private:
   /// brackets and quotes checked. Leaves the current line after the value.
   FailureOr<StringRef> parseFieldText(const char *start, unsigned indent) {
     StringRef rest(start, line().full.end() - start);
-    if (rest.trim().empty()) {
+    if (trimBlanks(rest).empty()) {
       advance();
       if (atEnd())
         return truncated("a value");
@@ -395,18 +433,19 @@ private:
     }
   }
 
-  /// Parses `key = <layout>` at `indent`. A layout whose text was read
-  /// before is that layout again, located here.
-  FailureOr<DumpLayout> parseLayoutField(StringRef key, unsigned indent) {
+  /// Parses `key = <layout>` at `indent` into `layout`. A layout whose
+  /// text was read before is that layout again, located here.
+  LogicalResult parseLayoutField(const FieldKey &key, unsigned indent,
+                                 DumpLayout &layout) {
     FailureOr<const char *> start = expectField(key, indent);
     if (failed(start))
       return failure();
-    StringRef text = StringRef(*start, line().full.end() - *start).trim();
+    StringRef text = trimBlanks(StringRef(*start, line().full.end() - *start));
     if (!text.empty() && text.back() == ')') {
       auto it = layouts.find(text);
       if (it != layouts.end()) {
         // The same text: the same pieces at the same offsets from here.
-        DumpLayout layout = it->second;
+        layout = it->second;
         auto here = [&](const char *p) {
           return text.data() + (p - it->second.loc);
         };
@@ -416,21 +455,23 @@ private:
             StringRef(here(layout.className.data()), layout.className.size());
         layout.dtype = StringRef(here(layout.dtype.data()), layout.dtype.size());
         advance();
-        return layout;
+        return success();
       }
     }
     FailureOr<PyValue *> value = parseFieldValue(*start, indent);
     if (failed(value))
       return failure();
-    FailureOr<DumpLayout> layout = reader.readLayout(*value);
-    if (succeeded(layout) && (*value)->text == text && layout->loc &&
-        layout->dtypeLoc)
-      layouts.try_emplace(text, *layout);
-    return layout;
+    FailureOr<DumpLayout> read = reader.readLayout(*value);
+    if (failed(read))
+      return failure();
+    layout = std::move(*read);
+    if ((*value)->text == text && layout.loc && layout.dtypeLoc)
+      layouts.try_emplace(text, layout);
+    return success();
   }
 
   /// Parses `key = <value>` at `indent` and returns the value.
-  FailureOr<PyValue *> parseField(StringRef key, unsigned indent) {
+  FailureOr<PyValue *> parseField(const FieldKey &key, unsigned indent) {
     FailureOr<const char *> start = expectField(key, indent);
     if (failed(start))
       return failure();
@@ -441,7 +482,7 @@ private:
   /// when its text has one of the common shapes, else parses it as a
   /// Python value and reads that with `generic`.
   template <typename Direct, typename Generic>
-  LogicalResult readField(StringRef key, unsigned indent, Direct direct,
+  LogicalResult readField(const FieldKey &key, unsigned indent, Direct direct,
                           Generic generic) {
     FailureOr<const char *> start = expectField(key, indent);
     if (failed(start))
@@ -450,7 +491,7 @@ private:
     // has its brackets and quotes balanced there, so it is that whole
     // value: parseFieldText's scan would find the same text.
     StringRef rest(*start, line().full.end() - *start);
-    bool restTried = !rest.trim().empty();
+    bool restTried = !trimBlanks(rest).empty();
     if (restTried && direct(rest)) {
       advance();
       return success();
@@ -581,7 +622,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
         {"met_dependencies", &node.met}}) {
     list->loc = atEnd() ? endOfFile() : line().textBegin();
     if (failed(readField(
-            fieldKey(name, field), 0,
+            FieldKey(name, field), 0,
             [&](StringRef text) {
               return readDepListDirect(text, constants, *list);
             },
@@ -595,11 +636,11 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   case DumpNode::Kind::Scheduler:
     return parseSchedulerExtras(node);
   case DumpNode::Kind::Extern: {
-    FailureOr<const char *> start = expectField(fieldKey(name, "node.kernel"), 0);
+    FailureOr<const char *> start = expectField(FieldKey(name, "node.kernel"), 0);
     if (failed(start))
       return failure();
     node.kernelLoc = *start;
-    node.kernel = StringRef(*start, line().full.end() - *start).trim();
+    node.kernel = trimBlanks(StringRef(*start, line().full.end() - *start));
     if (node.kernel.empty())
       return error(*start) << "expected the kernel name";
     node.kernelLoc = node.kernel.data();
@@ -617,16 +658,16 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
 }
 
 LogicalResult DumpParser::parseOutputs(DumpNode &node) {
-  SmallString<64> key = fieldKey(node.name, "outputs");
+  FieldKey key(node.name, "outputs");
   FailureOr<const char *> start = expectField(key, 0);
   if (failed(start))
     return failure();
-  if (StringRef(*start, line().full.end() - *start).trim() != "[")
-    return error(*start) << "expected '[' after '" << key << " ='";
+  if (trimBlanks(StringRef(*start, line().full.end() - *start)) != "[")
+    return error(*start) << "expected '[' after '" << key.str() << " ='";
   advance();
   while (true) {
     if (atEnd())
-      return truncated(("']' closing '" + key.str() + "'").str());
+      return truncated("']' closing '" + key.str() + "'");
     const Line &l = line();
     if (l.indent == 0 && l.text == "]") {
       advance();
@@ -636,7 +677,7 @@ LogicalResult DumpParser::parseOutputs(DumpNode &node) {
       return error(l.full.data())
              << "expected a buffer ('bufN: Class', indented by 4 spaces) or "
                 "']' closing '"
-             << key << "', found "
+             << key.str() << "', found "
              << (l.text.empty() ? std::string("an empty line")
                                 : quoteSource(l.text));
     if (failed(parseBuffer(node)))
@@ -660,19 +701,16 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   DumpBuffer &buffer = node.outputs.emplace_back();
   buffer.name = name;
   buffer.loc = header.textBegin();
-  buffer.className = header.text.drop_front(colon + 2).trim();
+  buffer.className = trimBlanks(header.text.drop_front(colon + 2));
   advance();
 
-  FailureOr<DumpLayout> parsed = parseLayoutField(fieldKey(name, "layout"), 4);
-  if (failed(parsed))
+  if (failed(parseLayoutField(FieldKey(name, "layout"), 4, buffer.layout)))
     return failure();
-  buffer.layout = std::move(*parsed);
   for (auto [field, list] : {std::pair<StringRef, decltype(&buffer.aliases)>{
                                  "aliases", &buffer.aliases},
                              {"mutations", &buffer.mutations}}) {
-    SmallString<64> key = fieldKey(name, field);
-    if (atEnd() || !line().text.starts_with(key) ||
-        !line().text.drop_front(key.size()).starts_with(" ="))
+    FieldKey key(name, field);
+    if (atEnd() || !key.startsField(line().text))
       continue;
     FailureOr<PyValue *> value = parseField(key, 4);
     if (failed(value) || failed(reader.readStringList(*value, *list)))
@@ -680,7 +718,7 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   }
   buffer.usersLoc = atEnd() ? endOfFile() : line().textBegin();
   return readField(
-      fieldKey(name, "users"), 4,
+      FieldKey(name, "users"), 4,
       [&](StringRef text) {
         return readUserListDirect(text, constants, buffer.users);
       },
@@ -700,16 +738,17 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
 
 LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   FailureOr<const char *> device =
-      expectField(fieldKey(node.name, "group.device"), 0);
+      expectField(FieldKey(node.name, "group.device"), 0);
   if (failed(device))
     return failure();
-  node.groupDevice = StringRef(*device, line().full.end() - *device).trim();
+  node.groupDevice =
+      trimBlanks(StringRef(*device, line().full.end() - *device));
   node.groupDeviceLoc = node.groupDevice.data();
   advance();
 
   node.iterationLoc = atEnd() ? endOfFile() : line().textBegin();
   if (failed(readField(
-          fieldKey(node.name, "group.iteration"), 0,
+          FieldKey(node.name, "group.iteration"), 0,
           [&](StringRef text) {
             return readSizePairDirect(text, constants, node.numel,
                                       node.reductionNumel);
@@ -735,7 +774,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
 
   node.sizesLoc = atEnd() ? endOfFile() : line().textBegin();
   if (failed(readField(
-          fieldKey(node.name, "sizes"), 0,
+          FieldKey(node.name, "sizes"), 0,
           [&](StringRef text) {
             return readSizeListPairDirect(text, constants, node.ranges,
                                           node.reductionRanges);
@@ -762,12 +801,14 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
     size_t eq = findAfterIdentifier(text, "_layout = ", strlen("_layout"));
     if (eq == StringRef::npos)
       break;
-    StringRef name = text.take_front(eq);
-    FailureOr<DumpLayout> layout =
-        parseLayoutField(text.take_front(eq + StringRef("_layout").size()), 0);
-    if (failed(layout))
+    // Most nodes have a few: one allocation, not one a doubling.
+    if (node.layouts.empty())
+      node.layouts.reserve(4);
+    auto &[name, layout] = node.layouts.emplace_back();
+    name = text.take_front(eq);
+    if (failed(parseLayoutField(
+            text.take_front(eq + StringRef("_layout").size()), 0, layout)))
       return failure();
-    node.layouts.push_back({name, std::move(*layout)});
   }
   if (!atEnd() && line().indent == 0 && line().text.starts_with("class "))
     return parseLoopBody(node);
@@ -787,7 +828,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
 
   body.varRangesLoc = atEnd() ? endOfFile() : line().textBegin();
   if (failed(readField(
-          "var_ranges", 4,
+          FieldKey("var_ranges"), 4,
           [&](StringRef text) {
             return readVarSizesDirect(text, constants, body.varRanges);
           },
@@ -805,7 +846,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
              << "expected an index ('index0 = ...') or 'def body(self, ops):' "
                 "in the loop body of '"
              << node.name << "', found " << quoteSource(text);
-    StringRef expr = text.drop_front(eq + 3).trim();
+    StringRef expr = trimBlanks(text.drop_front(eq + 3));
     if (expr.empty())
       return error(text.data() + eq + 3) << "expected an index expression";
     body.indices.push_back({text.take_front(eq), expr});
