@@ -32,18 +32,46 @@ static unsigned countNewlines(const char *from, const char *to) {
 
 std::pair<unsigned, unsigned>
 DumpLocator::lineAndColumn(BufferCursor &cursor, const char *ptr) const {
-  // A pointer far behind the cursor (a diagnostic about an earlier node,
-  // a foreach member placed after the other nodes) asks SourceMgr, which
-  // searches its table of line offsets; nearby ones and those ahead are
-  // counted from the cursor.
-  constexpr ptrdiff_t kScanLimit = 1 << 16;
-  if (!countsLines && ptr < cursor.lineStart &&
-      cursor.lineStart - ptr > kScanLimit)
-    return sourceMgr.getLineAndColumn(SMLoc::getFromPointer(ptr), cursor.id);
-  if (ptr >= cursor.lineStart)
-    cursor.line += countNewlines(cursor.lineStart, ptr);
-  else
+  // Nearby pointers and those ahead are counted from the cursor, which
+  // leaves a checkpoint (a place and its line) every kCheckpointBytes as it
+  // moves ahead; a pointer far behind it (a diagnostic about an earlier
+  // node, a foreach member placed after the other nodes) is counted from
+  // the last checkpoint before it. SourceMgr's table of every line's
+  // offset, which it would build on the first such question, is never
+  // built (and a thread's copy could not build it).
+  constexpr ptrdiff_t kCheckpointBytes = 1 << 16;
+  if (ptr >= cursor.lineStart) {
+    const char *from = cursor.lineStart;
+    unsigned line = cursor.line;
+    const char *last = cursor.checkpoints.empty()
+                           ? cursor.start
+                           : cursor.checkpoints.back().first;
+    while (ptr - last >= kCheckpointBytes) {
+      const char *next = last + kCheckpointBytes;
+      if (next > from) {
+        line += countNewlines(from, next);
+        from = next;
+      }
+      cursor.checkpoints.push_back({from, line});
+      last = from;
+    }
+    cursor.line = line + countNewlines(from, ptr);
+  } else if (cursor.lineStart - ptr <= kCheckpointBytes) {
     cursor.line -= countNewlines(ptr, cursor.lineStart);
+  } else {
+    auto after = llvm::upper_bound(
+        cursor.checkpoints, ptr,
+        [](const char *p, const std::pair<const char *, unsigned> &c) {
+          return p < c.first;
+        });
+    const char *from = cursor.start;
+    unsigned line = 1;
+    if (after != cursor.checkpoints.begin()) {
+      from = std::prev(after)->first;
+      line = std::prev(after)->second;
+    }
+    cursor.line = line + countNewlines(from, ptr);
+  }
   // The start of ptr's line.
   const char *lineStart = ptr;
   while (lineStart > cursor.start && lineStart[-1] != '\n')

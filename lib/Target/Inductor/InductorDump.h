@@ -288,14 +288,10 @@ public:
   }
   MLIRContext *getContext() const { return context; }
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
-  /// A copy for another thread, placed where this one is. It counts lines
-  /// itself, never through the SourceMgr's table of line offsets, which the
-  /// SourceMgr builds on first use and which two threads must not build.
-  DumpLocator copyForThread() const {
-    DumpLocator copy(*this);
-    copy.countsLines = true;
-    return copy;
-  }
+  /// A copy for another thread, placed where this one is (a locator never
+  /// asks the SourceMgr for a line, whose table of line offsets two threads
+  /// must not build).
+  DumpLocator copyForThread() const { return *this; }
   /// A copy for a thread that parses part of the dump ahead of the
   /// sequential parse (parseInductorDump's threads): it locates nothing
   /// (every location is unknown) and the errors made through it are never
@@ -326,13 +322,16 @@ private:
   /// in dump order, so counting the newlines from the previous one is
   /// cheaper than SourceMgr's search of all line offsets (which it would
   /// first build); each buffer keeps its own place, so that going to
-  /// another file and back does not count from the start again.
+  /// another file and back does not count from the start again, and the
+  /// places it has passed, for pointers far behind (lineAndColumn).
   struct BufferCursor {
     const char *start = nullptr, *end = nullptr;
     unsigned id = 0;
     StringAttr file;
     const char *lineStart = nullptr;
     unsigned line = 1;
+    /// A place every 64 KB up to the furthest one located, and its line.
+    SmallVector<std::pair<const char *, unsigned>, 0> checkpoints;
   };
 
   /// Line and column of `ptr` in the buffer of `cursor`, as
@@ -348,8 +347,6 @@ private:
   /// The last location made, for repeated requests at the same pointer.
   mutable const char *lastPtr = nullptr;
   mutable LocationAttr lastLoc;
-  /// Never asks the SourceMgr for a line (copyForThread).
-  bool countsLines = false;
   /// Locates nothing and reports no error (copyForQuietThread).
   bool quiet = false;
   /// An error that is never reported.
