@@ -53,6 +53,9 @@ private:
   bool name(StringRef &out);
   /// An argument of a call: a string, number, `inf`, `nan`, or name.
   PyValue *argument();
+  /// The name `word` that ends here, starting at `start`, as an argument:
+  /// `inf` and `nan` are numbers.
+  PyValue *nameArgument(const char *start, StringRef word);
   PyValue *number(const char *start, bool negate);
   /// `base[<integer>]` (a result of a multi-result reduction), from `[`.
   PyValue *subscript(const char *start, StringRef base);
@@ -150,6 +153,10 @@ PyValue *StatementReader::argument() {
   StringRef word;
   if (!name(word))
     return nullptr;
+  return nameArgument(start, word);
+}
+
+PyValue *StatementReader::nameArgument(const char *start, StringRef word) {
   PyValue *v = make(PyValue::Kind::Name, start);
   v->str = word;
   if (word == "inf" || word == "nan") {
@@ -205,6 +212,9 @@ PyValue *StatementReader::value() {
     // `key=value`: an identifier directly followed (after blanks) by `=`.
     StringRef key;
     const char *argStart = p;
+    // An identifier that is no key and not followed by `.` is a name
+    // argument, read here instead of scanned again by argument().
+    PyValue *arg = nullptr;
     if (p != end && (llvm::isAlpha(*p) || *p == '_')) {
       while (p != end && isIdentChar(*p))
         ++p;
@@ -214,13 +224,17 @@ PyValue *StatementReader::value() {
         key = StringRef(argStart, keyEnd - argStart);
         ++p;
         skipBlanks();
+      } else if (keyEnd == end || *keyEnd != '.') {
+        p = keyEnd;
+        arg = nameArgument(argStart, StringRef(argStart, keyEnd - argStart));
       } else {
         p = argStart;
       }
     }
     if (key.empty() && !keywords.empty())
       return nullptr;
-    PyValue *arg = argument();
+    if (!arg)
+      arg = argument();
     if (!arg)
       return nullptr;
     if (key.empty())
