@@ -801,9 +801,6 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
     size_t eq = findAfterIdentifier(text, "_layout = ", strlen("_layout"));
     if (eq == StringRef::npos)
       break;
-    // Most nodes have a few: one allocation, not one a doubling.
-    if (node.layouts.empty())
-      node.layouts.reserve(4);
     auto &[name, layout] = node.layouts.emplace_back();
     name = text.take_front(eq);
     if (failed(parseLayoutField(
