@@ -329,6 +329,7 @@ def main(argv=None):
 
 
 def write_report(out, report):
+    os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(report, f, indent=1)
 
