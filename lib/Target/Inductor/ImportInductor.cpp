@@ -154,10 +154,10 @@ static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
 
 /// Verifies the ops of `block` (a graph's body or a container's) as MLIR's
 /// verifier does, with their region verifiers, entering containers but not
-/// the loop bodies of the nodes.
+/// the loop bodies of the nodes (verifyImportedOp).
 static LogicalResult verifyNodes(Block &block) {
   for (Operation &op : block) {
-    if (failed(verify(&op, /*verifyRecursively=*/false)))
+    if (failed(verifyImportedOp(op)))
       return failure();
     if (isa<FusedOp, ForeachOp, GroupOp>(op))
       for (Region &region : op.getRegions())

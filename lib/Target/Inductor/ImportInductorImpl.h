@@ -68,6 +68,12 @@ OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        const InductorImportOptions &options,
                                        bool keepParsed, bool threads);
 
+/// What verify(&op, /*verifyRecursively=*/false) checks of an op the
+/// importer built at graph or container level, with the same diagnostics,
+/// except, for a fusion.node, MLIR's dominance check of the operands of its
+/// body's ops (ImportGraph.cpp says why the import needs none).
+LogicalResult verifyImportedOp(Operation &op);
+
 /// Whether `context` has threads to build loop bodies on: multithreading
 /// enabled, with a pool of more than one thread (ParallelBodies.cpp).
 bool hasBodyThreads(MLIRContext *context);
