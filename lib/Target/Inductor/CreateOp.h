@@ -16,10 +16,16 @@
 #ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_CREATEOP_H
 #define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_CREATEOP_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace mlir::fusion::inductor {
@@ -54,6 +60,95 @@ OpTy createOp(OpBuilder &builder, Location loc, Args &&...args) {
   } else {
     OpTy::build(builder, state, std::forward<Args>(args)...);
     return cast<OpTy>(createFromState(builder, state));
+  }
+}
+
+/// Float attributes by their type and value's bits.
+using FloatAttrCache = llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr>;
+
+/// The builder of a loop body. Most arith and math ops of a body carry their
+/// `none` fast-math or overflow flags, an attribute that their ODS builders
+/// ask the context's uniquer for at every op (about 210 instructions), and
+/// infer their result type through InferTypeOpInterface; the importer makes
+/// the two attributes once (uniqued attributes are immutable, so the bodies
+/// built on the context's threads share them) and createOp, given this
+/// builder, passes them and the operand's type to the ops' other ODS
+/// builders. The op is the same. Float attributes go through `floatAttrs`
+/// where the body has one (the graph importer's, on the importing thread:
+/// the map is not for threads).
+class BodyBuilder : public OpBuilder {
+public:
+  struct Flags {
+    arith::FastMathFlagsAttr noFastMath;
+    arith::IntegerOverflowFlagsAttr noOverflow;
+
+    static Flags get(MLIRContext *ctx) {
+      return {arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::none),
+              arith::IntegerOverflowFlagsAttr::get(
+                  ctx, arith::IntegerOverflowFlags::none)};
+    }
+  };
+
+  BodyBuilder(MLIRContext *ctx, Flags flags, FloatAttrCache *floatAttrs)
+      : OpBuilder(ctx), flags(flags), floatAttrs(floatAttrs) {}
+
+  const Flags &getFlags() const { return flags; }
+
+  /// getFloatAttr(type, value), through the cache when there is one.
+  FloatAttr floatAttr(Type type, double value) {
+    if (!floatAttrs)
+      return getFloatAttr(type, value);
+    FloatAttr &attr = (*floatAttrs)[{type, llvm::bit_cast<uint64_t>(value)}];
+    if (!attr)
+      attr = getFloatAttr(type, value);
+    return attr;
+  }
+
+private:
+  Flags flags;
+  FloatAttrCache *floatAttrs;
+};
+
+namespace detail {
+template <typename Props>
+using FastMathMember = decltype(std::declval<Props &>().fastmath);
+template <typename Props>
+using OverflowMember = decltype(std::declval<Props &>().overflowFlags);
+
+/// Whether OpTy(args...) is an elementwise op of operands of one type whose
+/// result has that type, with fast-math or overflow flags.
+template <typename OpTy, typename... Args>
+constexpr bool isFlaggedElementwise() {
+  if constexpr (sizeof...(Args) == 0 || !OpTy::hasProperties() ||
+                !(std::is_convertible_v<Args, Value> && ...))
+    return false;
+  else if constexpr (!OpTy::template hasTrait<
+                         OpTrait::SameOperandsAndResultType>())
+    return false;
+  else
+    return llvm::is_detected<FastMathMember,
+                             typename OpTy::Properties>::value ||
+           llvm::is_detected<OverflowMember, typename OpTy::Properties>::value;
+}
+} // namespace detail
+
+/// createOp at a body's builder: the same op, with the flags and result type
+/// given (BodyBuilder).
+template <typename OpTy, typename... Args>
+OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
+  OpBuilder &base = builder;
+  if constexpr (detail::isFlaggedElementwise<OpTy, Args...>()) {
+    Value first = std::get<0>(std::forward_as_tuple(args...));
+    Type type = first.getType();
+    if constexpr (llvm::is_detected<detail::FastMathMember,
+                                    typename OpTy::Properties>::value)
+      return createOp<OpTy>(base, loc, type, Value(args)...,
+                            builder.getFlags().noFastMath);
+    else
+      return createOp<OpTy>(base, loc, type, Value(args)...,
+                            builder.getFlags().noOverflow);
+  } else {
+    return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
   }
 }
 

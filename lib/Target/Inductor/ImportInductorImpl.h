@@ -29,6 +29,7 @@
 #ifndef SCHEDULER_OPT_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
 #define SCHEDULER_OPT_LIB_TARGET_INDUCTOR_IMPORTINDUCTORIMPL_H
 
+#include "CreateOp.h"
 #include "IndexExpr.h"
 #include "InductorDump.h"
 #include "VersionedStringMap.h"
@@ -231,7 +232,8 @@ public:
                 bool threads)
       : dump(dump), locator(locator), options(options), fx(fx),
         sizeHints(sizeHints), keepParsed(keepParsed), threads(threads),
-        ctx(locator.getContext()), builder(ctx) {}
+        ctx(locator.getContext()), builder(ctx),
+        bodyFlags(BodyBuilder::Flags::get(ctx)) {}
 
   /// Where the NonOwningLayout buffers lie (buffer_views.json), if known.
   void setBufferViews(const llvm::StringMap<BufferView> *views) {
@@ -370,6 +372,8 @@ private:
   bool threads;
   MLIRContext *ctx;
   OpBuilder builder;
+  /// The flags every loop body's arith and math ops take (BodyBuilder).
+  BodyBuilder::Flags bodyFlags;
   std::string device;
 
   /// Every node and buffer of the dump, keyed by their names in the dump's
@@ -402,7 +406,7 @@ private:
   /// for a float, a conversion) when made again. Only bodies built on the
   /// importing thread use them (BodyImporter::floatAttr, indexMap); those
   /// built on the context's threads make their own.
-  llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr> floatAttrs;
+  FloatAttrCache floatAttrs;
   llvm::DenseMap<std::tuple<unsigned, unsigned, AffineExpr>, AffineMap>
       indexMaps;
   /// Index expressions parsed on the importing thread that name only loop
@@ -607,7 +611,7 @@ private:
   const DumpNode &node;
   const DumpLoopBody &body;
   NodeOp op;
-  OpBuilder builder;
+  BodyBuilder builder;
   // The names below are keys into the dump's text, held inline for the
   // few a body has (StringMap and StringSet would allocate each entry).
   llvm::SmallDenseMap<StringRef, const DumpBlock *, 4> blocks;
@@ -650,7 +654,7 @@ private:
 //===----------------------------------------------------------------------===//
 
 /// Builds an op on operands already converted to one type.
-using OpBuilderFn = Value (*)(OpBuilder &, Location, ValueRange);
+using OpBuilderFn = Value (*)(BodyBuilder &, Location, ValueRange);
 
 /// One row of the operation table: `ops.<name>` of Inductor's OpsHandler.
 struct OpDef {
@@ -666,7 +670,7 @@ struct OpDef {
 
 /// Python's modulus (the remainder takes the divisor's sign) of integers or
 /// floats.
-Value buildPythonMod(OpBuilder &b, Location l, Value a, Value d);
+Value buildPythonMod(BodyBuilder &b, Location l, Value a, Value d);
 
 /// OpsHandler operations a loop body prints in a form of their own
 /// (ImportLoopBody.cpp): `masked` as `self.masked_subblock<k>(...)`, ...
@@ -679,7 +683,7 @@ ArrayRef<LoopBodyForm> getLoopBodyForms();
 /// x xor 2^(N-1): maps the unsigned order of N-bit integers onto the
 /// signed order (and back), so that the dialect's signed max, min, argmax,
 /// argmin and sort order unsigned values.
-Value flipSignBit(OpBuilder &b, Location l, Value x);
+Value flipSignBit(BodyBuilder &b, Location l, Value x);
 
 /// The operation table, sorted by name.
 ArrayRef<OpDef> getOpTable();

@@ -30,7 +30,9 @@ using namespace mlir::fusion::inductor;
 BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
                            NodeOp op, const BodySite &site)
     : graph(graph), node(node), body(*node.body), op(op),
-      builder(op.getContext()), values(site.values), locator(site.locator),
+      builder(op.getContext(), graph.bodyFlags,
+              site.placeholders ? nullptr : &graph.floatAttrs),
+      values(site.values), locator(site.locator),
       version(site.version), placeholders(site.placeholders) {
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
@@ -71,13 +73,7 @@ Location BodyImporter::loc(const char *at) {
 }
 
 FloatAttr BodyImporter::floatAttr(FloatType type, double value) {
-  if (placeholders)
-    return builder.getFloatAttr(type, value);
-  FloatAttr &attr =
-      graph.floatAttrs[{type, llvm::bit_cast<uint64_t>(value)}];
-  if (!attr)
-    attr = builder.getFloatAttr(type, value);
-  return attr;
+  return builder.floatAttr(type, value);
 }
 
 AffineMap BodyImporter::indexMap(unsigned numDims, unsigned numSymbols,

@@ -28,67 +28,66 @@ using namespace mlir::fusion::inductor;
 //===----------------------------------------------------------------------===//
 
 template <typename OpTy>
-static Value unary(OpBuilder &b, Location l, ValueRange v) {
+static Value unary(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<OpTy>(b, l, v[0]);
 }
 
 template <typename OpTy>
-static Value binary(OpBuilder &b, Location l, ValueRange v) {
+static Value binary(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<OpTy>(b, l, v[0], v[1]);
 }
 
 /// A zero of `type` (an integer or float type).
-static Value zero(OpBuilder &b, Location l, Type type) {
+static Value zero(BodyBuilder &b, Location l, Type type) {
   if (auto ft = dyn_cast<FloatType>(type))
-    return createOp<arith::ConstantOp>(b, l, b.getFloatAttr(ft, 0.0));
+    return createOp<arith::ConstantOp>(b, l, b.floatAttr(ft, 0.0));
   return createOp<arith::ConstantOp>(b, l, b.getIntegerAttr(type, 0));
 }
 
-static Value floatOne(OpBuilder &b, Location l, Type type) {
-  return createOp<arith::ConstantOp>(
-      b, l, b.getFloatAttr(cast<FloatType>(type), 1.0));
+static Value floatOne(BodyBuilder &b, Location l, Type type) {
+  return createOp<arith::ConstantOp>(b, l, b.floatAttr(type, 1.0));
 }
 
-static Value reciprocal(OpBuilder &b, Location l, ValueRange v) {
+static Value reciprocal(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::DivFOp>(b, l, floatOne(b, l, v[0].getType()), v[0]);
 }
 
 /// 1 / (1 + exp(-x))
-static Value sigmoid(OpBuilder &b, Location l, ValueRange v) {
+static Value sigmoid(BodyBuilder &b, Location l, ValueRange v) {
   Value e = createOp<math::ExpOp>(b, l, createOp<arith::NegFOp>(b, l, v[0]));
   Value c1 = floatOne(b, l, v[0].getType());
   return createOp<arith::DivFOp>(b, l, c1,
                                  createOp<arith::AddFOp>(b, l, c1, e));
 }
 
-static Value negInt(OpBuilder &b, Location l, ValueRange v) {
+static Value negInt(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::SubIOp>(b, l, zero(b, l, v[0].getType()), v[0]);
 }
 
-static Value reluFloat(OpBuilder &b, Location l, ValueRange v) {
+static Value reluFloat(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::MaximumFOp>(b, l, v[0], zero(b, l, v[0].getType()));
 }
 
-static Value reluInt(OpBuilder &b, Location l, ValueRange v) {
+static Value reluInt(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::MaxSIOp>(b, l, v[0], zero(b, l, v[0].getType()));
 }
 
-static Value squareFloat(OpBuilder &b, Location l, ValueRange v) {
+static Value squareFloat(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::MulFOp>(b, l, v[0], v[0]);
 }
 
-static Value squareInt(OpBuilder &b, Location l, ValueRange v) {
+static Value squareInt(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<arith::MulIOp>(b, l, v[0], v[0]);
 }
 
 /// Python's float `//`: floor of the quotient.
-static Value floorDivFloat(OpBuilder &b, Location l, ValueRange v) {
+static Value floorDivFloat(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<math::FloorOp>(b, l,
                                  createOp<arith::DivFOp>(b, l, v[0], v[1]));
 }
 
 /// |x| == inf (math.isinf has no lowering in the CPU pipeline).
-static Value isInf(OpBuilder &b, Location l, ValueRange v) {
+static Value isInf(BodyBuilder &b, Location l, ValueRange v) {
   auto type = cast<FloatType>(v[0].getType());
   Value inf = createOp<arith::ConstantOp>(
       b, l, b.getFloatAttr(type, APFloat::getInf(type.getFloatSemantics())));
@@ -97,12 +96,12 @@ static Value isInf(OpBuilder &b, Location l, ValueRange v) {
 }
 
 /// C's truncating division of floats: trunc(a / b).
-static Value truncDivFloat(OpBuilder &b, Location l, ValueRange v) {
+static Value truncDivFloat(BodyBuilder &b, Location l, ValueRange v) {
   return createOp<math::TruncOp>(b, l,
                                  createOp<arith::DivFOp>(b, l, v[0], v[1]));
 }
 
-Value mlir::fusion::inductor::buildPythonMod(OpBuilder &b, Location l, Value a,
+Value mlir::fusion::inductor::buildPythonMod(BodyBuilder &b, Location l, Value a,
                                              Value d) {
   bool isFloat = isa<FloatType>(a.getType());
   Value r = isFloat ? Value(createOp<arith::RemFOp>(b, l, a, d))
@@ -125,13 +124,13 @@ Value mlir::fusion::inductor::buildPythonMod(OpBuilder &b, Location l, Value a,
   return createOp<arith::SelectOp>(b, l, fix, adjusted, r);
 }
 
-static Value pythonMod(OpBuilder &b, Location l, ValueRange v) {
+static Value pythonMod(BodyBuilder &b, Location l, ValueRange v) {
   return buildPythonMod(b, l, v[0], v[1]);
 }
 
 /// a ** b of unsigned integers: modulo 2^N, so computed on the zero-extended
 /// values (math.ipowi reads its exponent as signed).
-static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
+static Value powUnsigned(BodyBuilder &b, Location l, ValueRange v) {
   Type type = v[0].getType(), i64 = b.getI64Type();
   if (type.isInteger(64))
     return createOp<math::IPowIOp>(b, l, v[0], v[1]);
@@ -141,7 +140,7 @@ static Value powUnsigned(OpBuilder &b, Location l, ValueRange v) {
   return createOp<arith::TruncIOp>(b, l, type, p);
 }
 
-Value mlir::fusion::inductor::flipSignBit(OpBuilder &b, Location l, Value x) {
+Value mlir::fusion::inductor::flipSignBit(BodyBuilder &b, Location l, Value x) {
   auto type = cast<IntegerType>(x.getType());
   Value bit = createOp<arith::ConstantOp>(
       b, l, b.getIntegerAttr(type, APInt::getSignMask(type.getWidth())));
