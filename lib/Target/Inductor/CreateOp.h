@@ -24,6 +24,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -81,11 +82,14 @@ public:
   struct Flags {
     arith::FastMathFlagsAttr noFastMath;
     arith::IntegerOverflowFlagsAttr noOverflow;
+    /// The attributes of an op without discardable ones.
+    DictionaryAttr noAttrs;
 
     static Flags get(MLIRContext *ctx) {
       return {arith::FastMathFlagsAttr::get(ctx, arith::FastMathFlags::none),
               arith::IntegerOverflowFlagsAttr::get(
-                  ctx, arith::IntegerOverflowFlags::none)};
+                  ctx, arith::IntegerOverflowFlags::none),
+              DictionaryAttr::get(ctx)};
     }
   };
 
@@ -132,21 +136,67 @@ constexpr bool isFlaggedElementwise() {
 }
 } // namespace detail
 
-/// createOp at a body's builder: the same op, with the flags and result type
-/// given (BodyBuilder).
+/// The op OpTy of `operands`, `resultTypes` and `properties` and no other
+/// attributes, regions or successors, created without an OperationState:
+/// what createFromState does with the state an ODS builder that only sets
+/// these fills. Null when the context has not loaded OpTy's dialect.
+template <typename OpTy>
+OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
+                  ValueRange operands, typename OpTy::Properties &properties) {
+  std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(
+      TypeID::get<OpTy>(), builder.getContext());
+  if (!name)
+    return OpTy();
+  Operation *op = Operation::create(
+      loc, *name, resultTypes, operands, builder.getFlags().noAttrs,
+      OpaqueProperties(&properties), /*successors=*/{}, /*numRegions=*/0);
+  return cast<OpTy>(builder.insert(op));
+}
+
+/// createOp at a body's builder: the same op, for less. An elementwise op of
+/// one type with flags (`none`) and a constant, whose ODS builders set only
+/// their operands, result type and their one property (checked by the
+/// properties' size: an op with more falls back to its ODS builder, given
+/// the flags and the type; a constant's value is a TypedAttr, an attribute
+/// and its interface), are created directly; other ops as createOp does.
 template <typename OpTy, typename... Args>
 OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
   OpBuilder &base = builder;
   if constexpr (detail::isFlaggedElementwise<OpTy, Args...>()) {
-    Value first = std::get<0>(std::forward_as_tuple(args...));
-    Type type = first.getType();
-    if constexpr (llvm::is_detected<detail::FastMathMember,
-                                    typename OpTy::Properties>::value)
+    using Properties = typename OpTy::Properties;
+    constexpr bool fastMath =
+        llvm::is_detected<detail::FastMathMember, Properties>::value;
+    Value operands[] = {Value(args)...};
+    Type type = operands[0].getType();
+    if constexpr (sizeof(Properties) == sizeof(Attribute)) {
+      Properties properties{};
+      if constexpr (fastMath)
+        properties.fastmath = builder.getFlags().noFastMath;
+      else
+        properties.overflowFlags = builder.getFlags().noOverflow;
+      if (OpTy op =
+              createDirect<OpTy>(builder, loc, type, operands, properties))
+        return op;
+      return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
+    } else if constexpr (fastMath) {
       return createOp<OpTy>(base, loc, type, Value(args)...,
                             builder.getFlags().noFastMath);
-    else
+    } else {
       return createOp<OpTy>(base, loc, type, Value(args)...,
                             builder.getFlags().noOverflow);
+    }
+  } else if constexpr (std::is_same_v<OpTy, arith::ConstantOp> &&
+                       sizeof...(Args) == 1 &&
+                       (std::is_convertible_v<Args, TypedAttr> && ...) &&
+                       sizeof(typename OpTy::Properties) ==
+                           sizeof(TypedAttr)) {
+    TypedAttr value = std::get<0>(std::forward_as_tuple(args...));
+    typename OpTy::Properties properties{};
+    properties.value = value;
+    if (OpTy op =
+            createDirect<OpTy>(builder, loc, value.getType(), {}, properties))
+      return op;
+    return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
   } else {
     return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
   }
