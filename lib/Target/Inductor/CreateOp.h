@@ -188,8 +188,7 @@ OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
   } else if constexpr (std::is_same_v<OpTy, arith::ConstantOp> &&
                        sizeof...(Args) == 1 &&
                        (std::is_convertible_v<Args, TypedAttr> && ...) &&
-                       sizeof(typename OpTy::Properties) ==
-                           sizeof(TypedAttr)) {
+                       sizeof(typename OpTy::Properties) == sizeof(TypedAttr)) {
     TypedAttr value = std::get<0>(std::forward_as_tuple(args...));
     typename OpTy::Properties properties{};
     properties.value = value;

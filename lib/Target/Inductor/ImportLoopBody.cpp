@@ -32,8 +32,8 @@ BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
     : graph(graph), node(node), body(*node.body), op(op),
       builder(op.getContext(), graph.bodyFlags,
               site.placeholders ? nullptr : &graph.floatAttrs),
-      values(site.values), locator(site.locator),
-      version(site.version), placeholders(site.placeholders) {
+      values(site.values), locator(site.locator), version(site.version),
+      placeholders(site.placeholders) {
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       depNames.insert(dep.name);
@@ -562,6 +562,38 @@ LogicalResult BodyImporter::buildIndex(unsigned index, const char *at,
   return buildMap(indices[index], indexTerms[index], at, map, operands);
 }
 
+/// Marks the loop variables (dimensions below `dims.size()`) and indirect
+/// indices (symbols below `indirect.size()`) that `e` uses, and sets
+/// `sizeSymbols` when it uses a size symbol (from `sizeSymbolBase` to the
+/// index terms). By hand rather than through AffineExpr::walk, which costs
+/// more than the marking for an index.
+static void collectUses(AffineExpr e, MutableArrayRef<bool> dims,
+                        MutableArrayRef<bool> indirect, unsigned sizeSymbolBase,
+                        bool &sizeSymbols) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return;
+  case AffineExprKind::DimId:
+    if (unsigned p = cast<AffineDimExpr>(e).getPosition(); p < dims.size())
+      dims[p] = true;
+    return;
+  case AffineExprKind::SymbolId: {
+    unsigned p = cast<AffineSymbolExpr>(e).getPosition();
+    if (p < indirect.size())
+      indirect[p] = true;
+    else if (p >= sizeSymbolBase && p < kIndexTermSymbolBase)
+      sizeSymbols = true;
+    return;
+  }
+  default: {
+    auto binary = cast<AffineBinaryOpExpr>(e);
+    collectUses(binary.getLHS(), dims, indirect, sizeSymbolBase, sizeSymbols);
+    collectUses(binary.getRHS(), dims, indirect, sizeSymbolBase, sizeSymbols);
+    return;
+  }
+  }
+}
+
 LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
                                      const char *at, AffineMap &map,
                                      SmallVectorImpl<Value> &operands) {
@@ -569,15 +601,8 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
   unsigned numLoops = op.getNumLoops();
   // The loop variables and indirect indices the index uses, in one walk.
   SmallVector<bool, 8> usesDim(numLoops), usesIndirect(numIndirect);
-  expr.walk([&](AffineExpr e) {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      if (dim.getPosition() < numLoops)
-        usesDim[dim.getPosition()] = true;
-    } else if (auto sym = dyn_cast<AffineSymbolExpr>(e)) {
-      if (sym.getPosition() < numIndirect)
-        usesIndirect[sym.getPosition()] = true;
-    }
-  });
+  bool usesSizeSymbols = false;
+  collectUses(expr, usesDim, usesIndirect, kSizeSymbolBase, usesSizeSymbols);
   // Each used one becomes the next operand; the others do not occur.
   SmallVector<Value> dimOperands, symOperands;
   for (unsigned d = 0; d < numLoops; ++d)
@@ -627,18 +652,20 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
     }
     result = result.replace(termRepl);
   }
-  // Size symbol i follows the symbols bound to operands.
+  // Size symbol i follows the symbols bound to operands (the replacements
+  // above made none).
   unsigned numSymbols = symOperands.size();
   DenseMap<AffineExpr, AffineExpr> sizeRepl;
-  result.walk([&](AffineExpr e) {
-    auto sym = dyn_cast<AffineSymbolExpr>(e);
-    if (!sym || sym.getPosition() < kSizeSymbolBase ||
-        sym.getPosition() >= kIndexTermSymbolBase)
-      return;
-    unsigned to = symOperands.size() + sym.getPosition() - kSizeSymbolBase;
-    sizeRepl[e] = getAffineSymbolExpr(to, ctx);
-    numSymbols = std::max(numSymbols, to + 1);
-  });
+  if (usesSizeSymbols)
+    result.walk([&](AffineExpr e) {
+      auto sym = dyn_cast<AffineSymbolExpr>(e);
+      if (!sym || sym.getPosition() < kSizeSymbolBase ||
+          sym.getPosition() >= kIndexTermSymbolBase)
+        return;
+      unsigned to = symOperands.size() + sym.getPosition() - kSizeSymbolBase;
+      sizeRepl[e] = getAffineSymbolExpr(to, ctx);
+      numSymbols = std::max(numSymbols, to + 1);
+    });
   if (!sizeRepl.empty())
     result = canonicalizeIndexExpr(result.replace(sizeRepl));
   map = indexMap(dimOperands.size(), numSymbols, result);

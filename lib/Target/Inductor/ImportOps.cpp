@@ -101,8 +101,8 @@ static Value truncDivFloat(BodyBuilder &b, Location l, ValueRange v) {
                                  createOp<arith::DivFOp>(b, l, v[0], v[1]));
 }
 
-Value mlir::fusion::inductor::buildPythonMod(BodyBuilder &b, Location l, Value a,
-                                             Value d) {
+Value mlir::fusion::inductor::buildPythonMod(BodyBuilder &b, Location l,
+                                             Value a, Value d) {
   bool isFloat = isa<FloatType>(a.getType());
   Value r = isFloat ? Value(createOp<arith::RemFOp>(b, l, a, d))
                     : Value(createOp<arith::RemSIOp>(b, l, a, d));
