@@ -409,6 +409,8 @@ private:
   FloatAttrCache floatAttrs;
   llvm::DenseMap<std::tuple<unsigned, unsigned, AffineExpr>, AffineMap>
       indexMaps;
+  /// The attributes of those maps, which the accesses hold.
+  llvm::DenseMap<AffineMap, AffineMapAttr> indexMapAttrs;
   /// Index expressions parsed on the importing thread that name only loop
   /// variables, by the loop variables' names and the text
   /// (BodyImporter::parseIndices).
@@ -501,6 +503,8 @@ private:
   /// the graph importer's caches when this body is built on its thread.
   FloatAttr floatAttr(FloatType type, double value);
   AffineMap indexMap(unsigned numDims, unsigned numSymbols, AffineExpr expr);
+  /// AffineMapAttr::get(map), likewise.
+  AffineMapAttr indexMapAttr(AffineMap map);
 
   // ImportLoopBody.cpp
   LogicalResult parseIndices();

@@ -86,6 +86,15 @@ AffineMap BodyImporter::indexMap(unsigned numDims, unsigned numSymbols,
   return map;
 }
 
+AffineMapAttr BodyImporter::indexMapAttr(AffineMap map) {
+  if (placeholders)
+    return AffineMapAttr::get(map);
+  AffineMapAttr &attr = graph.indexMapAttrs[map];
+  if (!attr)
+    attr = AffineMapAttr::get(map);
+  return attr;
+}
+
 LogicalResult BodyImporter::parseIndices() {
   // var_ranges name the loop variables: pointwise loops, then reduction.
   SmallVector<AffineExpr> sizes;

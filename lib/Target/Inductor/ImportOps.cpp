@@ -397,7 +397,8 @@ FailureOr<Value> BodyImporter::indexValue(unsigned index, const char *at,
   SmallVector<Value> operands;
   if (failed(buildIndex(index, at, map, operands)))
     return failure();
-  return Value(createOp<IndexExprOp>(builder, l, type, operands, map));
+  return Value(
+      createOp<IndexExprOp>(builder, l, type, operands, indexMapAttr(map)));
 }
 
 LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
@@ -422,9 +423,11 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
     map = AffineMap::get(
         0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   }
+  auto bufferType = cast<BufferType>(buffer->getType());
   c.result.value = setTorchType(
-      createOp<LoadOp>(builder, loc(c.stmt.loc), *buffer, operands, map),
-      bodyDtypeOf(cast<BufferType>(buffer->getType()).getElementType()));
+      createOp<LoadOp>(builder, loc(c.stmt.loc), bufferType.getValueType(),
+                       *buffer, operands, indexMapAttr(map)),
+      bodyDtypeOf(bufferType.getElementType()));
   return success();
 }
 
@@ -480,7 +483,7 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
   Type element =
       bodyDtypeOf(llvm::cast<BufferType>(handle.getType()).getElementType());
   createOp<StoreOp>(builder, l, convert(*value, element, l), handle, operands,
-                    map, mode);
+                    indexMapAttr(map), mode);
   result.kind = BodyValue::Nothing;
   return success();
 }
