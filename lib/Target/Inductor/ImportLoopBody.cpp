@@ -227,7 +227,10 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
            << "block '" << block.name << "' takes " << block.params.size()
            << " parameters after 'self, ops'; it is called with "
            << params.size();
+  // Sized for every name the block may bind: grown name by name, the
+  // table would hash each name again at every growth.
   BodyEnv env;
+  env.reserve(block.params.size() + block.stmts.size());
   for (auto [name, v] : llvm::zip(block.params, params)) {
     BodyValue &bound = env[name];
     if (bound.kind != BodyValue::Nothing)
