@@ -354,13 +354,24 @@ mlir::fusion::inductor::lookupReductionType(StringRef name) {
 }
 
 const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
-  static const llvm::StringMap<const OpDef *> byName = [] {
-    llvm::StringMap<const OpDef *> map;
+  // The rows by their name's first character, then compared whole: a
+  // statement's operation is looked up once, and hashing the name for a
+  // StringMap cost more than these few comparisons (mostly of lengths).
+  struct ByFirstChar {
+    SmallVector<const OpDef *, 8> rows[128];
+  };
+  static const ByFirstChar table = [] {
+    ByFirstChar t;
     for (const OpDef &def : kOpTable)
-      map.try_emplace(def.name, &def);
-    return map;
+      t.rows[static_cast<unsigned char>(def.name.front())].push_back(&def);
+    return t;
   }();
-  return byName.lookup(name);
+  if (name.empty() || static_cast<unsigned char>(name.front()) >= 128)
+    return nullptr;
+  for (const OpDef *def : table.rows[static_cast<unsigned char>(name.front())])
+    if (def->name == name)
+      return def;
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
