@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CreateOp.h"
 #include "ImportInductorImpl.h"
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
@@ -354,7 +355,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
     return llvm::map_to_vector(exprs,
                                [](AffineExpr e) { return getStaticSize(e); });
   };
-  NodeOp op = NodeOp::create(
+  NodeOp op = createOp<NodeOp>(
       builder, loc(node.loc), node.name,
       staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,

@@ -104,9 +104,18 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
   llvm::append_range(argTypes, resultTypes);
   SmallVector<Location, 8> argLocs(argTypes.size(), state.location);
   block.addArguments(argTypes, argLocs);
+  // The terminator, named by its TypeID (YieldOp::create would look its
+  // name up by string, a probe of the context's table for every node).
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(&block);
-  YieldOp::create(builder, state.location);
+  MLIRContext *ctx = builder.getContext();
+  std::optional<RegisteredOperationName> yield =
+      RegisteredOperationName::lookup(TypeID::get<YieldOp>(), ctx);
+  assert(yield && "the fusion dialect registers fusion.yield");
+  builder.insert(Operation::create(
+      state.location, *yield, /*resultTypes=*/{}, /*operands=*/{},
+      DictionaryAttr::get(ctx), /*properties=*/nullptr, /*successors=*/{},
+      /*numRegions=*/0));
 }
 
 SmallVector<int64_t> NodeOp::getLoopSizes() {
