@@ -178,6 +178,20 @@ LogicalResult fusion::verifyIndexRange(Operation *op, AffineMap map,
   return success();
 }
 
+/// Calls `fn` on every op nested in `op`, each after the ops nested in it:
+/// the order of Operation::walk, without its iterators and callback (the
+/// walk below visits every op of a graph, most of them loop-body ops).
+template <typename Fn>
+static void walkNestedPostOrder(Operation *op, Fn &fn) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block) {
+        if (nested.getNumRegions() != 0)
+          walkNestedPostOrder(&nested, fn);
+        fn(&nested);
+      }
+}
+
 LogicalResult fusion::verifyTotalBytes(Operation *graph,
                                        function_ref<void(Operation *)> visit) {
   int64_t total = 0;
@@ -196,14 +210,13 @@ LogicalResult fusion::verifyTotalBytes(Operation *graph,
     for (Block &block : region)
       for (BlockArgument arg : block.getArguments())
         fits = fits && add(arg.getType());
-  graph->walk([&](Operation *op) {
-    if (op == graph)
-      return;
+  auto visitOp = [&](Operation *op) {
     for (unsigned i = 0, e = op->getNumResults(); fits && i != e; ++i)
       fits = add(op->getResult(i).getType());
     if (visit)
       visit(op);
-  });
+  };
+  walkNestedPostOrder(graph, visitOp);
   if (fits)
     return success();
   return graph->emitOpError(
