@@ -180,7 +180,7 @@ static LogicalResult verifyNodes(Block &block) {
 /// graph back (scheduler-opt verifies what it parses).
 static LogicalResult verifyImported(ModuleOp module) {
   for (Operation &op : *module.getBody()) {
-    if (failed(verify(&op, /*verifyRecursively=*/false)))
+    if (failed(verifyImportedOp(op)))
       return failure();
     if (auto graph = dyn_cast<GraphOp>(op))
       if (failed(verifyNodes(graph.getBodyBlock())))

@@ -70,9 +70,10 @@ OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        bool keepParsed, bool threads);
 
 /// What verify(&op, /*verifyRecursively=*/false) checks of an op the
-/// importer built at graph or container level, with the same diagnostics,
-/// except, for a fusion.node, MLIR's dominance check of the operands of its
-/// body's ops (ImportGraph.cpp says why the import needs none).
+/// importer built, with the same diagnostics, except MLIR's dominance check
+/// of the operands of a fusion.node's body ops and the IsolatedFromAbove
+/// walk of the fusion.graph (ImportGraph.cpp says why the import needs
+/// neither).
 LogicalResult verifyImportedOp(Operation &op);
 
 /// Whether `context` has threads to build loop bodies on: multithreading
