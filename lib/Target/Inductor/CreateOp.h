@@ -73,8 +73,8 @@ using FloatAttrCache = llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr>;
 /// infer their result type through InferTypeOpInterface; the importer makes
 /// the two attributes once (uniqued attributes are immutable, so the bodies
 /// built on the context's threads share them) and createOp, given this
-/// builder, passes them and the operand's type to the ops' other ODS
-/// builders. The op is the same. Float attributes go through `floatAttrs`
+/// builder, makes those ops from them and the operand's type (below). The
+/// op is the same. Float attributes go through `floatAttrs`
 /// where the body has one (the graph importer's, on the importing thread:
 /// the map is not for threads).
 class BodyBuilder : public OpBuilder {
