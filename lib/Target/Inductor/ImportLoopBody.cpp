@@ -34,6 +34,12 @@ BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
               site.placeholders ? nullptr : &graph.floatAttrs),
       values(site.values), locator(site.locator), version(site.version),
       placeholders(site.placeholders) {
+  // The statements are in the text of the node's op's location: their
+  // locations are made from that file name and the lines and columns the
+  // parser counted, without the locator, whose place then stays at the
+  // nodes (which foreach lists may build out of the text's order).
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(op.getLoc()))
+    file = fileLoc.getFilename();
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       depNames.insert(dep.name);
