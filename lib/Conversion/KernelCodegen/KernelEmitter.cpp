@@ -611,6 +611,21 @@ KernelEmitter::makeGroup(OpBuilder &b, Scope &row, Value start, int64_t width,
   return group;
 }
 
+/// Whether index `expr` (d0: the row's block, d1: the element in the row)
+/// is f(...) + d1 with f a multiple of `width` for every value of its
+/// `numSymbols` symbols: a group's `width` elements are adjacent and their
+/// vector is aligned.
+static bool isAlignedRowStep(AffineExpr expr, int64_t width,
+                             unsigned numSymbols) {
+  AffineExpr rest = simplifyIndexExpr(
+      expr - getAffineDimExpr(1, expr.getContext()), 2, numSymbols);
+  if (rest.isFunctionOfDim(1))
+    return false;
+  AffineExpr misalignment = simplifyIndexExpr(rest % width, 2, numSymbols);
+  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
+  return constant && constant.getValue() == 0;
+}
+
 bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
   Type type = isa<LoadOp>(access) ? access->getResult(0).getType()
                                   : cast<StoreOp>(access).getValue().getType();
@@ -619,18 +634,8 @@ bool KernelEmitter::isContiguous(Operation *access, int64_t width) const {
   if (hasIndirectIndices(access) ||
       (isa<StoreOp>(access) && cast<StoreOp>(access).getMode()))
     return false;
-  // index = f(x) + r with f(x) a multiple of the width: the group's
-  // elements are adjacent and the vector is aligned.
-  AffineExpr expr = plan.indexExprs.lookup(access);
-  MLIRContext *context = expr.getContext();
-  unsigned numSymbols = plan.numSizeSymbols;
-  AffineExpr rest = simplifyIndexExpr(expr - getAffineDimExpr(1, context), 2,
-                                       numSymbols);
-  if (rest.isFunctionOfDim(1))
-    return false;
-  AffineExpr misalignment = simplifyIndexExpr(rest % width, 2, numSymbols);
-  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
-  return constant && constant.getValue() == 0;
+  return isAlignedRowStep(plan.indexExprs.lookup(access), width,
+                          plan.numSizeSymbols);
 }
 
 bool KernelEmitter::isUniformGather(LoadOp load, int64_t width) {
@@ -645,17 +650,9 @@ bool KernelEmitter::isUniformGather(LoadOp load, int64_t width) {
     if (variesInRow(indirect))
       return false;
   AffineExpr expr = plan.indexExprs.lookup(load);
-  if (!expr)
-    return false;
-  MLIRContext *context = expr.getContext();
-  unsigned numSymbols = load.getNumIndirectSymbols() + plan.numSizeSymbols;
-  AffineExpr rest = simplifyIndexExpr(expr - getAffineDimExpr(1, context), 2,
-                                       numSymbols);
-  if (rest.isFunctionOfDim(1))
-    return false;
-  AffineExpr misalignment = simplifyIndexExpr(rest % width, 2, numSymbols);
-  auto constant = dyn_cast<AffineConstantExpr>(misalignment);
-  return constant && constant.getValue() == 0;
+  return expr &&
+         isAlignedRowStep(expr, width,
+                          load.getNumIndirectSymbols() + plan.numSizeSymbols);
 }
 
 bool KernelEmitter::isColumnLoad(LoadOp load, Value memref) const {
