@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::fusion;
 
@@ -21,7 +23,9 @@ FailureOr<KernelConfigs> fusion::parseKernelConfigs(StringRef text,
   text.split(entries, ';', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef entry : entries) {
     entry = entry.trim();
-    auto [kernel, settings] = entry.split(':');
+    // Not structured bindings: lambdas below capture them (C++20).
+    StringRef kernel, settings;
+    std::tie(kernel, settings) = entry.split(':');
     kernel = kernel.trim();
     if (!isName(kernel) || !entry.contains(':')) {
       error = ("'" + entry + "' is not 'kernel_name:key=value,...'").str();
@@ -40,7 +44,8 @@ FailureOr<KernelConfigs> fusion::parseKernelConfigs(StringRef text,
       return failure();
     }
     for (StringRef pair : pairs) {
-      auto [key, value] = pair.split('=');
+      StringRef key, value;
+      std::tie(key, value) = pair.split('=');
       key = key.trim();
       value = value.trim();
       int64_t number;

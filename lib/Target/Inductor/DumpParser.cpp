@@ -616,10 +616,12 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   node.innerClasses = inner;
   advance();
 
-  for (auto [field, list] :
+  for (auto [field, depList] :
        {std::pair<StringRef, DumpDepList *>{"writes", &node.writes},
         {"unmet_dependencies", &node.unmet},
         {"met_dependencies", &node.met}}) {
+    // A structured binding is not captured by a lambda before C++20.
+    DumpDepList *list = depList;
     list->loc = atEnd() ? endOfFile() : line().textBegin();
     if (failed(readField(
             FieldKey(name, field), 0,

@@ -70,7 +70,9 @@ static OrderingGraph buildMemberGraph(ArrayRef<Operation *> members,
     for (Value result : member->getResults())
       memberOfResult[result] = i;
   }
-  for (auto [i, member] : llvm::enumerate(members)) {
+  for (auto [index, member] : llvm::enumerate(members)) {
+    // A structured binding is not captured by a lambda before C++20.
+    auto i = index;
     // Def-use edges: any value of another member used inside this one.
     member->walk([&](Operation *op) {
       for (Value operand : op->getOperands())
