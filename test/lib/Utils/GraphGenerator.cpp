@@ -172,7 +172,10 @@ BufferType Generator::transposedLayout(ArrayRef<int64_t> shape,
 unsigned Generator::addBuffer(Value value, bool isInput) {
   unsigned id = buffers.size();
   auto type = cast<BufferType>(value.getType());
-  buffers.push_back({value, type, isInput});
+  BufferInfo &info = buffers.emplace_back();
+  info.value = value;
+  info.type = type;
+  info.isInput = isInput;
   idOf[value] = id;
   if (!isInput)
     unread.push_back(id);
@@ -355,10 +358,13 @@ Value Generator::combine(NodeBuilder &nb, Value a, Value b) {
     Value sum = arith::AddFOp::create(nb.builder, loc, a, b);
     return arith::MulFOp::create(nb.builder, loc, sum, constant(nb, 0.5));
   }
-  case 1:
-    return arith::MulFOp::create(nb.builder, loc,
-                                 math::TanhOp::create(nb.builder, loc, a),
-                                 math::TanhOp::create(nb.builder, loc, b));
+  case 1: {
+    // One op per statement: the order of a call's arguments is the
+    // compiler's, and the ops' order in the graph must not be.
+    Value tanhB = math::TanhOp::create(nb.builder, loc, b);
+    Value tanhA = math::TanhOp::create(nb.builder, loc, a);
+    return arith::MulFOp::create(nb.builder, loc, tanhA, tanhB);
+  }
   default:
     return arith::MaximumFOp::create(nb.builder, loc, a, b);
   }
@@ -379,11 +385,11 @@ Value Generator::activate(NodeBuilder &nb, Value x) {
     return math::ExpOp::create(nb.builder, loc,
                                arith::NegFOp::create(nb.builder, loc, abs));
   }
-  default:
-    return arith::AddFOp::create(
-        nb.builder, loc,
-        arith::MulFOp::create(nb.builder, loc, x, constant(nb, 0.5)),
-        constant(nb, 0.25));
+  default: {
+    Value quarter = constant(nb, 0.25);
+    Value half = arith::MulFOp::create(nb.builder, loc, x, constant(nb, 0.5));
+    return arith::AddFOp::create(nb.builder, loc, half, quarter);
+  }
   }
 }
 
@@ -531,12 +537,12 @@ void Generator::emitGather() {
                                          nb.builder.getI64IntegerAttr(0));
   Value limit = arith::ConstantOp::create(nb.builder, loc,
                                           nb.builder.getI64IntegerAttr(rows));
-  Value inBounds = arith::AndIOp::create(
-      nb.builder, loc,
-      arith::CmpIOp::create(nb.builder, loc, arith::CmpIPredicate::sge, id,
-                            zero),
-      arith::CmpIOp::create(nb.builder, loc, arith::CmpIPredicate::slt, id,
-                            limit));
+  Value belowLimit = arith::CmpIOp::create(
+      nb.builder, loc, arith::CmpIPredicate::slt, id, limit);
+  Value nonNegative = arith::CmpIOp::create(
+      nb.builder, loc, arith::CmpIPredicate::sge, id, zero);
+  Value inBounds =
+      arith::AndIOp::create(nb.builder, loc, nonNegative, belowLimit);
   Value row = arith::IndexCastOp::create(nb.builder, loc,
                                          nb.builder.getIndexType(), id);
   auto masked =
