@@ -16,8 +16,8 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
-/// Newlines in `[from, to)`.
-static unsigned countNewlines(const char *from, const char *to) {
+unsigned mlir::fusion::inductor::countNewlines(const char *from,
+                                              const char *to) {
   unsigned n = 0;
   while (from < to) {
     const char *nl =

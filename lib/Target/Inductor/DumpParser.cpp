@@ -89,16 +89,6 @@ static StringRef trimBlanks(StringRef text) {
   return text.slice(begin, end);
 }
 
-/// The newlines in `[from, to)`.
-static unsigned countNewlines(const char *from, const char *to) {
-  unsigned n = 0;
-  for (const char *p = from;
-       (p = static_cast<const char *>(std::memchr(p, '\n', to - p)));
-       ++p, ++n)
-    ;
-  return n;
-}
-
 /// The first line after `from`'s line and before `limit` that follows an
 /// empty line and starts with a name: where a node may start. Only a guess,
 /// for where a thread starts parsing ahead: the sequential parse takes the

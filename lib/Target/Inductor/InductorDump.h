@@ -273,9 +273,14 @@ getLoadedBuffer(const DumpStmt &stmt);
 // Locations
 //===----------------------------------------------------------------------===//
 
+/// The newlines in `[from, to)`.
+unsigned countNewlines(const char *from, const char *to);
+
 /// Turns pointers into the buffers of a SourceMgr into FileLineColLocs,
-/// through the SourceMgr's line lookup. Every op the importer builds gets
-/// one, so each buffer's file name attribute is made once, on first use.
+/// counting lines from its last place or from a checkpoint it left (never
+/// through the SourceMgr's table of line offsets). Every op the importer
+/// builds gets one, so each buffer's file name attribute is made once, on
+/// first use.
 class DumpLocator {
 public:
   DumpLocator(llvm::SourceMgr &sourceMgr, MLIRContext *context)
