@@ -35,6 +35,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "python"))
 from scheduler_opt import cuda_driver  # noqa: E402
+from scheduler_opt.autotune import replay_us  # noqa: E402
 from scheduler_opt import manifest as manifest_lib  # noqa: E402
 from scheduler_opt.runtime import TORCH_DTYPES  # noqa: E402
 
@@ -118,16 +119,6 @@ def capture(launch):
     return graph
 
 
-def time_once(graph):
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    start.record()
-    graph.replay()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1e3 / LAUNCHES
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=30)
@@ -167,7 +158,7 @@ def main():
         times = {name: [] for name in graphs}
         for _ in range(args.rounds):
             for name, (graph, _) in graphs.items():
-                times[name].append(time_once(graph))
+                times[name].append(replay_us(graph, LAUNCHES))
         rows[kernel] = {name: round(statistics.median(t), 3)
                         for name, t in times.items()}
         print(kernel, json.dumps(rows[kernel]), flush=True)

@@ -15,7 +15,7 @@ result is deterministic, and a second compile times nothing.
 The timer is a parameter (`GpuTimer` times a kernel on random inputs with
 CUDA events); the tests give an injected one.
 
-Pure Python except `GpuTimer`, which imports torch when called.
+Pure Python except `GpuTimer` and `replay_us`, which import torch when called.
 """
 import hashlib
 import json
@@ -248,6 +248,19 @@ def ptxas_registers(ptxas: str, ptx_path: str,
     return registers
 
 
+def replay_us(graph, launches: int) -> float:
+    """One replay of a captured CUDA graph of `launches` kernel launches,
+    timed by CUDA events: microseconds a launch."""
+    import torch
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    graph.replay()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) * 1000.0 / launches
+
+
 class GpuTimer:
     """Times one kernel of a compiled directory alone on the current CUDA
     device: its argument storages filled with random normal floats (and
@@ -316,14 +329,6 @@ class GpuTimer:
                 run(k)
         graph.replay()
         torch.cuda.synchronize()
-        times = []
-        for _ in range(self.reps):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            graph.replay()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) * 1000.0 / self.per_rep)
+        times = [replay_us(graph, self.per_rep) for _ in range(self.reps)]
         del module
         return statistics.median(times)
