@@ -80,35 +80,6 @@ static void countNodes(const DumpNode &node, size_t &numNodes,
     countNodes(*member, numNodes, numBuffers);
 }
 
-// DumpLocator counts the lines from its last place to the next one it is
-// asked for, and asks SourceMgr for one more than 64 KB behind it, which
-// first builds a table of every line of the dump (about 7 instructions a
-// byte: 1M of adam_step's 11M, whose foreach lists move 64 nodes after the
-// others). Located in the order of their text, the nodes are counted once
-// from the first to the last; the locator's place is set back after, so the
-// rest of the import locates what it asks for as it did.
-void GraphImporter::locateNodesInTextOrder() {
-  SmallVector<const DumpNode *> nodes;
-  std::function<void(const DumpNode &)> collect = [&](const DumpNode &node) {
-    nodes.push_back(&node);
-    for (const auto &member : node.members)
-      collect(*member);
-  };
-  for (const auto &node : dump.nodes)
-    collect(*node);
-  auto inText = [](const DumpNode *a, const DumpNode *b) {
-    return std::less<const char *>()(a->loc, b->loc);
-  };
-  if (llvm::is_sorted(nodes, inText))
-    return;
-  DumpLocator::Mark mark = locator.mark();
-  llvm::sort(nodes, inText);
-  nodeLocs.reserve(nodes.size());
-  for (const DumpNode *node : nodes)
-    nodeLocs.try_emplace(node, loc(node->loc));
-  locator.seek(mark);
-}
-
 OwningOpRef<ModuleOp> GraphImporter::run() {
   // The name tables are sized once: filled key by key, the ones of a
   // million-node graph would rehash about twenty times each, every time
@@ -176,7 +147,6 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
       return nullptr;
     builder.setInsertionPointToEnd(&graph.getBodyBlock());
   } else {
-    locateNodesInTextOrder();
     for (auto &node : dump.nodes) {
       if (failed(buildNode(*node)))
         return nullptr;
@@ -388,7 +358,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
                                [](AffineExpr e) { return getStaticSize(e); });
   };
   NodeOp op = createOp<NodeOp>(
-      builder, nodeLoc(node), node.name,
+      builder, loc(node.loc), node.name,
       staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
       names, mutated, *tied);
@@ -421,7 +391,7 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
       types.push_back(*type);
     }
   Operation *container;
-  Location l = nodeLoc(node);
+  Location l = loc(node.loc);
   switch (node.kind) {
   case DumpNode::Kind::Fused:
     container = FusedOp::create(builder, l, types);

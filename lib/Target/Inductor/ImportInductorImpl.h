@@ -253,15 +253,6 @@ private:
 
   InFlightDiagnostic error(const char *at) { return locator.emitError(at); }
   Location loc(const char *at) { return locator.get(at); }
-  /// The location of `node`'s header, as loc(node.loc) gives it (located
-  /// beforehand by locateNodesInTextOrder if it was).
-  Location nodeLoc(const DumpNode &node) {
-    auto it = nodeLocs.find(&node);
-    return it != nodeLocs.end() ? it->second : loc(node.loc);
-  }
-  /// When the nodes are to be built out of the order of their text (foreach
-  /// lists reorder them), locates them all beforehand in that order.
-  void locateNodesInTextOrder();
 
   // ImportGraph.cpp
   /// Adds the buffers of `node` that the graph returns to `outputBuffers`.
@@ -382,8 +373,6 @@ private:
   bool threads;
   MLIRContext *ctx;
   OpBuilder builder;
-  /// Node locations made by locateNodesInTextOrder.
-  llvm::DenseMap<const DumpNode *, Location> nodeLocs;
   /// The flags every loop body's arith and math ops take (BodyBuilder).
   BodyBuilder::Flags bodyFlags;
   std::string device;
