@@ -406,9 +406,9 @@ ArrayRef<UnitStorages::Read> Planner::storageReadsOf(unsigned unit) {
 /// dependences, left to can_fuse_vertical.
 bool Planner::racesInPlace(const Group &reader, const Group &writer) {
   // The storages `writer` overwrites in place, with the writes that do:
-  // usually none, and a few in a foreach kernel of in-place updates. Each
-  // read of `reader` then finds its storage once, instead of once for
-  // every such write.
+  // usually none, and a few in a foreach kernel of in-place updates. Both
+  // groups' writes and reads come with their storages from the units'
+  // UnitStorages, found once per unit.
   SmallVector<std::pair<Value, MemoryDepAttr>, 8> inPlace;
   for (unsigned w : writer.units)
     llvm::append_range(inPlace, inPlaceWritesOf(w));
@@ -416,12 +416,12 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
     return false;
   // A foreach kernel of in-place updates overwrites a storage per part:
   // most reads of the other group then match none of them.
-  llvm::SmallDenseSet<Value, 8> overwritten;
+  llvm::SmallDenseSet<Value, 8> overwrittenStorages;
   for (auto [storage, write] : inPlace)
-    overwritten.insert(storage);
+    overwrittenStorages.insert(storage);
   for (unsigned r : reader.units)
     for (const UnitStorages::Read &entry : storageReadsOf(r)) {
-      if (!overwritten.contains(entry.storage) ||
+      if (!overwrittenStorages.contains(entry.storage) ||
           writer.bufferNames.contains(entry.name))
         continue;
       Value storage = entry.storage;
