@@ -7,7 +7,8 @@ Each DIR holds one lowered graph (`graph.json` and its PTX: a compile-cache
 entry of the backend, or `scheduler-opt --fusion-to-ptx=output-dir=DIR`
 on its `graph.mlir` with other options). For each kernel present in a
 DIR, its storages are allocated alone (floats from randn, integers from
-0 to 127, so that gathers stay inside any table of at least 128 rows),
+0 to 127, so that gathers stay inside any table of at least 128 rows,
+booleans 0 or 1),
 and one CUDA graph of 50 back-to-back launches is replayed; the median
 over `--rounds` replays, divided by 50, is its time. The variants take
 turns kernel by kernel, round by round, so that a drift of the clocks
@@ -46,6 +47,8 @@ def fill(n, dtype):
     t = torch.empty(n, dtype=dtype, device="cuda")
     if t.is_floating_point():
         t.normal_()
+    elif dtype == torch.bool:
+        t.random_(0, 2)
     else:
         t.random_(0, 128)
     return t
