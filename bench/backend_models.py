@@ -20,7 +20,9 @@ here: the corpus README and each fx_graph_readable.py say what they are):
   is compared with like: ours against the default, ours with CUDA graphs
   against reduce-overhead; when --variants names them, ours autotuned
   (`tuned`) and ours with cache hints (`ours_hints_loads`,
-  `ours_hints_stores`, `ours_hints`: options={"cache_hints": ...});
+  `ours_hints_stores`, `ours_hints`: options={"cache_hints": ...}) and
+  ours with scalar atomic adds (`ours_scalar_atomics`:
+  options={"vector_atomics": False});
 - time (`timing`): 15 rounds, each running every variant on the same
   inputs, starting at a rotating one; per variant the median (and the
   quartiles) of the GPU time of a step (the stream held by a sleep kernel
@@ -713,10 +715,14 @@ VARIANTS = (
      {"fallback": False, "cache_hints": "stores"}),
     ("ours_hints", "scheduler_opt", None,
      {"fallback": False, "cache_hints": "all"}),
+    # Ours with scalar atomic adds instead of sm_90's vector atomics
+    # (docs/Lowering.md, "Atomic adds").
+    ("ours_scalar_atomics", "scheduler_opt", None,
+     {"fallback": False, "vector_atomics": False}),
 )
 # Run only when --variants names them.
 OPTIONAL_VARIANTS = ("tuned", "ours_hints_loads", "ours_hints_stores",
-                     "ours_hints")
+                     "ours_hints", "ours_scalar_atomics")
 
 
 def run_model(name, make, args):
@@ -1011,7 +1017,8 @@ def main():
                         help="which of ours, inductor, ours_cg, "
                         "inductor_ro, tuned (ours autotuned), "
                         "ours_hints_loads, ours_hints_stores, ours_hints "
-                        "(ours with cache hints) to run")
+                        "(ours with cache hints), ours_scalar_atomics "
+                        "(without vector atomics) to run")
     parser.add_argument("--host-profile", default="",
                         help="variants (ours, inductor, ...) whose host "
                         "work per step is profiled with cProfile")

@@ -75,7 +75,9 @@ done
 # larger ones on v = (37 i mod 101) - 1, whose first maximum lies in
 # another lane than the first element; body ops and host-side copies;
 # Philox random numbers (also against Triton); a normalization whose
-# threads take the same columns of 4 rows (rows_600x1024).
+# threads take the same columns of 4 rows (rows_600x1024); scatter-adds
+# of rows into a table, several rows a token, each thread's four
+# elements in one vector atomic on sm_90 (scatter).
 runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
 libs="$(dirname "$runner")/../lib"
 libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
@@ -101,6 +103,7 @@ declare -A semantics=(
   [cluster8_3x20000]="$red 2=3 6=20000 3=37 4=101"
   [global_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [rows_600x1024]="$root/bench/semantics/rows.mlir"
+  [scatter]="$root/bench/semantics/scatter.mlir"
   [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
   [rand]="$root/bench/semantics/rand.mlir"
   [transposes_100x37]="$transposes 3=100 5=37"

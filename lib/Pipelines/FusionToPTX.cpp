@@ -73,6 +73,21 @@ static int getChipVersion(StringRef chip) {
   return chip.getAsInteger(10, version) ? 0 : version;
 }
 
+/// The PTX ISA version that target features name (`+ptx81` gives 81; the
+/// last one named wins, as in LLVM), or 0 when they name none.
+static int getPTXVersion(StringRef features) {
+  int version = 0;
+  SmallVector<StringRef> parts;
+  features.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    part = part.trim();
+    int v = 0;
+    if (part.consume_front("+ptx") && !part.getAsInteger(10, v))
+      version = v;
+  }
+  return version;
+}
+
 void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
                                       const FusionToPTXOptions &options) {
   // Inductor's scheduling order (topological sort, dead-node elimination,
@@ -104,6 +119,10 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionCluster =
       getChipVersion(options.chip) >= 90 ? options.reductionCluster : 0;
   gpuOptions.earlyLoads = options.earlyLoads;
+  // red.global.add.v4.f32 needs sm_90 and PTX 8.1.
+  gpuOptions.vectorAtomics = options.vectorAtomics &&
+                             getChipVersion(options.chip) >= 90 &&
+                             getPTXVersion(options.features) >= 81;
   gpuOptions.kernelConfigs = options.kernelConfigs;
   // Concatenation inputs into their storage: the lowering needs
   // storage-relative indices everywhere.

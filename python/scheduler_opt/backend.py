@@ -29,6 +29,9 @@ Options (`torch.compile(..., options={...})`):
 - `cache_hints` (None): --fusion-to-ptx's `cache-hints` (`none`, `loads`,
   `stores`, `all`; docs/Lowering.md, "Cache hints"); None keeps the
   pipeline's default.
+- `vector_atomics` (True): False lowers with --fusion-to-ptx's
+  `vector-atomics=0` (one scalar atomic add an element instead of sm_90's
+  vector atomics; docs/Lowering.md, "Atomic adds").
 """
 import contextlib
 import dataclasses
@@ -67,12 +70,16 @@ class Options:
     cuda_graphs: bool = False
     autotune: bool = False
     cache_hints: Optional[str] = None
+    vector_atomics: bool = True
 
     def ptx_options(self) -> str:
         """The --fusion-to-ptx options these options add ("" for none)."""
-        if self.cache_hints is None:
-            return ""
-        return "cache-hints=" + self.cache_hints
+        options = []
+        if self.cache_hints is not None:
+            options.append("cache-hints=" + self.cache_hints)
+        if not self.vector_atomics:
+            options.append("vector-atomics=0")
+        return " ".join(options)
 
     @classmethod
     def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":

@@ -150,7 +150,7 @@ class Pipeline:
     translate: str
     opt: str
     chip: str = "sm_90"
-    features: str = "+ptx80"
+    features: str = "+ptx81"
     toolkit: Dict[str, str] = dataclasses.field(default_factory=dict)
 
     @classmethod

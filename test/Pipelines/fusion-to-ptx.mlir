@@ -12,11 +12,11 @@
 // The host function calls the GPU runtime; the kernels are a gpu.binary
 // holding PTX; the manifest stays on the module.
 // IR: module attributes {fusion.launch_manifests = {add_sum = {{{.*}}}}, gpu.container_module}
-// IR: gpu.binary @add_sum_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80"{{.*}}>, {{.*}}assembly = "
+// IR: gpu.binary @add_sum_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx81"{{.*}}>, {{.*}}assembly = "
 // IR: llvm.func @add_sum(
 // IR: gpu.launch_func @add_sum_kernels::@kernel_op0
 
-// PTX: .version 8.0
+// PTX: .version 8.1
 // PTX: .target sm_90
 // The bare-pointer calling convention: one pointer per storage; inputs are
 // read through the read-only cache (the pointers do not alias); no cache
@@ -45,7 +45,7 @@
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 64,
 // MANIFEST: "name": "kernel_op0",
-// MANIFEST: "target": "#nvvm.target<O = 3, chip = \"sm_90\", features = \"+ptx80\"
+// MANIFEST: "target": "#nvvm.target<O = 3, chip = \"sm_90\", features = \"+ptx81\"
 
 // Two 64x4096 inputs read once, 64 sums written: 2 * 1 MiB + 256 bytes.
 // PY: add_sum [('kernel_op0', (64, 1, 1), (512, 1, 1), ('arg0_1', 'arg1_1', 'buf0'))] 2097408

@@ -129,6 +129,12 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "and later; a power of two up to 8, the portable cluster size): "
            "their partials merge through distributed shared memory instead "
            "of global memory and an atomic counter; 0 never uses clusters">,
+    Option<"vectorAtomics", "vector-atomics", "bool", "true",
+           "A thread's adjacent f32 atomic adds (a scatter-add of a row into "
+           "a gradient at 256 * token + r) become one vector atomic, "
+           "red.global.add.v4.f32 (sm_90 and PTX 8.1: the --fusion-to-ptx "
+           "pipeline turns it off for older chips and PTX versions); false "
+           "adds element by element">,
     Option<"earlyLoads", "early-loads", "bool", "false",
            "Threads of rows held in registers issue the loads a pass's "
            "stores need (a normalization's weight and bias) for all of "

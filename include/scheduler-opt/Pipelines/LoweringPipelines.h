@@ -57,8 +57,8 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX ISA version and other target features (sm_90 "
-                     "needs at least +ptx80)"),
-      llvm::cl::init("+ptx80")};
+                     "needs at least +ptx80, its vector atomics +ptx81)"),
+      llvm::cl::init("+ptx81")};
   PassOptions::Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What gpu-module-to-binary produces: isa (PTX text), "
@@ -133,6 +133,12 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<int64_t> numSMs{
       *this, "num-sms", llvm::cl::desc("convert-fusion-to-gpu's num-sms"),
       llvm::cl::init(132)};
+  PassOptions::Option<bool> vectorAtomics{
+      *this, "vector-atomics",
+      llvm::cl::desc("convert-fusion-to-gpu's vector-atomics, for chips of "
+                     "sm_90 and later with PTX 8.1 or later in `features` "
+                     "(off otherwise)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> earlyLoads{
       *this, "early-loads",
       llvm::cl::desc("convert-fusion-to-gpu's early-loads"),

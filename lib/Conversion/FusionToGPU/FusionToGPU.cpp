@@ -114,6 +114,9 @@ struct MappingOptions {
   int64_t reductionCluster;
   int64_t numSMs;
   bool earlyLoads;
+  /// Groups of adjacent f32 atomic adds become one vector atomic (sm_90,
+  /// PTX 8.1); a setting of the module, not of a kernel.
+  bool vectorAtomics;
 };
 
 /// Most rows a thread computes at the same element positions.
@@ -1465,6 +1468,46 @@ SmallVector<SmallVector<Value>> GPUHostTarget::clusterAllReduce(
       [](OpBuilder &) {});
 }
 
+/// Adds `vector` (2 or 4 f32) into the storage `memref` from element
+/// `index` on with one sm_90 vector reduction, `red.global.add.v4.f32`
+/// (PTX 8.1; NVPTX has no vector atomicrmw), as Triton's vector atomics:
+/// each element is added atomically, relaxed at GPU scope, as the scalar
+/// `atom.global.add.f32` of memref.atomic_rmw does. Kernel storages are
+/// memrefs of offset 0 from bare pointers: the aligned pointer is the
+/// storage's first element.
+static void emitVectorAtomicAdd(OpBuilder &b, Location loc, Value memref,
+                                Value index, Value vector) {
+  auto type = cast<VectorType>(vector.getType());
+  int64_t width = type.getDimSize(0);
+  int64_t elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value offset = arith::MulIOp::create(
+      b, loc, index, arith::ConstantIndexOp::create(b, loc, elementBytes));
+  Value address = arith::IndexCastUIOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, offset));
+  MLIRContext *ctx = b.getContext();
+  Value generic = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx), address);
+  Value global = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1), generic);
+  SmallVector<Value> operands{global};
+  std::string constraints = "l";
+  std::string list;
+  for (int64_t i = 0; i < width; ++i) {
+    operands.push_back(vector::ExtractOp::create(b, loc, vector, i));
+    constraints += ",f";
+    list += (i ? ", $" : "$") + std::to_string(i + 1);
+  }
+  constraints += ",~{memory}";
+  std::string text = "red.global.add.v" + std::to_string(width) +
+                     ".f32 [$0], {" + list + "};";
+  LLVM::InlineAsmOp::create(b, loc, Type(), operands, text, constraints,
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false,
+                            LLVM::tailcallkind::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
 LogicalResult
 GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                         const KernelPlan &kernelPlan,
@@ -1601,6 +1644,8 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
   layout.earlyLoads = mapping.earlyLoads;
+  if (options.vectorAtomics)
+    layout.atomicAddVector = emitVectorAtomicAdd;
   auto staticGrid = dyn_cast<AffineConstantExpr>(mapping.gridSize);
   bool partialGrid =
       !plan.hasStaticNumel() ||
@@ -2178,7 +2223,8 @@ struct ConvertFusionToGPUPass final
                                   reductionSplit,
                                   reductionCluster,
                                   numSMs,
-                                  earlyLoads};
+                                  earlyLoads,
+                                  vectorAtomics};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "

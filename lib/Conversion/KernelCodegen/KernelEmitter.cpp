@@ -655,6 +655,22 @@ bool KernelEmitter::isUniformGather(LoadOp load, int64_t width) {
                           load.getNumIndirectSymbols() + plan.numSizeSymbols);
 }
 
+bool KernelEmitter::isVectorAtomicAdd(StoreOp store, int64_t width) {
+  if (!store.getMode() || !store.getValue().getType().isF32() ||
+      (width != 2 && width != 4))
+    return false;
+  // Each element of the group adds at its own index; one vector adds at
+  // the first element's, which the others follow when the indirect indices
+  // are the same for all of them (they depend on the row alone).
+  for (Value indirect : store.getIndirectIndices())
+    if (variesInRow(indirect))
+      return false;
+  AffineExpr expr = plan.indexExprs.lookup(store);
+  return expr &&
+         isAlignedRowStep(expr, width,
+                          store.getNumIndirectSymbols() + plan.numSizeSymbols);
+}
+
 bool KernelEmitter::isColumnLoad(LoadOp load, Value memref) const {
   return !hasIndirectIndices(load) &&
          !plan.indexExprs.lookup(load).isFunctionOfDim(0) &&
@@ -958,7 +974,9 @@ LogicalResult KernelEmitter::emitLevel(
     SmallVector<PendingStore> scalar;
     SmallVector<std::pair<PendingStore, Value>> vectors;
     for (auto [i, store] : llvm::enumerate(stores)) {
-      if (group.width > 1 && isContiguous(store, group.width)) {
+      if (group.width > 1 &&
+          (isContiguous(store, group.width) ||
+           (layout.atomicAddVector && isVectorAtomicAdd(store, group.width)))) {
         SmallVector<Value> values;
         for (auto &pending : perElement)
           values.push_back(pending[i].value);
@@ -982,6 +1000,10 @@ LogicalResult KernelEmitter::emitLevel(
     }
     for (auto &[store, vector] : vectors) {
       firstStorePhase.try_emplace(store.memref, phase);
+      if (store.op.getMode()) {
+        layout.atomicAddVector(eb, loc, store.memref, store.index, vector);
+        continue;
+      }
       // Results are stored evict-first (st.global.cs) with --fusion-to-ptx's
       // cache-hints=stores or all.
       vector::StoreOp::create(

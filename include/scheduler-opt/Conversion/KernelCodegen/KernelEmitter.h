@@ -95,6 +95,14 @@ struct RowLayout {
   /// blocks); per-row stores after a reduction also wait for it. Null
   /// otherwise.
   std::shared_ptr<Value> finishedRow;
+  /// Adds `vector` (adjacent f32 elements of a group) into `memref` from
+  /// element `index` on (aligned to the vector's size) with one atomic
+  /// instruction, each element added atomically as a scalar atomic add
+  /// would (sm_90's vector atomics). Null where the target has none: the
+  /// group's atomic adds are then emitted element by element.
+  std::function<void(OpBuilder &, Location, Value memref, Value index,
+                     Value vector)>
+      atomicAddVector;
 };
 
 /// One of the rows a thread computes: the row index (clamped into the
@@ -202,6 +210,12 @@ private:
   /// (they depend on the row alone) and reads a group's `width` adjacent
   /// elements at an aligned position: one vector load for the group.
   bool isUniformGather(LoadOp load, int64_t width);
+  /// True when the atomic add `store` of a group of `width` f32 elements
+  /// adds to adjacent elements from an aligned position: index = f(x,
+  /// indirect) + r, f a multiple of `width` for every value of its
+  /// indirect indices, which do not vary in the row (a scatter into an
+  /// embedding's gradient at 256 * token + r).
+  bool isVectorAtomicAdd(StoreOp store, int64_t width);
   LogicalResult accumulate(OpBuilder &b, Scope &element,
                            ArrayRef<Accumulator *> accumulators,
                            MutableArrayRef<SmallVector<Value>> values);
