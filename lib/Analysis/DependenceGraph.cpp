@@ -398,7 +398,13 @@ StringAttr mlir::fusion::getDepName(Attribute dep) {
 //===----------------------------------------------------------------------===//
 
 DependenceGraph::DependenceGraph(Operation *op) : graph(cast<GraphOp>(op)) {
-  build();
+  build(/*before=*/nullptr);
+  findCycle();
+}
+
+DependenceGraph::DependenceGraph(Operation *op, const DependenceGraph &before)
+    : graph(cast<GraphOp>(op)) {
+  build(&before);
   findCycle();
 }
 
@@ -432,7 +438,7 @@ ArrayRef<NodeUser> DependenceGraph::getUsers(Value buffer) const {
   return it->second;
 }
 
-void DependenceGraph::build() {
+void DependenceGraph::build(const DependenceGraph *before) {
   Block &block = graph.getBodyBlock();
   MLIRContext *ctx = graph.getContext();
   size_t numBuffers = block.getNumArguments();
@@ -500,16 +506,13 @@ void DependenceGraph::build() {
   // Leaf reads and writes, and the readers of every alias class (Inductor
   // knows only the readers it has seen so far; SSA names every reader of a
   // version, so all of them must run before its mutation).
-  struct LeafInfo {
-    SchedulerNodeOpInterface op;
-    unsigned node;
-    ReadWrites rw;
-  };
   SmallVector<LeafInfo> leaves;
   leaves.reserve(numNodes);
   for (unsigned n = 0; n < numNodes; ++n)
     for (SchedulerNodeOpInterface leaf : leavesOf[n])
       leaves.push_back({leaf, n, ReadWrites()});
+  if (before)
+    reuseLeafAccesses(*before, leaves);
   // Each leaf's accesses are its own: with the context's threads, slices of
   // the leaves are computed in parallel, each memoizing index translations
   // in its own cache. The cache only saves work, so the result is the same
@@ -518,8 +521,9 @@ void DependenceGraph::build() {
                     [&](size_t begin, size_t end) {
                       DepMapCache cache;
                       for (size_t i = begin; i < end; ++i)
-                        leaves[i].rw =
-                            computeReadWritesImpl(leaves[i].op, &cache);
+                        if (!leaves[i].reused)
+                          leaves[i].rw =
+                              computeReadWritesImpl(leaves[i].op, &cache);
                     });
   DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
   readersOf.reserve(numBuffers);
@@ -654,6 +658,43 @@ void DependenceGraph::build() {
                    preds[n].end());
     for (unsigned p : preds[n])
       succs[p].push_back(n);
+  }
+
+  // Kept for a graph built from this one after containers are opened (the
+  // fusion pass opens foreach ops); a graph without containers, such as
+  // the large generated ones, keeps nothing.
+  bool hasContainers = llvm::any_of(nodes, [](SchedulerNodeOpInterface node) {
+    return isa<FusedOp, ForeachOp, GroupOp>(node.getOperation());
+  });
+  if (hasContainers) {
+    leafOps.reserve(leaves.size());
+    leafAccesses.reserve(leaves.size());
+    for (LeafInfo &info : leaves) {
+      leafOps.push_back(info.op.getOperation());
+      leafAccesses.push_back(std::move(info.rw));
+    }
+  }
+}
+
+void DependenceGraph::reuseLeafAccesses(const DependenceGraph &before,
+                                        MutableArrayRef<LeafInfo> leaves) {
+  // Keys only: `before` may name containers erased since.
+  DenseMap<Operation *, unsigned> index;
+  index.reserve(before.leafOps.size());
+  for (auto [i, op] : llvm::enumerate(before.leafOps))
+    index[op] = i;
+  for (LeafInfo &info : leaves) {
+    auto it = index.find(info.op.getOperation());
+    if (it == index.end())
+      continue;
+    info.rw = before.leafAccesses[it->second];
+    // A buffer read through a container's result is read through the
+    // member result it yields, which every container around it re-exports
+    // under the same name: the same producer and alias class here, and a
+    // value that still exists if the container was erased.
+    for (Value &buffer : info.rw.readBuffers)
+      buffer = before.memberValue(buffer);
+    info.reused = true;
   }
 }
 

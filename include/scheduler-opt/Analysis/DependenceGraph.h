@@ -74,6 +74,13 @@ struct NodeUser {
 class DependenceGraph {
 public:
   explicit DependenceGraph(Operation *op);
+  /// The graph of `op` after containers were opened or built around its
+  /// leaves: `before` is the analysis of the same graph just before, still
+  /// up to date for every leaf (no leaf's body or results changed, no leaf
+  /// was added or erased; containers may have been erased). Each leaf's
+  /// reads and writes are taken from `before` rather than computed again:
+  /// moving a leaf into or out of a container changes neither.
+  DependenceGraph(Operation *op, const DependenceGraph &before);
 
   GraphOp getGraph() const { return graph; }
 
@@ -176,7 +183,19 @@ private:
     SmallVector<Attribute, 4> met;
   };
 
-  void build();
+  /// A leaf being added to the graph: its top-level node and its reads
+  /// and writes (computed, or reused from a graph built before).
+  struct LeafInfo {
+    SchedulerNodeOpInterface op;
+    unsigned node;
+    ReadWrites rw;
+    bool reused = false;
+  };
+
+  void build(const DependenceGraph *before);
+  /// Takes the reads and writes of the leaves `before` knows.
+  static void reuseLeafAccesses(const DependenceGraph &before,
+                                MutableArrayRef<LeafInfo> leaves);
   void findCycle();
   Value aliasRoot(Value buffer) const;
   /// The member result a container result yields (through nested
@@ -212,6 +231,11 @@ private:
   /// Container results to the values their containers yield.
   DenseMap<Value, Value> yieldedBy;
   SmallVector<unsigned> cycle;
+  /// Every leaf and its reads and writes, leaves in node order, kept for
+  /// a graph built from this one (the constructor taking `before`) when
+  /// the graph has containers.
+  SmallVector<Operation *> leafOps;
+  SmallVector<ReadWrites> leafAccesses;
 };
 
 } // namespace fusion

@@ -189,12 +189,18 @@ struct FuseNodesPass final
 
   void runOnOperation() override {
     GraphOp graphOp = getOperation();
-    // Foreach kernels of the input are planned from their members.
+    // Foreach kernels of the input are planned from their members, on a
+    // dependence graph that takes the leaves' accesses from the one before.
+    auto before = getCachedAnalysis<DependenceGraph>();
     SmallVector<SmallVector<Operation *>> foreachOps =
         openForeachOps(graphOp);
     std::optional<DependenceGraph> opened;
-    if (!foreachOps.empty())
-      opened.emplace(graphOp);
+    if (!foreachOps.empty()) {
+      if (before)
+        opened.emplace(graphOp, before->get());
+      else
+        opened.emplace(graphOp);
+    }
     DependenceGraph &deps =
         opened ? *opened : getAnalysis<DependenceGraph>();
     if (deps.hasCycle()) {
