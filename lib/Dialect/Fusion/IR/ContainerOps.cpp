@@ -121,6 +121,25 @@ LogicalResult FusedOp::verify() {
       *this, 2, [](Operation *op) { return isa<NodeOp>(op); }, "fusion.node");
 }
 
+/// Calls `fn` on every fusion.load nested in `op`, in the order
+/// Operation::walk visits them, until it returns true; returns whether it
+/// did. A walk by hand: a member's body is most of the ops of a foreach,
+/// and loads have no regions to enter.
+template <typename Fn>
+static bool anyNestedLoad(Operation *op, Fn &fn) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block) {
+        if (auto load = dyn_cast<LoadOp>(nested)) {
+          if (fn(load))
+            return true;
+        } else if (nested.getNumRegions() != 0 && anyNestedLoad(&nested, fn)) {
+          return true;
+        }
+      }
+  return false;
+}
+
 LogicalResult ForeachOp::verify() {
   if (failed(verifyContainer(
           *this, 1, [](Operation *op) { return isa<NodeOp, FusedOp>(op); },
@@ -129,21 +148,21 @@ LogicalResult ForeachOp::verify() {
   // The members run at the same time (one combo kernel): none reads what
   // another writes.
   for (Operation &member : getMembers()) {
-    WalkResult result = member.walk([&](LoadOp load) {
+    auto readsAnotherMember = [&](LoadOp load) {
       Operation *producer = load.getBuffer().getDefiningOp();
       while (producer && producer->getParentOp() != getOperation())
         producer = producer->getParentOp();
       if (!producer || producer == &member)
-        return WalkResult::advance();
+        return false;
       InFlightDiagnostic diag =
           load.emitOpError("reads the result of '")
           << cast<SchedulerNodeOpInterface>(producer).getNodeName()
           << "', another member of the same fusion.foreach; its members run "
              "at the same time";
       diag.attachNote(producer->getLoc()) << "written here";
-      return WalkResult::interrupt();
-    });
-    if (result.wasInterrupted())
+      return true;
+    };
+    if (anyNestedLoad(&member, readsAnotherMember))
       return failure();
   }
   return success();
