@@ -470,13 +470,18 @@ void DependenceGraph::build(const DependenceGraph *before) {
       aliasParent[ra] = rb;
   };
   SmallVector<SmallVector<SchedulerNodeOpInterface, 1>> leavesOf(numNodes);
-  SmallVector<std::pair<Value, Value>> overwrites;
+  // (overwritten version, new version) of every leaf result that mutates,
+  // leaf by leaf: leaf `i`'s are overwrites[firstOverwrite[i] ..
+  // firstOverwrite[i + 1]), asked of the leaf once.
+  SmallVector<std::pair<Value, OpResult>> overwrites;
+  SmallVector<unsigned> firstOverwrite;
   for (unsigned n = 0; n < numNodes; ++n) {
     SchedulerNodeOpInterface node = nodes[n];
     node.getLeafNodes(leavesOf[n]);
     for (Value result : node->getResults())
       producers[result] = n;
     for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
+      firstOverwrite.push_back(overwrites.size());
       for (OpResult result : leaf->getResults()) {
         producers[result] = n;
         buffersByName[leaf.getBufferName(result.getResultNumber())] = {result,
@@ -499,6 +504,12 @@ void DependenceGraph::build(const DependenceGraph *before) {
       }
     }
   }
+  firstOverwrite.push_back(overwrites.size());
+  auto overwritesOf = [&](unsigned leafId) {
+    return ArrayRef(overwrites).slice(
+        firstOverwrite[leafId],
+        firstOverwrite[leafId + 1] - firstOverwrite[leafId]);
+  };
   // Keyed once every container result is known.
   for (auto [old, result] : overwrites)
     mutatedBy[memberValue(old)] = result;
@@ -531,9 +542,8 @@ void DependenceGraph::build(const DependenceGraph *before) {
     llvm::SmallSetVector<Value, 4> read;
     for (Value buffer : info.rw.readBuffers)
       read.insert(aliasRoot(buffer));
-    for (unsigned r = 0, e = info.op->getNumResults(); r < e; ++r)
-      if (Value old = info.op.getMutatedBuffer(r))
-        read.insert(aliasRoot(old));
+    for (auto [old, result] : overwritesOf(id))
+      read.insert(aliasRoot(old));
     for (Value root : read)
       readersOf[root].push_back(id);
   }
@@ -571,15 +581,15 @@ void DependenceGraph::build(const DependenceGraph *before) {
       if (info.rw.writes.size() == 1)
         if (auto write = dyn_cast<MemoryDepAttr>(info.rw.writes.front()))
           mode = write.getMode();
-      for (OpResult result : leaf->getResults()) {
-        Value old = leaf.getMutatedBuffer(result.getResultNumber());
-        if (!old)
-          continue;
+      for (auto [old, result] : overwritesOf(leafId)) {
         addUser(old, n, leaf, /*inplace=*/false, /*weak=*/false);
         if (addUnique(reads, StarDepAttr::get(ctx, getBufferName(old), mode)))
           readBuffers.push_back(old);
         StringAttr mutating = leaf.getBufferName(result.getResultNumber());
-        for (unsigned readerId : readersOf.lookup(aliasRoot(old))) {
+        auto readers = readersOf.find(aliasRoot(old));
+        if (readers == readersOf.end())
+          continue;
+        for (unsigned readerId : readers->second) {
           LeafInfo &reader = leaves[readerId];
           if (reader.node == n)
             continue;
@@ -653,7 +663,9 @@ void DependenceGraph::build(const DependenceGraph *before) {
   }
 
   for (unsigned n = 0; n < numNodes; ++n) {
-    llvm::sort(preds[n]);
+    // std::sort: llvm::sort hands arrays of integers to qsort, whose call
+    // costs more than sorting a node's few predecessors.
+    std::sort(preds[n].begin(), preds[n].end());
     preds[n].erase(std::unique(preds[n].begin(), preds[n].end()),
                    preds[n].end());
     for (unsigned p : preds[n])
