@@ -27,6 +27,23 @@ namespace {
 enum class Phase { Pointwise, Reduction, Reduced };
 } // namespace
 
+/// Calls `fn` on every op nested in `block`, each after the ops nested in
+/// it (the order of Block::walk), until it interrupts; returns whether it
+/// did. By hand: the checks below visit every op of every node body, and
+/// Block::walk's callback and iterators cost about as much as a visit.
+template <typename Fn>
+static bool walkPostOrder(Block &block, Fn &fn) {
+  for (Operation &op : block) {
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        if (walkPostOrder(nested, fn))
+          return true;
+    if (fn(&op).wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
 /// Checks that values from before and after the reductions are not mixed,
 /// that reductions only occur in reduction nodes, and that a reduction
 /// node stores reduced values at pointwise indices.
@@ -35,10 +52,12 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   // Without reduction loops every value is pointwise: the only error left
   // is a reduction, reported where the walk below would meet it first.
   if (!node.isReduction()) {
-    WalkResult walk = body.walk([&](ReduceOp reduce) -> WalkResult {
-      return reduce.emitOpError("requires a node with reduction ranges");
-    });
-    return failure(walk.wasInterrupted());
+    auto rejectReduce = [](Operation *op) -> WalkResult {
+      if (auto reduce = dyn_cast<ReduceOp>(op))
+        return reduce.emitOpError("requires a node with reduction ranges");
+      return WalkResult::advance();
+    };
+    return failure(walkPostOrder(body, rejectReduce));
   }
   // A scan or sort (Inductor's ir.Scan, ir.Sort) runs along the reduction
   // loops and stores every element it produces. Asked only where the answer
@@ -90,7 +109,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   };
 
   bool sawReduce = false;
-  WalkResult walk = body.walk([&](Operation *op) -> WalkResult {
+  auto visit = [&](Operation *op) -> WalkResult {
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       sawReduce = true;
       if (!node.isReduction())
@@ -145,8 +164,8 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     for (Value result : op->getResults())
       setPhase(result, *phase);
     return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
+  };
+  if (walkPostOrder(body, visit))
     return failure();
   if (node.isReduction() && !sawReduce && !scans())
     return node.emitOpError(
