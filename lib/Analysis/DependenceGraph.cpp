@@ -313,6 +313,19 @@ static bool addUnique(SmallVectorImpl<Attribute> &deps, Attribute dep) {
   return true;
 }
 
+/// Calls `fn` on every op nested in `block`, each after the ops nested in
+/// it: the order of Block::walk, without its callback and iterators (the
+/// leaves' bodies are most of the ops of a graph).
+template <typename Fn>
+static void walkPostOrder(Block &block, Fn &fn) {
+  for (Operation &op : block) {
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        walkPostOrder(nested, fn);
+    fn(&op);
+  }
+}
+
 /// Computes the reads and writes of `leaf`, memoizing index translations in
 /// `cache` when given.
 static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
@@ -327,12 +340,13 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
     // One walk of the body finds both kinds of ops.
     SmallVector<IndexedOpInterface, 8> indexed;
     SmallVector<OpaqueOp, 1> opaques;
-    node.getBodyBlock().walk([&](Operation *op) {
+    auto collect = [&](Operation *op) {
       if (auto access = dyn_cast<IndexedOpInterface>(op))
         indexed.push_back(access);
       if (auto opaque = dyn_cast<OpaqueOp>(op))
         opaques.push_back(opaque);
-    });
+    };
+    walkPostOrder(node.getBodyBlock(), collect);
     // An opaque operation (bucketize's boundaries) reads whole buffers.
     for (OpaqueOp opaque : opaques) {
       for (Value operand : opaque.getOperands())
