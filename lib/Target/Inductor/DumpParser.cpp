@@ -893,6 +893,8 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
         valueText = l.text.drop_front(eq + 3);
       }
       stmt.valueText = valueText;
+      if (auto loaded = getLoadedBuffer(stmt))
+        body.loads.push_back(*loaded);
       advance();
     }
     if (!atEnd() && !line().text.empty() && line().indent != 0 &&

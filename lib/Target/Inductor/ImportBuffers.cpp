@@ -99,10 +99,8 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
 static void forEachReference(const DumpNode &node,
                              function_ref<void(StringRef, const char *)> fn) {
   if (node.body)
-    for (const DumpBlock &block : node.body->blocks)
-      for (const DumpStmt &stmt : block.stmts)
-        if (auto loaded = getLoadedBuffer(stmt))
-          fn(loaded->first, loaded->second);
+    for (auto [name, at] : node.body->loads)
+      fn(name, at);
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
       fn(dep.name, dep.loc());
@@ -128,6 +126,54 @@ forEachLayoutLine(const DumpNode &node,
 static bool sameLayout(const DumpLayout &a, const DumpLayout &b) {
   return a.kind == b.kind && a.device == b.device && a.dtype == b.dtype &&
          a.size == b.size && a.stride == b.stride && a.offset == b.offset;
+}
+
+/// Appends to `key` bytes whose order (memcmp's) is naturalLess's order of
+/// the names: each run of digits becomes '0', the run's length and its
+/// digits, so that a longer number sorts after a shorter one, numbers of one
+/// length sort by their digits, and a number sorts against any other byte
+/// as its digits would (no byte but a digit lies between '0' and '9').
+/// False for a run of more than 255 digits, which one byte cannot count.
+static bool appendNaturalKey(StringRef name, std::string &key) {
+  for (size_t i = 0, e = name.size(); i < e;) {
+    if (!llvm::isDigit(name[i])) {
+      key.push_back(name[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < e && llvm::isDigit(name[end]))
+      ++end;
+    if (end - i > 255)
+      return false;
+    key.push_back('0');
+    key.push_back(static_cast<char>(end - i));
+    key.append(name.data() + i, end - i);
+    i = end;
+  }
+  return true;
+}
+
+void mlir::fusion::inductor::sortNatural(SmallVectorImpl<StringRef> &names) {
+  std::string keys;
+  SmallVector<size_t> ends;
+  ends.reserve(names.size());
+  for (StringRef name : names) {
+    if (!appendNaturalKey(name, keys)) {
+      llvm::sort(names, naturalLess);
+      return;
+    }
+    ends.push_back(keys.size());
+  }
+  SmallVector<std::pair<StringRef, StringRef>> keyed;
+  keyed.reserve(names.size());
+  for (auto [i, name] : llvm::enumerate(names)) {
+    size_t begin = i ? ends[i - 1] : 0;
+    keyed.push_back({StringRef(keys).slice(begin, ends[i]), name});
+  }
+  // Keys are equal only for equal names, which are not repeated.
+  llvm::sort(keyed, llvm::less_first());
+  for (auto [i, entry] : llvm::enumerate(keyed))
+    names[i] = entry.second;
 }
 
 LogicalResult GraphImporter::collectInputs() {
@@ -171,7 +217,7 @@ LogicalResult GraphImporter::collectInputs() {
 
   for (auto &entry : firstReference)
     inputNames.push_back(entry.second.first);
-  llvm::sort(inputNames, naturalLess);
+  sortNatural(inputNames);
   for (StringRef name : inputNames) {
     const char *at = firstReference.lookup(name).second;
     if (const DumpLayout *layout = inputLayouts.lookup(name)) {

@@ -200,6 +200,12 @@ struct DumpLoopBody {
   /// `index0 = 4096*p0 + p1`: name and expression text.
   SmallVector<std::pair<StringRef, StringRef>, 4> indices;
   SmallVector<DumpBlock, 1> blocks;
+  /// What getLoadedBuffer gives for each statement that loads, in block
+  /// and statement order: noted by the parser, which reads the statement
+  /// anyway, so that the importer's search for graph inputs does not read
+  /// the text of every statement a second time (a cache miss a line on a
+  /// large dump, whose text is long gone from the caches by then).
+  SmallVector<std::pair<StringRef, const char *>, 4> loads;
 };
 
 /// One scheduler node.
