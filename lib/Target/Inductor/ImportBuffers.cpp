@@ -94,19 +94,21 @@ FailureOr<Type> GraphImporter::bufferType(const DumpLayout &layout,
   return cached->second;
 }
 
-/// Calls `fn(name, location)` for every buffer name a node refers to:
-/// loads in its body, its dependences and the buffers it mutates.
-static void forEachReference(const DumpNode &node,
-                             function_ref<void(StringRef, const char *)> fn) {
+/// Calls `fn(name, location, unmet)` for every buffer name a node refers
+/// to: loads in its body, its dependences (`unmet` for its unmet ones) and
+/// the buffers it mutates.
+static void
+forEachReference(const DumpNode &node,
+                 function_ref<void(StringRef, const char *, bool)> fn) {
   if (node.body)
     for (auto [name, at] : node.body->loads)
-      fn(name, at);
+      fn(name, at, false);
   for (const DumpDepList *list : {&node.unmet, &node.met})
     for (const DumpDep &dep : list->deps)
-      fn(dep.name, dep.loc());
+      fn(dep.name, dep.loc(), list == &node.unmet);
   for (const DumpBuffer &buffer : node.outputs)
     for (auto &[name, at] : buffer.mutations)
-      fn(name, at);
+      fn(name, at, false);
   for (const auto &member : node.members)
     forEachReference(*member, fn);
 }
@@ -181,9 +183,11 @@ LogicalResult GraphImporter::collectInputs() {
   // Names point into the dump, which outlives the importer.
   llvm::StringMap<std::pair<StringRef, const char *>> firstReference;
   for (const auto &node : dump.nodes)
-    forEachReference(*node, [&](StringRef name, const char *at) {
-      if (!buffers.count(name))
+    forEachReference(*node, [&](StringRef name, const char *at, bool unmet) {
+      if (!buffers.count(name)) {
         firstReference.try_emplace(name, name, at);
+        unmetOfUnwritten |= unmet;
+      }
     });
   // `<name>_layout` lines repeat what the dump says elsewhere about a
   // buffer; they must all agree, with the buffer's own layout line for

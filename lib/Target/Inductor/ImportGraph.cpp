@@ -284,11 +284,13 @@ LogicalResult GraphImporter::buildNode(const DumpNode &node) {
     }
   }
   // Unmet dependences name buffers that nodes produce, met ones graph
-  // inputs; a name that is neither is a reference to nothing.
-  for (const DumpDep &dep : node.unmet.deps)
-    if (!buffers.count(dep.name))
-      return error(dep.loc()) << "unmet dependence on buffer '" << dep.name
-                              << "', which no node of the dump writes";
+  // inputs; a name that is neither is a reference to nothing. Looked up
+  // again only when collectInputs has seen such a name.
+  if (unmetOfUnwritten)
+    for (const DumpDep &dep : node.unmet.deps)
+      if (!buffers.count(dep.name))
+        return error(dep.loc()) << "unmet dependence on buffer '" << dep.name
+                                << "', which no node of the dump writes";
   switch (node.kind) {
   case DumpNode::Kind::Scheduler:
     // A template (TritonTemplateBuffer, CUDATemplateBuffer, ...) has no

@@ -392,6 +392,10 @@ private:
   llvm::DenseMap<StringRef, const DumpNode *> nodesByName;
   llvm::DenseMap<StringRef, std::pair<const DumpNode *, const DumpBuffer *>>
       buffers;
+  /// Whether an unmet dependence of some node names a buffer no node
+  /// writes (collectInputs sees every reference): only then does buildNode
+  /// look each node's unmet dependences up, to report the first such one.
+  bool unmetOfUnwritten = false;
   /// Graph inputs, sorted, with their types.
   SmallVector<StringRef> inputNames;
   SmallVector<Type> inputTypes;
