@@ -455,8 +455,10 @@ private:
     if (failed(read))
       return failure();
     layout = std::move(*read);
-    if ((*value)->text == text && layout.loc && layout.dtypeLoc)
+    if ((*value)->text == text && layout.loc && layout.dtypeLoc) {
+      layout.firstText = text.data();
       layouts.try_emplace(text, layout);
+    }
     return success();
   }
 

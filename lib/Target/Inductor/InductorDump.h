@@ -137,6 +137,11 @@ struct DumpLayout {
   /// symbols (SizeSymbols) for graphs compiled with dynamic shapes.
   SmallVector<AffineExpr, 4> size, stride;
   AffineExpr offset;
+  /// Where the parser that read this layout first read its text, when it
+  /// kept it to reuse for the same text (null otherwise): two layouts with
+  /// the same one are the same layout, which the importer's check of the
+  /// `<name>_layout` lines then need not compare field by field.
+  const char *firstText = nullptr;
 };
 
 /// `NodeUser(node=SchedulerNode(name='op4'), can_inplace=False, is_weak=False)`
