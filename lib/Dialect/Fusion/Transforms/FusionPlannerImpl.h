@@ -148,8 +148,9 @@ struct FuseVerdict {
   uint64_t version1, version2;
   /// The refusal, or kNoRefusal.
   uint8_t why;
-  /// Whether the shared score was under the threshold (so that a reorder
-  /// round asks shared_data_after_reordering_loop), and whether the answer
+  /// Whether the shared score (or, for a foreach group, any of its parts')
+  /// was under the threshold (so that a reorder round asks
+  /// shared_data_after_reordering_loop), and whether the answer
   /// came from a reorder round.
   bool underThreshold, inReorderRound;
   /// The producers looked at: Planner::verdictProducers[begin, end).
@@ -314,7 +315,8 @@ private:
   /// candidates and fusing them (Inductor asks again for every candidate
   /// pair in every round): an answer stands while the two groups, and the
   /// groups of the producers its intermediate-node check looked at, keep
-  /// their versions. Only for plain groups (not foreach kernels or parts).
+  /// their versions. For plain and foreach groups in the schedule (not for
+  /// foreach parts).
   DenseMap<std::pair<unsigned, unsigned>, FuseVerdict> verdicts;
   SmallVector<ProducerStamp, 0> verdictProducers;
   /// What the answer being computed looked at (see FuseVerdict).

@@ -501,12 +501,16 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   return std::nullopt;
 }
 
-/// Whether can_fuse's answers for group g are kept: a plain group in the
-/// schedule (foreach kernels and their parts follow rules that look at
-/// more than the two groups).
+/// Whether can_fuse's answers for group g are kept: a plain or foreach
+/// group in the schedule. A foreach group's answer also rests on its parts'
+/// answers (computed each time, their producers and threshold counted in
+/// the foreach group's) and on which units are in either group; any change
+/// to a part, or to the units a group holds, changes the foreach group's
+/// version.
 bool Planner::isVerdictKept(unsigned g) const {
   const Group &group = groups[g];
-  return (group.kind == GroupKind::Node || group.kind == GroupKind::Fused) &&
+  return (group.kind == GroupKind::Node || group.kind == GroupKind::Fused ||
+          group.kind == GroupKind::Foreach) &&
          group.parent == kNoGroup;
 }
 
@@ -574,7 +578,8 @@ std::optional<RefusalReason> Planner::computeWhyNotFuse(unsigned g1,
     return RefusalReason::Order;
 
   int64_t shared = scoreFusionMemory(groups[g1], groups[g2]);
-  consultedUnderThreshold = shared < options.scoreFusionMemoryThreshold;
+  // Or-ed: a foreach group's answer asks for its parts'.
+  consultedUnderThreshold |= shared < options.scoreFusionMemoryThreshold;
   if (reorderRound && shared < options.scoreFusionMemoryThreshold)
     if (std::optional<int64_t> reordered = sharedDataAfterReorderingLoop(g1, g2))
       shared = *reordered;
