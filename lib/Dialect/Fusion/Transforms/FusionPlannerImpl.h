@@ -165,7 +165,9 @@ public:
           ArrayRef<SmallVector<unsigned, 4>> foreachLists)
       : graph(graph), deps(deps), options(options),
         foreachLists(foreachLists), sizeVars(graph),
-        numSizeSymbols(graph.getNumSizeSymbols()) {}
+        numSizeSymbols(graph.getNumSizeSymbols()),
+        allSizesHinted(!llvm::is_contained(sizeVars.getHints(),
+                                           kSymbolicSize)) {}
 
   FailureOr<FusionPlan> run();
 
@@ -284,6 +286,9 @@ private:
   /// Inductor's V.graph.sizevars: size hints and statically known facts.
   SizeVars sizeVars;
   unsigned numSizeSymbols;
+  /// Whether every size symbol has a hint (sizeHint then never records a
+  /// missing one, whatever it is asked in whichever order).
+  bool allSizesHinted;
 
   /// Each unit's position in the input order (a stable topological order).
   SmallVector<unsigned> position;
