@@ -328,6 +328,13 @@ private:
   SmallVector<ProducerStamp, 4> consultedProducers;
   bool consultedUnderThreshold = false;
   uint64_t versionClock = 0;
+  /// The last score_fusion_memory can_fuse computed, with the versions of
+  /// the two groups then (unique across groups and time, so they name the
+  /// pair and its state), for get_possible_fusions' sort key.
+  struct VersionedScore {
+    uint64_t version1 = 0, version2 = 0;
+    int64_t score = 0;
+  } lastScore;
 
   FusionPlan plan;
   /// The index in plan.refusals of each pair (first units) refused.

@@ -578,6 +578,7 @@ std::optional<RefusalReason> Planner::computeWhyNotFuse(unsigned g1,
     return RefusalReason::Order;
 
   int64_t shared = scoreFusionMemory(groups[g1], groups[g2]);
+  lastScore = {groups[g1].version, groups[g2].version, shared};
   // Or-ed: a foreach group's answer asks for its parts'.
   consultedUnderThreshold |= shared < options.scoreFusionMemoryThreshold;
   if (reorderRound && shared < options.scoreFusionMemoryThreshold)

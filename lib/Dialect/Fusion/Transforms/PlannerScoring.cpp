@@ -306,6 +306,17 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
       numPairs += std::min<size_t>(n - 1 - i, options.pairwiseAttempts);
   }
   SmallVector<std::pair<unsigned, unsigned>> possible;
+  // Each possible pair's score, when can_fuse just computed it: valid while
+  // both groups keep those versions (a reorder round may reorder either
+  // group's loops before the sort).
+  SmallVector<VersionedScore> scores;
+  auto allow = [&](unsigned g1, unsigned g2) {
+    possible.push_back({g1, g2});
+    VersionedScore &score = scores.emplace_back();
+    if (lastScore.version1 == groups[g1].version &&
+        lastScore.version2 == groups[g2].version)
+      score = lastScore;
+  };
   llvm::DenseSet<std::pair<unsigned, unsigned>> seen;
   seen.reserve(numPairs);
   auto checkAllPairs = [&](ArrayRef<unsigned> nodes) {
@@ -317,13 +328,13 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
         ++plan.candidatesScored;
         std::optional<RefusalReason> why = whyNotFuse(nodes[i], nodes[j]);
         if (!why) {
-          possible.push_back({nodes[i], nodes[j]});
+          allow(nodes[i], nodes[j]);
           continue;
         }
         // Foreach fusions are order dependent: the foreach node may be the
         // producer.
         if (groups[nodes[j]].isForeach() && !whyNotFuse(nodes[j], nodes[i]))
-          possible.push_back({nodes[j], nodes[i]});
+          allow(nodes[j], nodes[i]);
         else
           refuse(nodes[i], nodes[j], *why);
       }
@@ -350,9 +361,11 @@ SmallVector<std::pair<unsigned, unsigned>> Planner::getPossibleFusions() {
     int64_t proximity;
   };
   SmallVector<Key> keys;
-  for (auto [g1, g2] : possible) {
-    const Group &a = groups[g1], &b = groups[g2];
-    int64_t memory = scoreFusionMemory(a, b);
+  for (auto [pair, known] : llvm::zip(possible, scores)) {
+    const Group &a = groups[pair.first], &b = groups[pair.second];
+    int64_t memory = known.version1 == a.version && known.version2 == b.version
+                         ? known.score
+                         : scoreFusionMemory(a, b);
     int64_t proximity =
         -std::max(std::abs(static_cast<int64_t>(a.minOrder) - b.maxOrder),
                   std::abs(static_cast<int64_t>(b.minOrder) - a.maxOrder));
