@@ -49,7 +49,7 @@ unsigned Planner::makeForeach(ArrayRef<unsigned> members) {
       partOf[unit] = part;
     }
   }
-  refreshForeach(f, /*rebuildReadIndex=*/true);
+  refreshForeach(f, /*rebuildReadIndex=*/true, /*partsRecomputed=*/false);
   return f;
 }
 
@@ -58,7 +58,11 @@ unsigned Planner::makeForeach(ArrayRef<unsigned> members) {
 /// read_to_node is rebuilt, as Inductor does when it builds the node from
 /// its parts; otherwise it is emptied, as Inductor's does when a node joins
 /// a part (the `prev_node` path of ForeachKernelSchedulerNode.__init__).
-void Planner::refreshForeach(unsigned f, bool rebuildReadIndex) {
+/// With `partsRecomputed`, every part's dependences are those
+/// recomputeGroupDeps gives (no pruning since), and the group's are merged
+/// from them (mergePartDeps) instead of from every unit.
+void Planner::refreshForeach(unsigned f, bool rebuildReadIndex,
+                             bool partsRecomputed) {
   Group &fe = groups[f];
   fe.units.clear();
   fe.leaves.clear();
@@ -80,7 +84,36 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex) {
       for (Attribute dep : group.reads)
         fe.readToPart[getDepName(dep)] = part;
   }
-  recomputeGroupDeps(fe);
+  if (partsRecomputed)
+    mergePartDeps(fe);
+  else
+    recomputeGroupDeps(fe);
+}
+
+/// recomputeGroupDeps of a foreach group whose parts' dependences are
+/// recomputeGroupDeps' own: the same lists, from the parts' merged ones.
+/// The writes are the ordered union of the units' writes, and so that of
+/// the parts' (each the ordered union of its units'); a read or unmet
+/// dependence a part left out (written by the part, or of a buffer it
+/// names) the group leaves out too, as its writes and names hold the
+/// part's, so filtering the parts' lists keeps the first occurrences, in
+/// order, that filtering the units' keeps.
+void Planner::mergePartDeps(Group &fe) {
+  bumpVersion(fe);
+  fe.reads.clear();
+  fe.writes.clear();
+  fe.unmet.clear();
+  for (unsigned part : fe.parts)
+    fe.writes.insert(groups[part].writes.begin(), groups[part].writes.end());
+  for (unsigned part : fe.parts) {
+    const Group &group = groups[part];
+    for (Attribute dep : group.reads)
+      if (!fe.writes.contains(dep))
+        fe.reads.insert(dep);
+    for (Attribute dep : group.unmet)
+      if (!fe.bufferNames.contains(getDepName(dep)) && !fe.writes.contains(dep))
+        fe.unmet.insert(dep);
+  }
 }
 
 /// Inductor's get_consumer_subnode_for: the part of foreach group f that
@@ -199,7 +232,7 @@ unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
       }
     }
     groups[g2].kill();
-    refreshForeach(g1, /*rebuildReadIndex=*/true);
+    refreshForeach(g1, /*rebuildReadIndex=*/true, /*partsRecomputed=*/true);
     return g1;
   }
   if (groups[g1].isForeach()) {
@@ -210,7 +243,7 @@ unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
       groupOf[unit] = g1;
       partOf[unit] = part;
     }
-    refreshForeach(g1, /*rebuildReadIndex=*/false);
+    refreshForeach(g1, /*rebuildReadIndex=*/false, /*partsRecomputed=*/true);
     return g1;
   }
   // The node g1 joins a part of g2 as its producer; the foreach group then
@@ -223,7 +256,7 @@ unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
     groups[p].parent = g1;
   for (unsigned unit : moved)
     partOf[unit] = part;
-  refreshForeach(g1, /*rebuildReadIndex=*/false);
+  refreshForeach(g1, /*rebuildReadIndex=*/false, /*partsRecomputed=*/true);
   for (unsigned unit : groups[g1].units)
     groupOf[unit] = g1;
   return g1;

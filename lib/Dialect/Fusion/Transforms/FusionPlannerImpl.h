@@ -261,7 +261,8 @@ private:
     return groups[g].parent == kNoGroup ? g : groups[g].parent;
   }
   unsigned makeForeach(ArrayRef<unsigned> members);
-  void refreshForeach(unsigned f, bool rebuildReadIndex);
+  void refreshForeach(unsigned f, bool rebuildReadIndex, bool partsRecomputed);
+  void mergePartDeps(Group &fe);
   std::optional<unsigned> consumerPartFor(unsigned f, unsigned producer);
   std::optional<unsigned> producerPartFor(unsigned f, unsigned consumer);
   std::optional<RefusalReason> whyNotFuseForeach(unsigned g1, unsigned g2);
