@@ -68,27 +68,32 @@ namespace mlir::fusion::test {
 void registerTestRefusalRemarksPasses();
 } // namespace mlir::fusion::test
 
+/// The bench's own options: --help lists these, not the LLVM back ends'
+/// options that the static libraries register.
+static cl::OptionCategory benchCategory("scheduler-corpus-bench options");
+
 static cl::list<std::string>
     graphDirs(cl::Positional, cl::OneOrMore,
               cl::desc("<graph folder (holding ir_pre_fusion.txt), or "
-                       ".mlir file>..."));
+                       ".mlir file>..."),
+              cl::cat(benchCategory));
 
 static cl::opt<std::string>
     corpusRoot("corpus-root",
                cl::desc("Name graphs by their path relative to this folder"),
-               cl::init(""));
+               cl::init(""), cl::cat(benchCategory));
 
 static cl::opt<unsigned>
     repetitions("repetitions",
                 cl::desc("Timed import + schedule runs per graph; the "
                          "median is reported"),
-                cl::init(5));
+                cl::init(5), cl::cat(benchCategory));
 
 static cl::opt<std::string> pipelineOptions(
     "pipeline-options",
     cl::desc("Options of the fusion-schedule pipeline for the timed runs, "
              "as on the command line (e.g. 'merge-loops=true')"),
-    cl::init(""));
+    cl::init(""), cl::cat(benchCategory));
 
 static cl::opt<std::string> explainOptions(
     "explain-options",
@@ -96,30 +101,30 @@ static cl::opt<std::string> explainOptions(
              "that collects the fusion pass's remarks on refused pairs; "
              "empty: no such run. If the pipeline does not accept them, the "
              "run is skipped and the JSON says why"),
-    cl::init("explain=true"));
+    cl::init("explain=true"), cl::cat(benchCategory));
 
 static cl::opt<std::string> explainPipeline(
     "explain-pipeline",
     cl::desc("A textual pass pipeline (builtin.module(...)) for the "
              "explaining run instead of --explain-options, for when the "
              "fusion pass's explain option is not a pipeline option"),
-    cl::init(""));
+    cl::init(""), cl::cat(benchCategory));
 
 static cl::opt<bool> compare(
     "compare",
     cl::desc("Import Inductor's ir_post_fusion.txt and describe both sides' "
              "kernels (--compare=false: time only, for graphs without a "
              "post-fusion dump, such as scheduler-graph-gen --format=inductor's)"),
-    cl::init(true));
+    cl::init(true), cl::cat(benchCategory));
 
 static cl::opt<unsigned> threads(
     "context-threads",
     cl::desc("Threads of each context's pool (0: threading disabled, as by "
              "default)"),
-    cl::init(0));
+    cl::init(0), cl::cat(benchCategory));
 
 static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
-                                       cl::value_desc("file"), cl::init("-"));
+                                       cl::value_desc("file"), cl::init("-"), cl::cat(benchCategory));
 
 namespace {
 /// Diagnostics of one graph, formatted `file:line:col: severity: message`;
@@ -583,6 +588,7 @@ static bool benchGraph(llvm::json::OStream &json, StringRef dirArg,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(benchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "scheduler-corpus-bench: time import + --fusion-schedule on Inductor "
