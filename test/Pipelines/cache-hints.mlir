@@ -22,30 +22,40 @@
 
 // F.silu(x * rsqrt(mean(x^2, -1) + 1e-6) * w) * x on 64 rows of 1024
 // (bench/workloads/rmsnorm_silu.mlir at 64 rows): each thread's two
-// 16-byte pieces of x, then w's, then two stores of 16 bytes.
+// 16-byte pieces of x, each followed by the same columns of w (hoisted
+// before the reduction: the 64 rows are one wave), then two stores of 16
+// bytes.
 // ALL: .visible .entry kernel_op0_op1(
-// ALL-COUNT-2: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// ALL: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
 // ALL: ld.global.nc.v4.b32
+// ALL: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// ALL: ld.global.nc.v4.b32
+// ALL: bar.sync
 // ALL: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
-// ALL: ld.global.nc.v4.b32
 // ALL: st.global.cs.v4.f32
 // LOADS: .visible .entry kernel_op0_op1(
-// LOADS-COUNT-2: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// LOADS: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
 // LOADS: ld.global.nc.v4.b32
+// LOADS: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
+// LOADS: ld.global.nc.v4.b32
+// LOADS: bar.sync
 // LOADS: st.global.v4.b32
-// LOADS: ld.global.nc.v4.b32
 // LOADS: st.global.v4.b32
 // STORES: .visible .entry kernel_op0_op1(
-// STORES-COUNT-2: ld.global.nc.v4.b32
 // STORES: ld.global.nc.v4.b32
+// STORES: ld.global.nc.v4.b32
+// STORES: ld.global.nc.v4.b32
+// STORES: ld.global.nc.v4.b32
+// STORES: bar.sync
 // STORES: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
-// STORES: ld.global.nc.v4.b32
 // STORES: st.global.cs.v4.f32
 // NONE: .visible .entry kernel_op0_op1(
-// NONE-COUNT-2: ld.global.nc.v4.b32
 // NONE: ld.global.nc.v4.b32
+// NONE: ld.global.nc.v4.b32
+// NONE: ld.global.nc.v4.b32
+// NONE: ld.global.nc.v4.b32
+// NONE: bar.sync
 // NONE: st.global.v4.b32
-// NONE: ld.global.nc.v4.b32
 // NONE: st.global.v4.b32
 
 fusion.graph @rmsnorm_silu(%arg0_1: !fusion.buffer<64x1024xf32>, %arg1_1: !fusion.buffer<1024xf32>) -> (!fusion.buffer<64x1024xf32>) attributes {device = "cuda:0"} {

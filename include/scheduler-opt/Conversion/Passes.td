@@ -140,6 +140,13 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "stores need (a normalization's weight and bias) for all of "
            "their element groups before computing the first group, instead "
            "of each group's where it is first needed">,
+    Option<"hoistLoads", "hoist-loads", "bool", "true",
+           "In kernels whose threads are all resident at once (at most "
+           "1024 a SM), threads of one row held in registers issue, before "
+           "their first reduction, the loads of later passes that do not "
+           "depend on the row and that the first pass does not load (a "
+           "normalization's weight and bias: Triton's order), so that their "
+           "trip to memory overlaps the row's loads and reductions">,
     Option<"kernelConfigs", "kernel-configs", "std::string", "\"\"",
            "Per-kernel settings that replace the options above for the "
            "kernels named: 'kernel_a:reduction-lanes=64,early-loads=1;"
@@ -147,7 +154,7 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "pointwise-vector-width, reduction-lanes, "
            "reduction-rows-per-block, reduction-rows-per-thread, "
            "reduction-split, reduction-cluster, elements-per-thread, "
-           "max-persistent-elements, loop-unroll, early-loads); what the compile-time autotuner of "
+           "max-persistent-elements, loop-unroll, early-loads, hoist-loads); what the compile-time autotuner of "
            "the torch.compile backend chooses">,
     Option<"numSMs", "num-sms", "int64_t", "132",
            "Streaming multiprocessors of the target GPU (132 on an H100 or "

@@ -83,6 +83,10 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kRowBlockSize = 256;
 /// Fewest threads per block of kernels reducing one or more rows per block.
 constexpr int64_t kMinRowBlockSize = 128;
+/// Threads an SM runs of a kernel whose later passes' column loads are
+/// hoisted before its first reduction (hoist-loads): half of the 2048 an
+/// SM of an H100 holds.
+constexpr int64_t kHoistThreadsPerSM = 1024;
 /// Most threads per row of a reduction over an outer dimension.
 constexpr int64_t kMaxTileLanes = 8;
 /// Fewest rows a block of such a reduction takes: a warp's load of one
@@ -114,6 +118,7 @@ struct MappingOptions {
   int64_t reductionCluster;
   int64_t numSMs;
   bool earlyLoads;
+  bool hoistLoads;
   /// Groups of adjacent f32 atomic adds become one vector atomic (sm_90,
   /// PTX 8.1); a setting of the module, not of a kernel.
   bool vectorAtomics;
@@ -180,6 +185,10 @@ static bool applySetting(MappingOptions &o, StringRef key, int64_t value) {
     o.earlyLoads = value == 1;
     return true;
   }
+  if (key == "hoist-loads" && (value == 0 || value == 1)) {
+    o.hoistLoads = value == 1;
+    return true;
+  }
   return false;
 }
 
@@ -216,6 +225,7 @@ struct KernelMapping {
   /// Rows held in registers issue the loads of a pass's stores for all of
   /// the thread's groups before computing the first (RowLayout).
   bool earlyLoads = false;
+  bool hoistLoads = false;
   /// Reduction over an outer dimension (a 2-D tile, Inductor's
   /// ReductionHint.OUTER): the block's `rowsPerBlock` rows run along
   /// consecutive threads, each row's `numLanes` threads lie `rowsPerBlock`
@@ -687,6 +697,15 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     m.gridSize = gridOf(m.rowsPerBlock);
   }
   m.earlyLoads = m.persistent && options.earlyLoads;
+  // Only where every block is resident at once (half an SM's threads):
+  // there the row's trip to memory is the kernel's; kernels of several
+  // waves overlap it with other blocks, and the held loads cost registers
+  // (hoisted loads were slower on the large normalizations, 68a985e).
+  auto staticGrid = dyn_cast<AffineConstantExpr>(m.gridSize);
+  m.hoistLoads = m.persistent && options.hoistLoads && m.rowsPerThread == 1 &&
+                 staticGrid &&
+                 staticGrid.getValue() * m.blockSize <=
+                     options.numSMs * kHoistThreadsPerSM;
   return m;
 }
 
@@ -1644,6 +1663,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
   layout.earlyLoads = mapping.earlyLoads;
+  layout.hoistLoads = mapping.hoistLoads;
   if (options.vectorAtomics)
     layout.atomicAddVector = emitVectorAtomicAdd;
   auto staticGrid = dyn_cast<AffineConstantExpr>(mapping.gridSize);
@@ -2193,7 +2213,8 @@ parseKernelOptions(ModuleOp module, const MappingOptions &base,
                   "pointwise-vector-width, reduction-lanes, "
                   "reduction-rows-per-block, reduction-rows-per-thread, "
                   "reduction-split, reduction-cluster, elements-per-thread, "
-                  "max-persistent-elements, loop-unroll, early-loads=0|1)";
+                  "max-persistent-elements, loop-unroll, early-loads=0|1, "
+                  "hoist-loads=0|1)";
     if (!isValid(options))
       return module.emitError("convert-fusion-to-gpu: kernel-configs of '")
              << kernel << "': " << kInvalidOptions.drop_front(23);
@@ -2224,6 +2245,7 @@ struct ConvertFusionToGPUPass final
                                   reductionCluster,
                                   numSMs,
                                   earlyLoads,
+                                  hoistLoads,
                                   vectorAtomics};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {

@@ -849,13 +849,20 @@ LogicalResult KernelEmitter::storeRowOpInputs(OpBuilder &b, Scope &element,
 
 LogicalResult KernelEmitter::emitLoadsOf(OpBuilder &b, Scope &element,
                                          ArrayRef<StoreOp> stores) {
-  // The values the stores compute, walked back to their loads with a
-  // worklist (a fixed order: the output does not depend on hashing);
-  // reductions and sorts end a walk (their results are known), and so do
-  // values already emitted.
-  SmallVector<Value> worklist;
+  SmallVector<Value> roots;
   for (StoreOp store : stores)
-    worklist.push_back(store.getValue());
+    roots.push_back(store.getValue());
+  return emitLoadsFor(b, element, roots, /*columnsOnly=*/false);
+}
+
+SmallVector<LoadOp> KernelEmitter::collectLoads(Scope &element,
+                                                ArrayRef<Value> roots,
+                                                bool columnsOnly) {
+  // The values, walked back to their loads with a worklist (a fixed order:
+  // the output does not depend on hashing); reductions and sorts end a walk
+  // (their results are known, or wait for a later level), and so do values
+  // already emitted.
+  SmallVector<Value> worklist(roots);
   DenseSet<Value> seen;
   SmallVector<LoadOp> loads;
   while (!worklist.empty()) {
@@ -864,12 +871,20 @@ LogicalResult KernelEmitter::emitLoadsOf(OpBuilder &b, Scope &element,
       continue;
     auto load = value.getDefiningOp<LoadOp>();
     if (load && !plan.producers.contains(load.getBuffer()) &&
-        !hasIndirectIndices(load))
+        !hasIndirectIndices(load) &&
+        (!columnsOnly ||
+         !plan.indexExprs.lookup(load).isFunctionOfDim(0)))
       loads.push_back(load);
     if (!isa_and_nonnull<MaskedOp>(value.getDefiningOp()))
       llvm::append_range(worklist, dependencies(value));
   }
-  for (LoadOp load : loads)
+  return loads;
+}
+
+LogicalResult KernelEmitter::emitLoadsFor(OpBuilder &b, Scope &element,
+                                          ArrayRef<Value> roots,
+                                          bool columnsOnly) {
+  for (LoadOp load : collectLoads(element, roots, columnsOnly))
     if (failed(materialize(b, element, load.getResult())))
       return failure();
   return success();
@@ -1032,7 +1047,8 @@ LogicalResult KernelEmitter::emitLevel(
     // The lane's groups, unrolled; their scopes live for the whole row so
     // that later levels reuse the values in registers.
     int64_t numGroups = layout.elementsPerLane / width;
-    if (groups.empty())
+    bool firstLevel = groups.empty();
+    if (firstLevel)
       for (int64_t j = 0; j < numGroups; ++j) {
         Value start = arith::MulIOp::create(
             b, loc,
@@ -1054,6 +1070,40 @@ LogicalResult KernelEmitter::emitLevel(
         onePass.push_back(acc);
         onePassValues.push_back(v);
       }
+    // Before the first level's reductions: the loads of the later levels'
+    // stores and reductions that do not depend on the row (a
+    // normalization's weight and bias; loads of the row would hold more
+    // registers across the reductions), after this level's own loads.
+    if (layout.hoistLoads && firstLevel && !groups.empty()) {
+      SmallVector<Value> now, later;
+      for (StoreOp store : plan.memoryStores)
+        if (plan.isElementStore(store))
+          (plan.getEmitDepth(store) > level ? later : now)
+              .push_back(store.getValue());
+      for (ReduceOp reduce : plan.reduces)
+        llvm::append_range(plan.getLevel(reduce) > level ? later : now,
+                           reduce.getInputs());
+      // (Only where later levels load columns that this level does not:
+      // a backward layer norm's weight serves its first reduction.)
+      Scope &first = *groups.front()->elements.front();
+      SmallVector<LoadOp> nowLoads =
+          collectLoads(first, now, /*columnsOnly=*/false);
+      auto sameAccess = [&](LoadOp a, LoadOp b) {
+        return getMemref(a.getBuffer()) == getMemref(b.getBuffer()) &&
+               plan.indexExprs.lookup(a) == plan.indexExprs.lookup(b);
+      };
+      if (llvm::any_of(collectLoads(first, later, /*columnsOnly=*/true),
+                       [&](LoadOp load) {
+                         return llvm::none_of(nowLoads, [&](LoadOp now) {
+                           return sameAccess(load, now);
+                         });
+                       }))
+        for (auto &group : groups)
+          for (auto &element : group->elements)
+            if (failed(emitLoadsFor(b, *element, now, /*columnsOnly=*/false)) ||
+                failed(emitLoadsFor(b, *element, later, /*columnsOnly=*/true)))
+              return failure();
+    }
     for (auto &group : groups)
       for (auto &element : group->elements)
         if (failed(accumulate(b, *element, onePass, onePassValues)) ||

@@ -84,6 +84,12 @@ struct RowLayout {
   /// are), instead of each group's where the group first needs it, which
   /// leaves a trip to the cache between groups.
   bool earlyLoads = false;
+  /// Rows held in registers: before the first reduction, each element
+  /// issues the loads of later passes that do not depend on the row (a
+  /// normalization's weight and bias, Triton's order), so that a trip to
+  /// memory overlaps the row's loads and reductions instead of following
+  /// them.
+  bool hoistLoads = false;
   /// Where element r of row x lies in the storages of sorts and scans that
   /// keep their rows in memory (KernelPlan::rowScratchInMemory): at
   /// r * numel + x when true, so that threads taking adjacent rows access
@@ -198,6 +204,14 @@ private:
   /// masked regions (RowLayout::earlyLoads).
   LogicalResult emitLoadsOf(OpBuilder &b, Scope &element,
                             ArrayRef<StoreOp> stores);
+  /// The loads not emitted yet in `element` that `roots` need (walks stop
+  /// at reductions); with `columnsOnly`, those whose index does not depend
+  /// on the row.
+  SmallVector<LoadOp> collectLoads(Scope &element, ArrayRef<Value> roots,
+                                   bool columnsOnly);
+  /// Emits in `element` the loads collectLoads finds.
+  LogicalResult emitLoadsFor(OpBuilder &b, Scope &element,
+                             ArrayRef<Value> roots, bool columnsOnly);
   void emitStores(OpBuilder &b, ArrayRef<PendingStore> stores, Value guard);
 
   std::unique_ptr<ElementGroup> makeGroup(OpBuilder &b, Scope &row,
