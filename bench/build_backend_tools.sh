@@ -10,7 +10,9 @@
 #   NO_XZ=1 bash bench/build_backend_tools.sh DIR   # plain binaries
 #
 # The build directory is configure_static.sh's (BUILD_STATIC_DIR, default
-# build-static), shared with bench/gpu_machine_compare.sh --package.
+# build-static), shared with bench/gpu_machine_compare.sh --package; with GCC
+# the tools are optimized with a profile of generated graphs
+# (SCHEDULER_OPT_PGO=0: without; docs/Reliability.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/.device-carry/backend/bin}"
