@@ -73,6 +73,7 @@ protected:
       EXPECT_EQ(a.index, b.index) << source.str();
       EXPECT_EQ(a.index.data(), b.index.data()) << source.str();
       EXPECT_EQ(a.sizes, b.sizes) << source.str();
+      EXPECT_EQ(a.sizes.data(), b.sizes.data()) << source.str();
       EXPECT_EQ(a.mode, b.mode) << source.str();
       EXPECT_EQ(a.mutatingBuf, b.mutatingBuf) << source.str();
       EXPECT_EQ(a.isFake, b.isFake) << source.str();
@@ -218,4 +219,32 @@ TEST_F(DirectFieldsTest, Sizes) {
   vars.clear();
   EXPECT_FALSE(readVarSizesDirect(load("{p0: s77}"), constants, vars));
   EXPECT_TRUE(vars.empty());
+}
+
+TEST_F(DirectFieldsTest, DependenceSizesReadOnDemand) {
+  // A dependence keeps its sizes' text; readDepSizes gives what reading
+  // that text as a Python value gives, integers or size symbols, from a
+  // list read either way.
+  ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+  for (auto [source, direct] :
+       {std::pair<StringRef, bool>{"[MemoryDep('b', d0, {d0: 8, d1: 64})]",
+                                   true},
+        {"[MemoryDep('b', 0, {})]", true},
+        {"[MemoryDep('b', d0, {d0: s77, d1: 3*s0})]", false}}) {
+    StringRef text = load(source);
+    DumpDepList list;
+    EXPECT_EQ(readDepListDirect(text, constants, list), direct) << source.str();
+    if (!direct)
+      list = *genericDeps(text);
+    ASSERT_EQ(list.deps.size(), 1u) << source.str();
+    SmallVector<std::pair<StringRef, AffineExpr>> sizes, expected;
+    ASSERT_TRUE(succeeded(readDepSizes(list.deps[0], locator, symbols, sizes)))
+        << source.str();
+    FailureOr<PyValue *> dict =
+        parsePyValue(list.deps[0].sizes, locator, arena);
+    ASSERT_TRUE(succeeded(dict)) << source.str();
+    ASSERT_TRUE(succeeded(reader.readVarSizes(*dict, expected, "sizes")));
+    EXPECT_EQ(sizes, expected) << source.str();
+  }
+  EXPECT_EQ(symbols.getNames().size(), 2u);
 }

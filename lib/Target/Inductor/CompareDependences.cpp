@@ -11,6 +11,7 @@
 
 #include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
+#include "DumpFields.h"
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 #include "InductorDump.h"
@@ -43,21 +44,22 @@ public:
                      llvm::raw_ostream &os)
       : locator(locator), graph(graph), os(os), ctx(locator.getContext()) {}
 
-  LogicalResult run(const InductorDump &dump);
+  LogicalResult run(InductorDump &dump);
 
 private:
   void compareDeps(const DumpNode &node, StringRef field,
                    const DumpDepList &expected, ArrayRef<Attribute> actual,
                    FieldStats &stats);
   Agreement compareDep(const DumpDep &expected, Attribute actual);
-  Agreement compareIndex(const DumpDep &expected, MemoryDepAttr actual);
+  Agreement compareIndex(const DumpDep &expected, ArrayRef<AffineExpr> sizes,
+                         MemoryDepAttr actual);
   void compareUsers(const DumpBuffer &buffer);
 
   const DumpLocator &locator;
   DependenceGraph &graph;
   llvm::raw_ostream &os;
   MLIRContext *ctx;
-  const SizeSymbols *symbols = nullptr;
+  SizeSymbols *symbols = nullptr;
   FieldStats writes, unmet, met, users;
 };
 } // namespace
@@ -76,10 +78,11 @@ static StringRef describe(Agreement agreement) {
 }
 
 Agreement DependenceComparer::compareIndex(const DumpDep &expected,
+                                           ArrayRef<AffineExpr> expectedSizes,
                                            MemoryDepAttr actual) {
   // The dump names dimensions d<k> (c<k> after loop merging), size symbols
   // (s27) and indirect indices tmp<k>, which follow the size symbols.
-  unsigned numDims = expected.sizes.size();
+  unsigned numDims = expectedSizes.size();
   unsigned numSizeSymbols = symbols->getNames().size();
   unsigned numSymbols =
       std::max(actual.getIndex().getNumSymbols(), numSizeSymbols);
@@ -118,7 +121,7 @@ Agreement DependenceComparer::compareIndex(const DumpDep &expected,
   for (unsigned i = 0; i < numSizeSymbols; ++i)
     sizeValues.push_back(5 + 2 * i);
   SmallVector<int64_t> sizes;
-  for (auto &[name, size] : expected.sizes)
+  for (AffineExpr size : expectedSizes)
     sizes.push_back(evaluateSizeExpr(size, sizeValues).value_or(1));
   uint64_t total = 1;
   bool small = true;
@@ -197,13 +200,19 @@ Agreement DependenceComparer::compareDep(const DumpDep &expected,
   }
   auto memory = dyn_cast<MemoryDepAttr>(actual);
   if (!memory || memory.getName() != expected.name ||
-      modeName(memory.getMode()) != expected.mode ||
-      memory.getSizes().size() != expected.sizes.size())
+      modeName(memory.getMode()) != expected.mode)
     return Agreement::Different;
-  for (auto [size, entry] : llvm::zip(memory.getSizes(), expected.sizes))
-    if (canonicalizeIndexExpr(size) != canonicalizeIndexExpr(entry.second))
+  SmallVector<std::pair<StringRef, AffineExpr>, 4> namedSizes;
+  if (failed(readDepSizes(expected, locator, *symbols, namedSizes)))
+    return Agreement::Different;
+  SmallVector<AffineExpr, 4> sizes =
+      llvm::to_vector<4>(llvm::make_second_range(namedSizes));
+  if (memory.getSizes().size() != sizes.size())
+    return Agreement::Different;
+  for (auto [size, expectedSize] : llvm::zip(memory.getSizes(), sizes))
+    if (canonicalizeIndexExpr(size) != canonicalizeIndexExpr(expectedSize))
       return Agreement::Different;
-  return compareIndex(expected, memory);
+  return compareIndex(expected, sizes, memory);
 }
 
 void DependenceComparer::compareDeps(const DumpNode &node, StringRef field,
@@ -294,7 +303,7 @@ void DependenceComparer::compareUsers(const DumpBuffer &buffer) {
       << "]";
 }
 
-LogicalResult DependenceComparer::run(const InductorDump &dump) {
+LogicalResult DependenceComparer::run(InductorDump &dump) {
   symbols = &dump.symbols;
   llvm::StringMap<unsigned> indexOf;
   for (unsigned n = 0, e = graph.getNumNodes(); n < e; ++n)

@@ -147,6 +147,10 @@ private:
   }
   /// `{name: int, ...}`.
   bool nameSizeDict(SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
+  /// The text of a `{name: int, ...}` that nameSizeDict would read,
+  /// without making its sizes (a dependence's, which the import does not
+  /// keep).
+  bool sizeDictText(StringRef &text);
   /// `[int, ...]`.
   bool sizeList(SmallVectorImpl<AffineExpr> &out);
   /// A sum of products of names and integers (`256*d0 + d1`); its text.
@@ -198,6 +202,20 @@ bool DirectReader::nameSizeDict(
   });
 }
 
+bool DirectReader::sizeDictText(StringRef &text) {
+  skipBlanks();
+  const char *start = p;
+  if (!punct('{') || !sequence('}', [&] {
+        StringRef name;
+        int64_t value;
+        const char *at;
+        return ident(name) && punct(':') && integer(value, at);
+      }))
+    return false;
+  text = StringRef(start, p - start);
+  return true;
+}
+
 bool DirectReader::sizeList(SmallVectorImpl<AffineExpr> &out) {
   if (!punct('['))
     return false;
@@ -240,7 +258,7 @@ bool DirectReader::affineText(StringRef &text) {
 bool DirectReader::memoryDep(DumpDep &dep) {
   dep.kind = DumpDep::Kind::Memory;
   if (!punct('(') || !string(dep.name) || !punct(',') ||
-      !affineText(dep.index) || !punct(',') || !nameSizeDict(dep.sizes))
+      !affineText(dep.index) || !punct(',') || !sizeDictText(dep.sizes))
     return false;
   if (punct(',')) {
     // The store mode: None or a name.

@@ -155,6 +155,10 @@ std::optional<unsigned> SizeSymbols::lookup(StringRef name) const {
   return it->second;
 }
 
+/// What readVarSizes calls a MemoryDep's sizes in its errors.
+static constexpr StringLiteral kDepSizesWhat =
+    "the sizes of the index variables";
+
 FailureOr<DumpDep> ValueReader::readDep(const PyValue *v) {
   DumpDep dep;
   dep.text = v->text;
@@ -174,9 +178,11 @@ FailureOr<DumpDep> ValueReader::readDep(const PyValue *v) {
     if (failed(checkArguments(v, 4, {})))
       return failure();
     dep.index = v->elements[1]->text;
-    if (failed(readVarSizes(v->elements[2], dep.sizes,
-                            "the sizes of the index variables")))
+    // Checked (and their size symbols numbered) here, read again on demand.
+    SmallVector<std::pair<StringRef, AffineExpr>, 4> sizes;
+    if (failed(readVarSizes(v->elements[2], sizes, kDepSizesWhat)))
       return failure();
+    dep.sizes = v->elements[2]->text;
     if (v->elements.size() == 4 && !v->elements[3]->isNone()) {
       if (failed(
               expectKind(v->elements[3], PyValue::Kind::Name, "a store mode")))
@@ -232,6 +238,19 @@ FailureOr<DumpDep> ValueReader::readDep(const PyValue *v) {
   }
   return error(v) << "unknown dependence kind '" << v->str
                   << "' (expected MemoryDep, StarDep or WeakDep)";
+}
+
+LogicalResult mlir::fusion::inductor::readDepSizes(
+    const DumpDep &dep, const DumpLocator &locator, SizeSymbols &symbols,
+    SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
+  ConstantExprs constants(locator.getContext());
+  if (readVarSizesDirect(dep.sizes, constants, out))
+    return success();
+  PyValueArena arena;
+  FailureOr<PyValue *> value = parsePyValue(dep.sizes, locator, arena);
+  if (failed(value))
+    return failure();
+  return ValueReader(locator, symbols).readVarSizes(*value, out, kDepSizesWhat);
 }
 
 LogicalResult ValueReader::readDepList(const PyValue *v, DumpDepList &out) {

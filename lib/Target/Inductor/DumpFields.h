@@ -74,6 +74,14 @@ private:
   SizeSymbols *symbols = nullptr;
 };
 
+/// The sizes of a MemoryDep's variables (DumpDep::sizes), read from the
+/// dump's text with the size symbols `symbols` numbered when the import
+/// read the dependence: the import checks them but does not keep them.
+LogicalResult
+readDepSizes(const DumpDep &dep, const DumpLocator &locator,
+             SizeSymbols &symbols,
+             SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
+
 /// getAffineConstantExpr with each integer looked up in the context once: a
 /// dump repeats a few sizes (a dependence's `{c0: 1024}`, a node's
 /// `(numel, rnumel)`) tens of thousands of times, and a lookup here costs a

@@ -102,9 +102,12 @@ struct DumpDep {
   Kind kind;
   StringRef text;
   StringRef name;
-  /// MemoryDep: the index (sympy text) and the `{d0: 64}` variables.
+  /// MemoryDep: the index (sympy text) and the text of its variables'
+  /// sizes, `{d0: 64}`. The import validates the sizes (and numbers the
+  /// size symbols they name) but keeps only their text: only
+  /// compare-inductor-deps reads them, with readDepSizes (DumpFields.h).
   StringRef index;
-  SmallVector<std::pair<StringRef, AffineExpr>, 4> sizes;
+  StringRef sizes;
   /// MemoryDep / StarDep store mode (`atomic_add`); empty for None.
   StringRef mode;
   /// WeakDep.
