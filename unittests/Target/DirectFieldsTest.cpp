@@ -219,6 +219,27 @@ TEST_F(DirectFieldsTest, Sizes) {
   vars.clear();
   EXPECT_FALSE(readVarSizesDirect(load("{p0: s77}"), constants, vars));
   EXPECT_TRUE(vars.empty());
+
+  // Integers up to INT64_MAX, however many digits they are written with.
+  int64_t max = std::numeric_limits<int64_t>::max();
+  for (auto [text, value] :
+       {std::pair<StringRef, int64_t>{"{p0: 999999999999999999}",
+                                      999999999999999999},
+        {"{p0: 9223372036854775807}", max},
+        {"{p0: 0000000000000000000064}", 64}}) {
+    vars.clear();
+    EXPECT_TRUE(readVarSizesDirect(load(text), constants, vars)) << text.str();
+    ASSERT_EQ(vars.size(), 1u) << text.str();
+    EXPECT_EQ(vars[0].second, getAffineConstantExpr(value, &ctx))
+        << text.str();
+  }
+  for (StringRef text : {"{p0: 9223372036854775808}",
+                         "{p0: 18446744073709551616}",
+                         "{p0: 99999999999999999999}"}) {
+    vars.clear();
+    EXPECT_FALSE(readVarSizesDirect(load(text), constants, vars)) << text.str();
+    EXPECT_TRUE(vars.empty()) << text.str();
+  }
 }
 
 TEST_F(DirectFieldsTest, DependenceSizesReadOnDemand) {

@@ -122,18 +122,16 @@ private:
     if (p == end || !llvm::isDigit(*p))
       return false;
     start = p;
-    // As StringRef::getAsInteger reads the digits: above INT64_MAX fails.
-    constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
     uint64_t v = 0;
-    bool overflow = false;
-    for (; p != end && llvm::isDigit(*p); ++p) {
-      unsigned digit = *p - '0';
-      overflow |= v > (kMax - digit) / 10;
-      v = v * 10 + digit;
-    }
+    for (; p != end && llvm::isDigit(*p); ++p)
+      v = v * 10 + (*p - '0');
     // `1.5`, `1e5`, `12ab`: a float or another token follows.
-    if (overflow || (p != end && (*p == '.' || isIdentChar(*p))))
+    if (p != end && (*p == '.' || isIdentChar(*p)))
       return false;
+    // No 18 digits exceed INT64_MAX; longer ones are read again as
+    // StringRef::getAsInteger reads them (above INT64_MAX fails).
+    if (p - start > 18)
+      return !StringRef(start, p - start).getAsInteger(10, value);
     value = static_cast<int64_t>(v);
     return true;
   }
