@@ -39,11 +39,14 @@ private:
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
   }
   void skipBlanks() {
-    while (p != end && isBlank(*p))
+    // Nearly every call stops at once, on a character above the blanks.
+    while (p != end && static_cast<unsigned char>(*p) <= ' ' && isBlank(*p))
       ++p;
   }
+  /// Values are default-initialized (`kind` is set here; the other members
+  /// initialize themselves): `PyValue()` would first zero all of it.
   PyValue *make(PyValue::Kind kind, const char *start) {
-    PyValue &v = *new (arena.Allocate()) PyValue();
+    PyValue &v = *new (arena.Allocate()) PyValue;
     v.kind = kind;
     v.text = StringRef(start, p - start);
     return &v;
@@ -61,7 +64,7 @@ private:
   PyValue *subscript(const char *start, StringRef base);
   /// The name `text` alone, as the value parser makes it.
   PyValue *makeName(StringRef text) {
-    PyValue &v = *new (arena.Allocate()) PyValue();
+    PyValue &v = *new (arena.Allocate()) PyValue;
     v.kind = PyValue::Kind::Name;
     v.text = text;
     v.str = text;

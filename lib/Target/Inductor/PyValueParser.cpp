@@ -229,8 +229,9 @@ private:
     tok = lexer.next();
   }
 
+  /// Default-initialized, as StatementReader's (DirectStatements.cpp).
   PyValue *make(PyValue::Kind kind, const char *start) {
-    PyValue &value = *new (arena.Allocate()) PyValue();
+    PyValue &value = *new (arena.Allocate()) PyValue;
     value.kind = kind;
     value.text = StringRef(start, lastEnd - start);
     return &value;
