@@ -8,7 +8,8 @@
 # default): bench/train_profile.sh first builds them instrumented in
 # BUILD_STATIC_DIR-train and runs them on generated graphs, on every call,
 # so that the profile follows the sources. SCHEDULER_OPT_PGO=0 builds them
-# without. Everything but the directory's path goes to stderr.
+# without. Arguments are passed on to cmake after the script's own (they
+# win). Everything but the directory's path goes to stderr.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_STATIC_DIR:-$root/build-static}"
@@ -32,5 +33,5 @@ if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
 cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DSCHEDULER_OPT_STATIC=ON -DSCHEDULER_OPT_ENABLE_UNITTESTS=OFF \
   -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-  -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${profile[@]}" "${linker[@]}" >&2
+  -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${profile[@]}" "${linker[@]}" "$@" >&2
 echo "$build_dir"

@@ -17,16 +17,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 static_dir="${1:?usage: train_profile.sh STATIC_BUILD_DIR}"
 train_dir="$static_dir-train"
 profile_dir="$train_dir/profile"
-llvm="/usr/lib/llvm-22"
-if [[ ! -f "$train_dir/build.ninja" ]]; then
-  linker=()
-  if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
-  cmake -G Ninja -S "$root" -B "$train_dir" -DCMAKE_BUILD_TYPE=Release \
-    -DSCHEDULER_OPT_STATIC=ON -DSCHEDULER_OPT_ENABLE_UNITTESTS=OFF \
-    -DSCHEDULER_OPT_PROFILE=generate -DSCHEDULER_OPT_PROFILE_DIR="$profile_dir" \
-    -DMLIR_DIR="$llvm/lib/cmake/mlir" -DLLVM_EXTERNAL_LIT="$llvm/bin/lit" \
-    -DMLIR_TABLEGEN_EXE="$llvm/bin/mlir-tblgen" "${linker[@]}" >&2
-fi
+# The static configuration of configure_static.sh, instrumented.
+BUILD_STATIC_DIR="$train_dir" SCHEDULER_OPT_PGO=0 \
+  bash "$root/bench/configure_static.sh" -DSCHEDULER_OPT_PROFILE=generate \
+  -DSCHEDULER_OPT_PROFILE_DIR="$profile_dir" > /dev/null
 ninja -C "$train_dir" -j2 scheduler-graph-gen scheduler-corpus-bench >&2
 
 graphs="$train_dir/training-graphs"
