@@ -10,8 +10,8 @@
 # that the benchmarks measure: Inductor dumps of 300, 3,000 and 30,000 nodes
 # (two seeds each) and one MLIR graph of 3,000 nodes. The counters go to
 # STATIC_BUILD_DIR-train/profile, which the optimized build reads. Progress
-# goes to stderr; the run is deterministic (no context threads), so the same
-# sources give the same profile.
+# goes to stderr. The runs have no context threads; the counters still vary
+# a little between runs where the bench sorts its own timings.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 static_dir="${1:?usage: train_profile.sh STATIC_BUILD_DIR}"
