@@ -642,17 +642,22 @@ bool KernelEmitter::isUniformGather(LoadOp load, int64_t width) {
   if (!hasIndirectIndices(load) ||
       !getVectorBytes(load.getResult().getType(), width))
     return false;
+  return isRowUniformAlignedStep(load, width);
+}
+
+bool KernelEmitter::isRowUniformAlignedStep(IndexedOpInterface access,
+                                            int64_t width) {
   // The indirect indices are the same for every element of the row (an
   // embedding's token, loaded once per row), so the group's elements are
   // adjacent when index = f(x, indirect) + r; aligned when f is a multiple
   // of the width for every value of the indirect indices.
-  for (Value indirect : load.getIndirectIndices())
+  for (Value indirect : access.getIndirectIndices())
     if (variesInRow(indirect))
       return false;
-  AffineExpr expr = plan.indexExprs.lookup(load);
-  return expr &&
-         isAlignedRowStep(expr, width,
-                          load.getNumIndirectSymbols() + plan.numSizeSymbols);
+  AffineExpr expr = plan.indexExprs.lookup(access);
+  return expr && isAlignedRowStep(expr, width,
+                                  access.getNumIndirectSymbols() +
+                                      plan.numSizeSymbols);
 }
 
 bool KernelEmitter::isVectorAtomicAdd(StoreOp store, int64_t width) {
@@ -662,13 +667,7 @@ bool KernelEmitter::isVectorAtomicAdd(StoreOp store, int64_t width) {
   // Each element of the group adds at its own index; one vector adds at
   // the first element's, which the others follow when the indirect indices
   // are the same for all of them (they depend on the row alone).
-  for (Value indirect : store.getIndirectIndices())
-    if (variesInRow(indirect))
-      return false;
-  AffineExpr expr = plan.indexExprs.lookup(store);
-  return expr &&
-         isAlignedRowStep(expr, width,
-                          store.getNumIndirectSymbols() + plan.numSizeSymbols);
+  return isRowUniformAlignedStep(store, width);
 }
 
 bool KernelEmitter::isColumnLoad(LoadOp load, Value memref) const {

@@ -230,6 +230,9 @@ private:
   /// indirect indices, which do not vary in the row (a scatter into an
   /// embedding's gradient at 256 * token + r).
   bool isVectorAtomicAdd(StoreOp store, int64_t width);
+  /// The test both share: `access`'s indirect indices do not vary in the
+  /// row and its index is f(x, indirect) + r with f a multiple of `width`.
+  bool isRowUniformAlignedStep(IndexedOpInterface access, int64_t width);
   LogicalResult accumulate(OpBuilder &b, Scope &element,
                            ArrayRef<Accumulator *> accumulators,
                            MutableArrayRef<SmallVector<Value>> values);
