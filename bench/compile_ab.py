@@ -5,7 +5,8 @@
         --bench end=/tmp/b/scheduler-corpus-bench --turns 3 --repetitions 21 \\
         --graphs adam_step,gpt2 --corpus corpus/inductor --out ab.json
 
-Each turn runs every build once on every graph, builds in the order given,
+Each turn runs every build once on every graph (invoked and chosen as
+bench/gpu_machine_compare.py does: run_ours, find_graphs), builds in the order given,
 so that a machine that speeds up or slows down during the run moves all of
 them alike; a build's figure is the median over the turns of the bench's
 own median of --repetitions (setup + import + schedule, `total_s`). Prints
@@ -18,29 +19,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 
-
-def graph_dirs(corpus, names):
-    """The corpus's pre-fusion dumps of the named graphs (every model of each)."""
-    dirs = []
-    for name in names:
-        root = os.path.join(corpus, name)
-        found = sorted(d for d in os.listdir(root)
-                       if os.path.isfile(os.path.join(root, d, "ir_pre_fusion.txt")))
-        if not found:
-            sys.exit(f"compile_ab: no ir_pre_fusion.txt under {root}")
-        dirs += [os.path.join(root, d) for d in found]
-    return dirs
-
-
-def run_bench(tool, graphs, repetitions):
-    out = subprocess.run(
-        [tool, "--compare=false", "--explain-options=",
-         f"--repetitions={repetitions}", *graphs],
-        check=True, capture_output=True, text=True).stdout
-    return {g["graph"]: g["time"] for g in json.loads(out)["graphs"]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The compare's own graph choice and bench invocation, so that the turns
+# time what the compare times.
+from gpu_machine_compare import find_graphs, run_ours  # noqa: E402
 
 
 def main():
@@ -48,7 +32,8 @@ def main():
     parser.add_argument("--bench", action="append", required=True,
                         metavar="NAME=PATH", help="a build to time (two or more)")
     parser.add_argument("--graphs", required=True,
-                        help="comma-separated corpus graph names")
+                        help="comma-separated corpus graph names (as the "
+                        "compare's --graphs: every model whose path holds one)")
     parser.add_argument("--corpus", default="corpus/inductor")
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--repetitions", type=int, default=21)
@@ -61,11 +46,14 @@ def main():
         if not sep or not os.access(path, os.X_OK):
             sys.exit(f"compile_ab: --bench wants NAME=PATH to a tool, not {spec!r}")
         benches.append((name, path))
-    graphs = graph_dirs(args.corpus, args.graphs.split(","))
+    graphs = [d for _, d in find_graphs(args.corpus, args.graphs.split(","), [])]
+    if not graphs:
+        sys.exit(f"compile_ab: no graph of {args.corpus} matches {args.graphs}")
 
     turns = []
     for _ in range(args.turns):
-        turns.append({name: run_bench(path, graphs, args.repetitions)
+        turns.append({name: {d: g["time"] for d, g in
+                             run_ours(path, graphs, args.repetitions).items()}
                       for name, path in benches})
 
     first = benches[0][0]

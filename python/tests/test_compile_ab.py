@@ -13,13 +13,17 @@ CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
 
 FAKE = """#!{python}
 import json, sys
-graphs = [a for a in sys.argv[1:] if not a.startswith("--")]
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+graphs = [a for i, a in enumerate(args)
+          if not a.startswith("-") and args[i - 1] != "-o"]
 with open({log!r}, "a") as log:
     log.write({name!r} + "\\n")
 turn = sum(1 for line in open({log!r}) if line.strip() == {name!r})
 times = {times!r}
-print(json.dumps({{"graphs": [{{"graph": g, "time": {{"total_s": times[turn - 1]}}}}
-                              for g in graphs]}}))
+with open(out, "w") as f:
+    json.dump({{"graphs": [{{"graph": g, "time": {{"total_s": times[turn - 1]}}}}
+                          for g in graphs]}}, f)
 """
 
 
