@@ -123,6 +123,22 @@ static cl::opt<unsigned> threads(
              "default)"),
     cl::init(0), cl::cat(benchCategory));
 
+static cl::opt<unsigned> parallelMinNodes(
+    "parallel-min-nodes",
+    cl::desc("Build an Inductor dump's loop bodies on the context's threads "
+             "when it has at least this many nodes (as "
+             "scheduler-translate's --inductor-parallel-min-nodes)"),
+    cl::init(InductorImportOptions::kDefaultParallelMinNodes),
+    cl::cat(benchCategory));
+
+static cl::opt<uint64_t> parallelParseMinBytes(
+    "parallel-parse-min-bytes",
+    cl::desc("Parse an Inductor dump in parts on the context's threads when "
+             "it has at least this many bytes (as scheduler-translate's "
+             "--inductor-parallel-parse-min-bytes)"),
+    cl::init(InductorImportOptions::kDefaultParallelParseMinBytes),
+    cl::cat(benchCategory));
+
 static cl::opt<std::string> outputFile("o", cl::desc("Output JSON file"),
                                        cl::value_desc("file"), cl::init("-"), cl::cat(benchCategory));
 
@@ -289,6 +305,15 @@ static std::unique_ptr<MLIRContext> makeContext() {
   return context;
 }
 
+/// The importer's options: its defaults but for the thresholds of its
+/// threads, which the context's threads (--context-threads) make matter.
+static InductorImportOptions importOptions() {
+  InductorImportOptions options;
+  options.parallelMinNodes = parallelMinNodes;
+  options.parallelParseMinBytes = parallelParseMinBytes;
+  return options;
+}
+
 /// Adds a pipeline to a pass manager anchored on builtin.module.
 using PipelineBuilder = std::function<LogicalResult(OpPassManager &)>;
 
@@ -325,7 +350,7 @@ static Scheduled importAndSchedule(std::unique_ptr<llvm::MemoryBuffer> contents,
   double cpuStart = cpuSeconds();
   Clock::time_point start = Clock::now();
   result.module = isMlir ? parseSourceFile<ModuleOp>(*sourceMgr, ctx)
-                         : importInductorDump(*sourceMgr, ctx);
+                         : importInductorDump(*sourceMgr, ctx, importOptions());
   Clock::time_point imported = Clock::now();
   double cpuImported = cpuSeconds();
   sourceMgr.reset();
