@@ -32,6 +32,10 @@ Options (`torch.compile(..., options={...})`):
 - `vector_atomics` (True): False lowers with --fusion-to-ptx's
   `vector-atomics=0` (one scalar atomic add an element instead of sm_90's
   vector atomics; docs/Lowering.md, "Atomic adds").
+- `ptx_flags` (None): further --fusion-to-ptx options as scheduler-opt
+  takes them (`reduction-lanes=128 reduction-rows-per-block=2`), after
+  the ones above: for measuring other lowerings of a model's graphs
+  (`bench/profile_variants.py`).
 """
 import contextlib
 import dataclasses
@@ -71,6 +75,7 @@ class Options:
     autotune: bool = False
     cache_hints: Optional[str] = None
     vector_atomics: bool = True
+    ptx_flags: Optional[str] = None
 
     def ptx_options(self) -> str:
         """The --fusion-to-ptx options these options add ("" for none)."""
@@ -79,6 +84,8 @@ class Options:
             options.append("cache-hints=" + self.cache_hints)
         if not self.vector_atomics:
             options.append("vector-atomics=0")
+        if self.ptx_flags:
+            options.append(self.ptx_flags)
         return " ".join(options)
 
     @classmethod
