@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -232,6 +233,9 @@ private:
     StringAttr name;
   };
   ArrayRef<TilingCandidate> candidateTilings(NodeOp node);
+  bool fitsGroups(ArrayRef<AffineExpr> groupSizes, NodeOp node);
+  AffineExpr product(AffineExpr a, AffineExpr b);
+  void forgetLoopOrder(NodeOp leaf);
   Tiling selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
                       AffineExpr rnumel);
   Tiling groupTiling(const Group &group);
@@ -383,6 +387,16 @@ private:
   LoopStrideCache loopStrides;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
+  /// fitsGroups per leaf node: the group sizes asked (the unused ones
+  /// null) and the answers, a few per leaf; dropped when the leaf's loops
+  /// are reordered.
+  struct GroupFit {
+    std::array<AffineExpr, 3> sizes;
+    bool fits;
+  };
+  DenseMap<Operation *, SmallVector<GroupFit, 2>> groupFits;
+  /// product(a, b) per pair.
+  DenseMap<std::pair<AffineExpr, AffineExpr>, AffineExpr> products;
   /// singleUserInputs per group id, with the group's version then.
   struct GroupReuseKeys {
     uint64_t version = ~uint64_t(0); // never a group's version: not computed

@@ -181,7 +181,7 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
     if (failed(reorderLoopsByDepPair(group.leaves, self, other)))
       return false;
     for (NodeOp leaf : group.leaves)
-      tilingCache.erase(leaf.getOperation());
+      forgetLoopOrder(leaf);
     LLVM_DEBUG(llvm::dbgs() << "reordered loops of " << group.getName()
                             << "\n");
     recomputeAfterReorder(g);

@@ -58,6 +58,36 @@ static bool isCompatible(ArrayRef<AffineExpr> groupSizes, NodeOp node) {
   return llvm::all_of(remaining, isOne);
 }
 
+/// isCompatible(groupSizes, node), asked once per node and group sizes
+/// while the node keeps its loop order (the groups of the candidate pairs
+/// of every round ask again for the same leaves).
+bool Planner::fitsGroups(ArrayRef<AffineExpr> groupSizes, NodeOp node) {
+  assert(groupSizes.size() <= 3 && "a kernel has at most three groups");
+  std::array<AffineExpr, 3> sizes = {};
+  llvm::copy(groupSizes, sizes.begin());
+  SmallVector<GroupFit, 2> &fits = groupFits[node.getOperation()];
+  for (const GroupFit &fit : fits)
+    if (fit.sizes == sizes)
+      return fit.fits;
+  bool result = isCompatible(groupSizes, node);
+  fits.push_back({sizes, result});
+  return result;
+}
+
+/// Drops what was kept about `leaf` that depends on its loop order.
+void Planner::forgetLoopOrder(NodeOp leaf) {
+  tilingCache.erase(leaf.getOperation());
+  groupFits.erase(leaf.getOperation());
+}
+
+/// SizeVars::product of two expressions, once per pair.
+AffineExpr Planner::product(AffineExpr a, AffineExpr b) {
+  auto [it, inserted] = products.try_emplace({a, b});
+  if (inserted)
+    it->second = SizeVars::product(graph.getContext(), {a, b});
+  return it->second;
+}
+
 /// Inductor's SIMDScheduling.candidate_tilings: for each access of a
 /// pointwise node that walks memory contiguously along an outer loop (a
 /// transpose), the 2D tiling splitting its loops there, scored.
@@ -74,21 +104,21 @@ ArrayRef<Planner::TilingCandidate> Planner::candidateTilings(NodeOp node) {
     int64_t s = sizeVars.sizeHint(e);
     return s >= 32 && s % 32 == 0;
   };
-  SmallVector<std::pair<Operation *, StringAttr>> accesses;
+  // The loads in walk order, then the stores in walk order: one walk.
+  SmallVector<std::pair<Operation *, StringAttr>> accesses, stores;
   SmallVector<StringAttr> writeNames;
   node.getBodyBlock().walk([&](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
+    if (auto load = dyn_cast<LoadOp>(op)) {
       accesses.push_back({op, getBufferName(load.getBuffer())});
-  });
-  node.getBodyBlock().walk([&](Operation *op) {
-    if (auto store = dyn_cast<StoreOp>(op)) {
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
       auto handle = cast<BlockArgument>(store.getBuffer());
       StringAttr name =
           node.getBufferName(handle.getArgNumber() - node.getNumLoops());
-      accesses.push_back({op, name});
+      stores.push_back({op, name});
       writeNames.push_back(name);
     }
   });
+  llvm::append_range(accesses, stores);
   int64_t nodeNumel = sizeVars.sizeHint(node.getNumelExpr());
   for (auto [access, name] : accesses) {
     std::optional<SmallVector<int64_t>> strides = loopStrides.get(node, access);
@@ -151,7 +181,7 @@ Tiling Planner::selectTiling(ArrayRef<NodeOp> nodes, AffineExpr numel,
   for (auto &[tiling, score] : ranked) {
     AffineExpr groupSizes[] = {tiling.first, tiling.second, rnumel};
     if (llvm::all_of(nodes,
-                     [&](NodeOp n) { return isCompatible(groupSizes, n); }))
+                     [&](NodeOp n) { return fitsGroups(groupSizes, n); }))
       return {tiling.first, tiling.second, rnumel};
   }
   return fallback;
@@ -209,11 +239,10 @@ std::optional<RefusalReason> Planner::whyNotFuseShapes(const Group &g1,
   const Group &pointwise = g1.isReduction ? g2 : g1;
   const Group &reduction = g1.isReduction ? g1 : g2;
   MLIRContext *ctx = graph.getContext();
-  if (pointwise.numel ==
-      SizeVars::product(ctx, {reduction.numel, reduction.rnumel})) {
+  if (pointwise.numel == product(reduction.numel, reduction.rnumel)) {
     AffineExpr groupSizes[] = {reduction.numel, reduction.rnumel};
     if (!llvm::all_of(pointwise.leaves,
-                      [&](NodeOp n) { return isCompatible(groupSizes, n); }))
+                      [&](NodeOp n) { return fitsGroups(groupSizes, n); }))
       return RefusalReason::ReductionShapeIncompatible;
     AffineExpr one = getCachedConstantExpr(1, ctx);
     Tiling tiling = pointwise.rnumel == one
