@@ -58,7 +58,10 @@ class SizeSymbolChecker {
 public:
   explicit SizeSymbolChecker(GraphOp graph);
   /// Checks `op` without a diagnostic, remembering the first that fails.
-  void visit(Operation *op);
+  void visit(Operation *op) {
+    if (!firstFailure && failed(checkOp(op, /*emit=*/false)))
+      firstFailure = op;
+  }
   /// Checks the graph's own types, then reports the first op that failed.
   LogicalResult verify();
 

@@ -167,11 +167,6 @@ SizeSymbolChecker::SizeSymbolChecker(GraphOp graph)
     : graph(graph), declared(graph.getNumSizeSymbols()),
       checkHints(!graph.getSizeHints().empty()) {}
 
-void SizeSymbolChecker::visit(Operation *op) {
-  if (!firstFailure && failed(checkOp(op, /*emit=*/false)))
-    firstFailure = op;
-}
-
 LogicalResult SizeSymbolChecker::verify() {
   for (Type type : graph.getFunctionType().getInputs())
     if (failed(checkSymbolsDeclared(graph, declared, sizeSymbolsOf(type),

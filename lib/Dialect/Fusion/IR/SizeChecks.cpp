@@ -178,47 +178,16 @@ LogicalResult fusion::verifyIndexRange(Operation *op, AffineMap map,
   return success();
 }
 
-/// Calls `fn` on every op nested in `op`, each after the ops nested in it:
-/// the order of Operation::walk, without its iterators and callback (the
-/// walk below visits every op of a graph, most of them loop-body ops).
-template <typename Fn>
-static void walkNestedPostOrder(Operation *op, Fn &fn) {
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      for (Operation &nested : block) {
-        if (nested.getNumRegions() != 0)
-          walkNestedPostOrder(&nested, fn);
-        fn(&nested);
-      }
+bool fusion::detail::addStaticBufferBytes(BufferType type, int64_t &total) {
+  if (!type.hasStaticLayout())
+    return true;
+  std::optional<int64_t> bytes =
+      getCheckedSizeInBytes(type.getShape(), type.getStrides(),
+                            type.getOffset(), type.getElementType());
+  return bytes && !llvm::AddOverflow(total, *bytes, total);
 }
 
-LogicalResult fusion::verifyTotalBytes(Operation *graph,
-                                       function_ref<void(Operation *)> visit) {
-  int64_t total = 0;
-  auto add = [&](Type t) {
-    // A symbolic layout's size is known only at run time.
-    auto type = dyn_cast<BufferType>(t);
-    if (!type || !type.hasStaticLayout())
-      return true;
-    std::optional<int64_t> bytes =
-        getCheckedSizeInBytes(type.getShape(), type.getStrides(),
-                              type.getOffset(), type.getElementType());
-    return bytes && !llvm::AddOverflow(total, *bytes, total);
-  };
-  bool fits = true;
-  for (Region &region : graph->getRegions())
-    for (Block &block : region)
-      for (BlockArgument arg : block.getArguments())
-        fits = fits && add(arg.getType());
-  auto visitOp = [&](Operation *op) {
-    for (unsigned i = 0, e = op->getNumResults(); fits && i != e; ++i)
-      fits = add(op->getResult(i).getType());
-    if (visit)
-      visit(op);
-  };
-  walkNestedPostOrder(graph, visitOp);
-  if (fits)
-    return success();
+LogicalResult fusion::detail::emitTotalBytesError(Operation *graph) {
   return graph->emitOpError(
       "buffers take more bytes together than int64 can count");
 }

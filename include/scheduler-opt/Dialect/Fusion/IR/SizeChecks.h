@@ -13,8 +13,11 @@
 #ifndef SCHEDULER_OPT_DIALECT_FUSION_IR_SIZECHECKS_H
 #define SCHEDULER_OPT_DIALECT_FUSION_IR_SIZECHECKS_H
 
+#include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
+
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
 
 #include <cstdint>
@@ -52,14 +55,64 @@ LogicalResult verifyIterationCount(Operation *op, ArrayRef<int64_t> loopSizes);
 LogicalResult verifyIndexRange(Operation *op, AffineMap map,
                                ArrayRef<int64_t> dimSizes);
 
+namespace detail {
+/// Adds the bytes of a buffer type with a static layout to `total`; false
+/// when they, or the sum, do not fit in int64.
+bool addStaticBufferBytes(BufferType type, int64_t &total);
+
+/// The error of verifyTotalBytes.
+LogicalResult emitTotalBytesError(Operation *graph);
+
+/// Calls `fn` on every op nested in `op`, each after the ops nested in it
+/// (the order of Operation::walk, without its iterators and callback: the
+/// walk visits every op of a graph, most of them loop-body ops), until it
+/// returns true; returns whether it did.
+template <typename Fn>
+bool walkNestedPostOrderUntil(Operation *op, Fn &fn) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block) {
+        if (nested.getNumRegions() != 0 &&
+            walkNestedPostOrderUntil(&nested, fn))
+          return true;
+        if (fn(&nested))
+          return true;
+      }
+  return false;
+}
+} // namespace detail
+
 /// Fails, with an error on `graph`, when the bytes of all the buffers with
 /// a static layout made or taken in it (arguments and results of every op,
 /// nested ones too) do not fit in int64 together; then no sum of buffer sizes a pass computes
 /// (live bytes, peak memory, bytes a kernel moves) can overflow. Calls
-/// `visit`, if given, on every op nested in `graph`, in walk order: checks
-/// of every op share this walk instead of making their own.
-LogicalResult verifyTotalBytes(Operation *graph,
-                               function_ref<void(Operation *)> visit = {});
+/// `visit` on every op nested in `graph`, in walk order, until the sum
+/// overflows: checks of every op share this walk instead of making their
+/// own. A template, so that the visit of each op is not an indirect call.
+template <typename VisitFn>
+LogicalResult verifyTotalBytes(Operation *graph, VisitFn &&visit) {
+  int64_t total = 0;
+  auto add = [&](Type t) {
+    // A symbolic layout's size is known only at run time.
+    auto type = dyn_cast<BufferType>(t);
+    return !type || detail::addStaticBufferBytes(type, total);
+  };
+  for (Region &region : graph->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (!add(arg.getType()))
+          return detail::emitTotalBytesError(graph);
+  auto visitOp = [&](Operation *op) {
+    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
+      if (!add(op->getResult(i).getType()))
+        return true;
+    visit(op);
+    return false;
+  };
+  if (detail::walkNestedPostOrderUntil(graph, visitOp))
+    return detail::emitTotalBytesError(graph);
+  return success();
+}
 
 /// Appends the size hints to `diag` as "s0 = 4, s1 = ?" (? for a symbol
 /// without a hint).
