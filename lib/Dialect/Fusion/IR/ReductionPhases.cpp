@@ -93,7 +93,9 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     return it == phases.end() ? Phase::Pointwise : it->second;
   };
   // Joins the phases of `values`, failing on a mix of before and after.
-  auto join = [&](Operation *op, ValueRange values) -> FailureOr<Phase> {
+  // Generic over the range: an op's operands are iterated in place, without
+  // a ValueRange's out-of-line access to each element.
+  auto join = [&](Operation *op, auto &&values) -> FailureOr<Phase> {
     Phase result = Phase::Pointwise;
     for (Value v : values) {
       Phase phase = phaseOf(v);
