@@ -18,6 +18,12 @@ scheduler-corpus-bench built here. For each graph of corpus/inductor:
     beside them as foreach_lists.json, as in the corpus.
  3. scheduler-corpus-bench times import + --fusion-schedule on the corpus dump
     and on the fresh dump, on the same machine.
+ 4. With --turns N (N > 1), steps 1 and 3 run N times in alternation on
+    each graph (the traced compile of step 2 once), and each turn's
+    ratio is Inductor's median over ours in that turn: on a host whose
+    speed moves from one minute to the next, a ratio of times taken
+    seconds apart holds where a ratio of two medians taken apart does
+    not. The report gives the median turn's ratio and the range.
 
 wide2000 has no fx_graph_readable.py in the corpus, so only our side is
 measured on it. Backward graphs are compiled as inference graphs (their inputs do not
@@ -270,6 +276,8 @@ def trace_order(path):
 
 
 def measure_torch(torch, timer, fx_path, compiles, dump_dir):
+    """Untraced and traced compiles of one FX graph; also returns a
+    function that times `compiles` more untraced ones (for later turns)."""
     gm, inputs = load_fx_graph(fx_path, torch)
     untraced = [compile_once(torch, gm, inputs, timer)
                 for _ in range(compiles)]
@@ -295,7 +303,24 @@ def measure_torch(torch, timer, fx_path, compiles, dump_dir):
             "schedulers_per_compile": untraced[0][2],
             "compile_s": statistics.median(t[1] for t in untraced),
             "scheduler_init_traced_s": traced[0],
-            "fresh_dumps": kept}
+            "fresh_dumps": kept}, \
+        lambda: [compile_once(torch, gm, inputs, timer)[0]
+                 for _ in range(compiles)]
+
+
+def turn_ratios(turns):
+    """Each turn's Inductor median over our time in that turn (the fresh
+    dump's when there is one, else the corpus dump's), for the turns where
+    both sides have a time; and their median, min and max."""
+    ratios = []
+    for turn in turns:
+        ours = turn.get("ours_fresh_s") or turn.get("ours_corpus_s")
+        if turn.get("scheduler_init_s") and ours:
+            ratios.append(turn["scheduler_init_s"] / ours)
+    if not ratios:
+        return None
+    return {"ratios": ratios, "median": statistics.median(ratios),
+            "min": min(ratios), "max": max(ratios)}
 
 
 # ---------------------------------------------------------------------------
@@ -313,6 +338,15 @@ def ratio(a, b):
     return "%.0f\u00d7" % (a / b) if a and b else "n/a"
 
 
+def fmt_turns(summary):
+    """`median× (min–max, N turns)` of turn_ratios' summary."""
+    if not summary:
+        return "n/a"
+    return "%.0f\u00d7 (%.0f\u2013%.0f, %d turns)" % (
+        summary["median"], summary["min"], summary["max"],
+        len(summary["ratios"]))
+
+
 def write_report(out, data):
     with open(os.path.join(out, "gpu_compare.json"), "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)
@@ -324,37 +358,40 @@ def write_report(out, data):
               data.get("gpu")), "",
              "| graph | nodes (corpus / fresh) | Inductor Scheduler.__init__ "
              "| with debug trace | ours, corpus dump | ours, fresh dump | "
-             "ratio | result.json |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "ratio | ratio in turns | result.json |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for rec in data["graphs"]:
         t = rec.get("torch") or {}
         corpus = rec.get("ours_corpus") or {}
         fresh = (rec.get("ours_fresh") or [None])[0] or {}
-        lines.append("| `%s` | %s / %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| `%s` | %s / %s | %s | %s | %s | %s | %s | %s | %s |" % (
             rec["graph"], corpus.get("nodes", "n/a"),
             fresh.get("nodes", "n/a"), fmt_ms(t.get("scheduler_init_s")),
             fmt_ms(t.get("scheduler_init_traced_s")),
             fmt_ms(corpus.get("total_s")), fmt_ms(fresh.get("total_s")),
             ratio(t.get("scheduler_init_s"),
                   fresh.get("total_s") or corpus.get("total_s")),
+            fmt_turns(rec.get("turn_ratios")),
             fmt_ms(rec.get("result_json_s"))))
         for threads, runs in sorted((rec.get("ours_by_threads") or {}).items(),
                                     key=lambda item: int(item[0])):
             fresh_t = (runs.get("fresh") or [None])[0] or {}
             corpus_t = runs.get("corpus") or {}
-            lines.append("| %d threads | | | | %s | %s | %s | |" % (
+            lines.append("| %d threads | | | | %s | %s | %s | | |" % (
                 int(threads), fmt_ms(corpus_t.get("total_s")),
                 fmt_ms(fresh_t.get("total_s")),
                 ratio(t.get("scheduler_init_s"),
                       fresh_t.get("total_s") or corpus_t.get("total_s"))))
         if rec.get("torch_error"):
-            lines.append("|  | error: %s | | | | | | |" %
+            lines.append("|  | error: %s | | | | | | | |" %
                          rec["torch_error"].replace("|", "/")[:200])
     lines += ["", "*ratio*: Inductor's Scheduler.__init__ without tracing "
               "over our import + schedule (on the fresh dump when there is "
               "one, else on the corpus dump), with %d context threads; "
               "the *N threads* rows run the same with contexts of N "
-              "threads." % data["context_threads"][0]]
+              "threads; *ratio in turns*: with --turns, the median of the turns' "
+              "ratios, each Inductor's median over ours in the same turn, "
+              "and their range." % data["context_threads"][0]]
     with open(os.path.join(out, "gpu_compare.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -392,6 +429,11 @@ def main():
                              "contexts; the first is the reported run, "
                              "each other one is recorded beside it "
                              "(ours_by_threads)")
+    parser.add_argument("--turns", type=int, default=1,
+                        help="alternate Inductor's untraced compiles and "
+                             "our runs this many times on each graph; "
+                             "each turn's ratio is recorded (turns, "
+                             "turn_ratios)")
     parser.add_argument("--full-compile", action="store_true",
                         help="compile to the end (code generation, Triton) "
                              "instead of stopping after Scheduler.__init__")
@@ -423,12 +465,14 @@ def main():
         timer.stop = not args.full_compile
         data["stopped_after_scheduler"] = timer.stop
         data["compiles"] = args.compiles
+    data["turns"] = args.turns
 
     for gid, d in graphs:
         rec = {"graph": gid, "result_json_s": init_times.get(gid)}
         data["graphs"].append(rec)
         fx_path = os.path.join(d, "fx_graph_readable.py")
         fresh = []
+        more_compiles = None
         try:
             if not os.path.exists(fx_path):
                 raise FileNotFoundError(
@@ -437,7 +481,7 @@ def main():
             with open(fx_path) as f:
                 rec["inputs"] = len(parse_signature(f.read()))
             if torch is not None:
-                rec["torch"] = measure_torch(
+                rec["torch"], more_compiles = measure_torch(
                     torch, timer, fx_path, args.compiles,
                     os.path.join(args.dumps or os.path.join(args.out, "dumps"),
                                  gid))
@@ -454,11 +498,43 @@ def main():
             else:
                 rec.setdefault("ours_by_threads", {})[str(threads)] = {
                     "corpus": corpus_run, "fresh": fresh_runs}
+        if args.turns > 1 and thread_counts:
+            measure_turns(args, rec, d, fresh, more_compiles,
+                          thread_counts[0])
         write_report(args.out, data)
         print("%-40s %s" % (gid, rec.get("torch_error") or "ok"),
               flush=True)
     write_report(args.out, data)
     return 0
+
+
+def measure_turns(args, rec, d, fresh, more_compiles, threads):
+    """Turns 2 to --turns: Inductor's untraced compiles, then our runs; the
+    first turn is the run above (its untraced compiles came before the
+    traced one)."""
+    def our_times():
+        ours = run_ours(args.bench, [d] + fresh, args.repetitions, threads)
+        corpus_run = summarize_ours(ours.get(d)) or {}
+        fresh_run = (summarize_ours(ours.get(fresh[0])) if fresh else
+                     None) or {}
+        return corpus_run.get("total_s"), fresh_run.get("total_s")
+
+    first_fresh = (rec.get("ours_fresh") or [None])[0] or {}
+    turns = [{"scheduler_init_s": (rec.get("torch") or {}).get(
+                  "scheduler_init_s"),
+              "ours_corpus_s": (rec.get("ours_corpus") or {}).get("total_s"),
+              "ours_fresh_s": first_fresh.get("total_s")}]
+    try:
+        for _ in range(1, args.turns):
+            init = (statistics.median(more_compiles()) if more_compiles
+                    else None)
+            corpus_s, fresh_s = our_times()
+            turns.append({"scheduler_init_s": init,
+                          "ours_corpus_s": corpus_s, "ours_fresh_s": fresh_s})
+    except Exception as e:  # keep the turns measured so far
+        rec["turns_error"] = "%s: %s" % (type(e).__name__, e)
+    rec["turns"] = turns
+    rec["turn_ratios"] = turn_ratios(turns)
 
 
 def cpu_model():
