@@ -8,6 +8,7 @@
 
 #include "scheduler-opt/Pipelines/LoweringPipelines.h"
 #include "CacheHints.h"
+#include "PredicateStores.h"
 #include "scheduler-opt/Conversion/Passes.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 #include "scheduler-opt/Pipelines/Pipelines.h"
@@ -160,6 +161,9 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  if (options.predicateStores)
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createPTXPredicateStoresPass(options.cacheHints));
   if (options.cacheHints != CacheHints::None)
     pm.addNestedPass<gpu::GPUModuleOp>(
         createPTXCacheHintsPass(options.cacheHints));

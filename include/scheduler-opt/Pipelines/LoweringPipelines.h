@@ -166,6 +166,13 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
   PassOptions::Option<bool> approxExp{
       *this, "approx-exp", llvm::cl::desc("convert-fusion-to-gpu's approx-exp"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> predicateStores{
+      *this, "predicate-stores",
+      llvm::cl::desc("Write the stores a kernel guards (bounds, a row's "
+                     "leader) as predicated PTX stores instead of branching "
+                     "around them, so that their loads stay before the "
+                     "guard (docs/Lowering.md, \"Predicated stores\")"),
+      llvm::cl::init(true)};
   PassOptions::Option<CacheHints> cacheHints{
       *this, "cache-hints",
       llvm::cl::desc("PTX cache hints on a row's streamed loads and on "

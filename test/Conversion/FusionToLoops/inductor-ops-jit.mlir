@@ -13,8 +13,11 @@
 // PTX: max.u64
 // PTX-DAG: shl.b64
 // PTX-DAG: shr.u64
-// PTX: copysign.f32
+// copysign(2, x), its result stored under a predicate (predicated stores,
+// docs/Lowering.md): LLVM writes it as x's sign bit or'ed into 2.0's bits.
+// PTX: and.b32 [[SIGN:%r[0-9]+]], %r{{[0-9]+}}, -2147483648;
 // PTX: cvt.rzi.s64.f32
+// PTX: or.b32 %r{{[0-9]+}}, [[SIGN]], 1073741824;
 
 fusion.graph @inductor_ops() -> (!fusion.buffer<8xf32>, !fusion.buffer<8xi64>, !fusion.buffer<8xi64>, !fusion.buffer<4xi64>, !fusion.buffer<4xi64>, !fusion.buffer<8xi64>, !fusion.buffer<8xi64>, !fusion.buffer<8xf32>, !fusion.buffer<8xf32>, !fusion.buffer<8xf32>, !fusion.buffer<8xi64>, !fusion.buffer<8xf32>) attributes {device = "cuda:0"} {
   // x = [-3.5, -2.5, ..., 3.5] (index_expr of a float dtype: int64, then a
