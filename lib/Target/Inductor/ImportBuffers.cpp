@@ -14,6 +14,7 @@
 #include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -123,6 +124,13 @@ forEachLayoutLine(const DumpNode &node,
     forEachLayoutLine(*member, fn);
 }
 
+/// Frees the `<name>_layout` lines of the node and its members.
+static void releaseLayoutLines(DumpNode &node) {
+  node.layouts = {};
+  for (const auto &member : node.members)
+    releaseLayoutLines(*member);
+}
+
 /// True when two layouts describe the same storage (FixedLayout and
 /// MutationLayoutSHOULDREMOVE print the same fields). Layouts of the same
 /// text, as the parser knows them, are: their fields are not read (those
@@ -186,13 +194,12 @@ LogicalResult GraphImporter::collectInputs() {
   // A graph input is a buffer the nodes refer to that no node produces.
   // Names point into the dump, which outlives the importer.
   llvm::StringMap<std::pair<StringRef, const char *>> firstReference;
-  for (const auto &node : dump.nodes)
-    forEachReference(*node, [&](StringRef name, const char *at, bool unmet) {
-      if (!buffers.count(name)) {
-        firstReference.try_emplace(name, name, at);
-        unmetOfUnwritten |= unmet;
-      }
-    });
+  auto noteReference = [&](StringRef name, const char *at, bool unmet) {
+    if (!buffers.count(name)) {
+      firstReference.try_emplace(name, name, at);
+      unmetOfUnwritten |= unmet;
+    }
+  };
   // `<name>_layout` lines repeat what the dump says elsewhere about a
   // buffer; they must all agree, with the buffer's own layout line for
   // produced buffers, and with each other for graph inputs. Only the
@@ -201,25 +208,44 @@ LogicalResult GraphImporter::collectInputs() {
   // of the graph again).
   llvm::StringMap<const DumpLayout *> inputLayouts;
   LogicalResult consistent = success();
-  for (const auto &node : dump.nodes)
-    forEachLayoutLine(*node, [&](StringRef name, const DumpLayout &layout) {
-      const DumpLayout *given;
-      if (auto produced = buffers.find(name); produced != buffers.end()) {
-        given = &produced->second.second->layout;
-      } else {
-        auto [it, inserted] = inputLayouts.try_emplace(name, &layout);
-        if (inserted)
-          return;
-        given = it->second;
-      }
-      if (failed(consistent) || sameLayout(*given, layout))
+  auto checkLayoutLine = [&](StringRef name, const DumpLayout &layout) {
+    const DumpLayout *given;
+    if (auto produced = buffers.find(name); produced != buffers.end()) {
+      given = &produced->second.second->layout;
+    } else {
+      auto [it, inserted] = inputLayouts.try_emplace(name, &layout);
+      if (inserted)
         return;
-      InFlightDiagnostic diag = error(layout.loc)
-                                << "layout of '" << name
-                                << "' differs from its layout given before";
-      diag.attachNote(loc(given->loc)) << "given here";
-      consistent = failure();
-    });
+      given = it->second;
+    }
+    if (failed(consistent) || sameLayout(*given, layout))
+      return;
+    InFlightDiagnostic diag = error(layout.loc)
+                              << "layout of '" << name
+                              << "' differs from its layout given before";
+    diag.attachNote(loc(given->loc)) << "given here";
+    consistent = failure();
+  };
+  // One walk over the nodes for both, which frees each node's layout lines
+  // as it leaves the node, while they are still in the caches (freed
+  // later, each line would be read from memory again), unless one of them
+  // is an input's first: those stay until the inputs' types are made.
+  SmallVector<DumpNode *> keptLayouts;
+  for (const auto &node : dump.nodes) {
+    forEachReference(*node, noteReference);
+    size_t inputsBefore = inputLayouts.size();
+    forEachLayoutLine(*node, checkLayoutLine);
+    if (keepParsed)
+      continue;
+    if (inputLayouts.size() == inputsBefore)
+      releaseLayoutLines(*node);
+    else
+      keptLayouts.push_back(node.get());
+  }
+  auto releaseKept = llvm::make_scope_exit([&] {
+    for (DumpNode *node : keptLayouts)
+      releaseLayoutLines(*node);
+  });
   if (failed(consistent))
     return failure();
 

@@ -20,7 +20,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
 
-#include <functional>
 #include <type_traits>
 
 using namespace mlir;
@@ -35,7 +34,7 @@ static bool isDescendant(const DumpNode &node, const DumpNode *leaf) {
 }
 
 LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
-  auto [it, inserted] = nodesByName.try_emplace(node.name, &node);
+  auto [it, inserted] = nodesByName.try_emplace(keepName(node.name), &node);
   if (!inserted) {
     InFlightDiagnostic diag = error(node.loc)
                               << "node '" << node.name << "' is defined twice";
@@ -58,7 +57,7 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   }
   for (const DumpBuffer &buffer : node.outputs) {
     auto [bit, binserted] =
-        buffers.try_emplace(buffer.name, std::make_pair(&node, &buffer));
+        buffers.try_emplace(keepName(buffer.name), std::make_pair(&node, &buffer));
     if (!binserted) {
       InFlightDiagnostic diag = error(buffer.loc) << "buffer '" << buffer.name
                                                   << "' is defined twice";
@@ -103,17 +102,9 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     return nullptr;
   values.reserve(inputNames.size() + numBuffers);
   // What a node no longer needs is freed as the import goes: the layout
-  // lines once the inputs are known, the whole node once its op is built
-  // (what the graph's outputs need of it is kept aside). A large dump's
-  // parsed form then never lives beside all of its IR.
-  std::function<void(DumpNode &)> releaseLayouts = [&](DumpNode &node) {
-    node.layouts = {};
-    for (auto &member : node.members)
-      releaseLayouts(*member);
-  };
-  if (!keepParsed)
-    for (auto &node : dump.nodes)
-      releaseLayouts(*node);
+  // lines once the inputs are known (collectInputs), the whole node once
+  // its op is built (what the graph's outputs need of it is kept aside). A
+  // large dump's parsed form then never lives beside all of its IR.
 
   Location fileLoc =
       loc(locator.getSourceMgr()

@@ -322,6 +322,9 @@ private:
                                               ArrayRef<StringRef> inputs);
 
   // ImportBuffers.cpp
+  /// The graph inputs (inputNames, inputTypes), from the buffers the nodes
+  /// refer to and the `<name>_layout` lines, which it checks against each
+  /// other; then frees those lines unless the parsed dump is kept.
   LogicalResult collectInputs();
   /// The buffer type of a layout on the graph's device; `graphInput`
   /// also accepts a zero-dimensional CPU tensor, which Inductor passes to
@@ -392,6 +395,17 @@ private:
   llvm::DenseMap<StringRef, const DumpNode *> nodesByName;
   llvm::DenseMap<StringRef, std::pair<const DumpNode *, const DumpBuffer *>>
       buffers;
+  /// The text of those keys, copied side by side (keepName): a lookup
+  /// compares the name it is given with the text of every key of that
+  /// length it probes, which in the dump lies where the node or buffer was
+  /// written, long gone from the caches; copied, the names of a 100k-node
+  /// graph take a megabyte.
+  llvm::BumpPtrAllocator nameArena;
+  StringRef keepName(StringRef name) {
+    char *copy = nameArena.Allocate<char>(name.size());
+    std::copy(name.begin(), name.end(), copy);
+    return StringRef(copy, name.size());
+  }
   /// Whether an unmet dependence of some node names a buffer no node
   /// writes (collectInputs sees every reference): only then does buildNode
   /// look each node's unmet dependences up, to report the first such one.
