@@ -11,7 +11,8 @@
 
 #include "ImportInductorImpl.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -75,13 +76,14 @@ LogicalResult mlir::fusion::inductor::loadForeachLists(
   return readLists(**id, locator, arena, lists);
 }
 
-/// The buffers a top-level node writes (its members' for a container).
-static void collectBufferNames(const DumpNode &node,
-                               llvm::StringSet<> &names) {
+/// Calls `fn` on each buffer a top-level node writes (its members' for a
+/// container, which lists them too, so a name may come twice).
+static void forEachBufferName(const DumpNode &node,
+                              function_ref<void(StringRef)> fn) {
   for (const DumpBuffer &buffer : node.outputs)
-    names.insert(buffer.name);
+    fn(buffer.name);
   for (const auto &member : node.members)
-    collectBufferNames(*member, names);
+    forEachBufferName(*member, fn);
 }
 
 /// The names of a node's unmet dependences (for a container, its members'
@@ -97,8 +99,10 @@ static SmallVector<StringRef> sortedUnmetNames(const DumpNode &node) {
       for (const DumpDep &dep : leaf->unmet.deps)
         names.push_back(dep.name);
   }
-  llvm::StringSet<> own;
-  collectBufferNames(node, own);
+  // A dense set keeps a node's buffer or two inline (a StringSet would
+  // allocate a table and each name).
+  llvm::SmallDenseSet<StringRef, 8> own;
+  forEachBufferName(node, [&](StringRef name) { own.insert(name); });
   llvm::erase_if(names, [&](StringRef name) { return own.contains(name); });
   llvm::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -110,13 +114,12 @@ static SmallVector<StringRef> sortedUnmetNames(const DumpNode &node) {
 /// order of the dependences' names; other nodes keep their order.
 static void topologicalSortSchedule(
     std::vector<std::unique_ptr<DumpNode>> &nodes) {
-  llvm::StringMap<unsigned> producerOf;
-  for (auto [index, node] : llvm::enumerate(nodes)) {
-    llvm::StringSet<> names;
-    collectBufferNames(*node, names);
-    for (const auto &name : names)
-      producerOf[name.getKey()] = index;
-  }
+  llvm::DenseMap<StringRef, unsigned> producerOf;
+  for (auto [index, node] : llvm::enumerate(nodes))
+    forEachBufferName(*node,
+                      [&, index = index](StringRef name) {
+                        producerOf[name] = index;
+                      });
   std::vector<SmallVector<StringRef>> unmet;
   for (const auto &node : nodes)
     unmet.push_back(sortedUnmetNames(*node));
@@ -156,10 +159,10 @@ LogicalResult mlir::fusion::inductor::createForeachNodes(
     const DumpLocator &locator) {
   if (lists.empty())
     return success();
-  llvm::StringMap<unsigned> topLevel;
+  llvm::DenseMap<StringRef, unsigned> topLevel;
   for (auto [index, node] : llvm::enumerate(dump.nodes))
     topLevel[node->name] = index;
-  llvm::StringMap<const char *> listed;
+  llvm::DenseMap<StringRef, const char *> listed;
   std::vector<std::unique_ptr<DumpNode>> foreachNodes;
   for (const ForeachList &list : lists) {
     // Names of nodes that dead-node elimination removed are skipped, and
@@ -192,12 +195,11 @@ LogicalResult mlir::fusion::inductor::createForeachNodes(
     if (members.empty())
       continue;
     // The parts of a foreach kernel run at the same time.
-    llvm::StringMap<const DumpNode *> writer;
+    llvm::DenseMap<StringRef, const DumpNode *> writer;
     for (unsigned index : members) {
-      llvm::StringSet<> names;
-      collectBufferNames(*dump.nodes[index], names);
-      for (const auto &name : names)
-        writer[name.getKey()] = dump.nodes[index].get();
+      const DumpNode *node = dump.nodes[index].get();
+      forEachBufferName(*node,
+                        [&](StringRef name) { writer[name] = node; });
     }
     for (unsigned index : members) {
       const DumpNode &node = *dump.nodes[index];
