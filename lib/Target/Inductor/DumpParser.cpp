@@ -121,8 +121,9 @@ struct ParsedSpan {
   std::vector<std::unique_ptr<DumpNode>> nodes;
 };
 
-/// Adds `offset` to the line of every statement of `node`.
+/// Adds `offset` to the line of `node` and of every statement of it.
 static void shiftLines(DumpNode &node, int offset) {
+  node.line += offset;
   if (node.body)
     for (DumpBlock &block : node.body->blocks)
       for (DumpStmt &stmt : block.stmts)
@@ -604,6 +605,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
   node.kind = *kind;
   node.name = name;
   node.loc = header.textBegin();
+  node.line = header.number;
   node.kindName = kindName;
   node.innerClasses = inner;
   advance();

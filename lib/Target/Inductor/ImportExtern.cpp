@@ -102,7 +102,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     if (failed(offsets))
       return failure();
     NopOp op = createOp<NopOp>(
-        builder, loc(node.loc), types, builder.getStringAttr(node.name),
+        builder, nodeLoc(node), types, builder.getStringAttr(node.name),
         builder.getStrArrayAttr(names), inputs, *offsets);
     bindOutputs(node, op->getResults());
     return success();
@@ -129,7 +129,7 @@ LogicalResult GraphImporter::buildExternOrNop(const DumpNode &node) {
     // MultiOutput nodes in index order); see docs/Importer.md.
     index = multiOutputCount[reads.front().first]++;
   }
-  ExternOp op = createOp<ExternOp>(builder, loc(node.loc), node.name, kernel,
+  ExternOp op = createOp<ExternOp>(builder, nodeLoc(node), node.name, kernel,
                                    inputs, types, names, *tied, sideEffects);
   if (index)
     op->setAttr("index", builder.getI64IntegerAttr(*index));

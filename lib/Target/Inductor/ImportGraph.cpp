@@ -33,6 +33,21 @@ static bool isDescendant(const DumpNode &node, const DumpNode *leaf) {
   });
 }
 
+Location GraphImporter::nodeLoc(const DumpNode &node) {
+  if (node.line && dumpFile) {
+    // The locator is moved to the node all the same, as locating it would
+    // (a body's thread starts from there: registerBody).
+    locator.seek({dumpBufferId, node.loc, node.line});
+    return FileLineColLoc::get(dumpFile, node.line, /*column=*/1);
+  }
+  Location l = loc(node.loc);
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(l); fileLoc && node.line) {
+    dumpFile = fileLoc.getFilename();
+    dumpBufferId = locator.mark().id;
+  }
+  return l;
+}
+
 LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
   auto [it, inserted] = nodesByName.try_emplace(keepName(node.name), &node);
   if (!inserted) {
@@ -351,7 +366,7 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
                                [](AffineExpr e) { return getStaticSize(e); });
   };
   NodeOp op = createOp<NodeOp>(
-      builder, loc(node.loc), node.name,
+      builder, nodeLoc(node), node.name,
       staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
       staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
       names, mutated, *tied);
@@ -384,7 +399,7 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
       types.push_back(*type);
     }
   Operation *container;
-  Location l = loc(node.loc);
+  Location l = nodeLoc(node);
   switch (node.kind) {
   case DumpNode::Kind::Fused:
     container = FusedOp::create(builder, l, types);

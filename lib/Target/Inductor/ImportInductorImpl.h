@@ -260,6 +260,10 @@ private:
 
   InFlightDiagnostic error(const char *at) { return locator.emitError(at); }
   Location loc(const char *at) { return locator.get(at); }
+  /// loc(node.loc), made from the line the parser counted once the dump's
+  /// file name is known (the locator would count the lines of the node
+  /// before it again).
+  Location nodeLoc(const DumpNode &node);
 
   // ImportGraph.cpp
   /// Adds the buffers of `node` that the graph returns to `outputBuffers`.
@@ -386,6 +390,10 @@ private:
   /// The flags every loop body's arith and math ops take (BodyBuilder).
   BodyBuilder::Flags bodyFlags;
   std::string device;
+  /// The dump's file name, as its nodes' locations carry it, and its
+  /// buffer (nodeLoc).
+  StringAttr dumpFile;
+  unsigned dumpBufferId = 0;
 
   /// Every node and buffer of the dump, keyed by their names in the dump's
   /// text (which outlives the importer): dense maps keep the key in the

@@ -222,6 +222,9 @@ struct DumpNode {
   Kind kind;
   StringRef name;
   const char *loc;
+  /// The line of `loc` (its column is 1), counted by the parser as a
+  /// statement's is; 0 for a node the importer makes (a foreach kernel).
+  unsigned line = 0;
   /// SchedulerNode, ExternKernelSchedulerNode, ...
   StringRef kindName;
   /// The classes in parentheses: ComputedBuffer; SchedulerNode,SchedulerNode.
