@@ -18,6 +18,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <gtest/gtest.h>
 
@@ -130,6 +132,48 @@ TEST_F(DirectStatementsTest, CommonShapes) {
            "ops.index_expr(get_index, torch.int64)",
        })
     check(s, /*expectDirect=*/true);
+}
+
+/// Float literals on both sides of the reader's exact path (a significand
+/// up to 2^53, a power of ten up to 10^22 either way) and past it, and
+/// random doubles printed with 1 to 17 significant digits: bit for bit the
+/// parser's value.
+TEST_F(DirectStatementsTest, FloatLiterals) {
+  for (StringRef s : {
+           "0.0", "0.999", "1e-08", "1e22", "1e23", "1e-22", "1e-23",
+           "9007199254740992.0", "9007199254740993.0", "9007199254740995.5",
+           "0.9007199254740993", "123456789012345678901234567890.5",
+           "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e+308",
+           "3.4028234663852886e+38", "1.0000000000000002",
+           "0.30000000000000004", "5e-1", "5E+0", "0.000000000000000000000001",
+           "100000000000000000000000.0", "1e+022", "1e-0022",
+       }) {
+    std::string statement = ("ops.constant(" + s + ", torch.float64)").str();
+    check(statement, /*expectDirect=*/true);
+    check("ops.constant(-" + s.str() + ", torch.float64)", true);
+  }
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  for (unsigned i = 0; i < 2000; ++i) {
+    // splitmix64: doubles of every exponent, from their bits.
+    uint64_t z = (state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    double value;
+    std::memcpy(&value, &z, sizeof(value));
+    if (!std::isfinite(value))
+      continue;
+    // Small magnitudes too, where the exact path applies.
+    int exponent;
+    if (i % 2)
+      value = std::ldexp(std::frexp(value, &exponent), int(i % 40) - 20);
+    for (int digits = 1; digits <= 17; ++digits) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "ops.constant(%.*g, torch.float64)",
+                    digits, std::fabs(value));
+      check(text, /*expectDirect=*/true);
+    }
+  }
 }
 
 TEST_F(DirectStatementsTest, OtherShapesGoToTheParser) {

@@ -18,6 +18,7 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -93,6 +94,54 @@ bool StatementReader::name(StringRef &out) {
   return true;
 }
 
+/// The double nearest the decimal `token` (digits, an optional fraction
+/// and exponent, as scanNumberToken reads them) when it is a significand
+/// below 2^53 times a power of ten up to 10^22 either way: both are exact
+/// doubles, so one multiplication or division rounds once, to the value
+/// from_chars gives (Clinger's fast path; the constants of loop bodies,
+/// 0.999, 1e-08, are such). None otherwise.
+static std::optional<double> exactDecimal(StringRef token) {
+  static constexpr double kPowersOfTen[] = {
+      1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  constexpr uint64_t kMaxExact = uint64_t(1) << 53;
+  const char *p = token.begin(), *end = token.end();
+  uint64_t significand = 0;
+  int exponent = 0;
+  auto digits = [&](bool fraction) {
+    for (; p != end && llvm::isDigit(*p); ++p) {
+      significand = significand * 10 + (*p - '0');
+      if (significand > kMaxExact)
+        return false;
+      exponent -= fraction;
+    }
+    return true;
+  };
+  if (!digits(false))
+    return std::nullopt;
+  if (p != end && *p == '.') {
+    ++p;
+    if (!digits(true))
+      return std::nullopt;
+  }
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    bool negative = p != end && *p == '-';
+    if (p != end && (*p == '+' || *p == '-'))
+      ++p;
+    int written = 0;
+    for (; p != end && llvm::isDigit(*p); ++p)
+      if ((written = written * 10 + (*p - '0')) > 1000)
+        return std::nullopt;
+    exponent += negative ? -written : written;
+  }
+  if (p != end || exponent < -22 || exponent > 22)
+    return std::nullopt;
+  double value = static_cast<double>(significand);
+  return exponent < 0 ? value / kPowersOfTen[-exponent]
+                      : value * kPowersOfTen[exponent];
+}
+
 PyValue *StatementReader::number(const char *start, bool negate) {
   const char *digits = p;
   bool isFloat;
@@ -110,9 +159,13 @@ PyValue *StatementReader::number(const char *start, bool negate) {
     return v;
   }
   double value;
-  auto [last, status] = std::from_chars(token.begin(), token.end(), value);
-  if (status != std::errc() || last != token.end())
-    return nullptr;
+  if (std::optional<double> exact = exactDecimal(token)) {
+    value = *exact;
+  } else {
+    auto [last, status] = std::from_chars(token.begin(), token.end(), value);
+    if (status != std::errc() || last != token.end())
+      return nullptr;
+  }
   PyValue *v = make(PyValue::Kind::Float, start);
   v->floatValue = negate ? -value : value;
   return v;
