@@ -378,6 +378,57 @@ const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
 // Translators
 //===----------------------------------------------------------------------===//
 
+/// fusion.load, fusion.store and fusion.index_expr as their ODS builders
+/// make them (operands in order, result type, `map` and a store's `mode`,
+/// and nothing else: the static_asserts catch a property added to them),
+/// created directly (createDirect) rather than through an OperationState.
+/// They are about a third of a body's ops.
+template <typename OpTy>
+static OpTy createAccess(BodyBuilder &b, Location l, TypeRange types,
+                         ArrayRef<Value> leading, ValueRange indices,
+                         typename OpTy::Properties &properties) {
+  SmallVector<Value, 8> operands(leading);
+  operands.append(indices.begin(), indices.end());
+  return createDirect<OpTy>(b, l, types, operands, properties);
+}
+
+static LoadOp createLoad(BodyBuilder &b, Location l, Type type, Value buffer,
+                         ValueRange indices, AffineMapAttr map) {
+  static_assert(sizeof(LoadOp::Properties) == sizeof(AffineMapAttr));
+  LoadOp::Properties properties{};
+  properties.map = map;
+  if (LoadOp op =
+          createAccess<LoadOp>(b, l, type, buffer, indices, properties))
+    return op;
+  return createOp<LoadOp>(b, l, type, buffer, indices, map);
+}
+
+static StoreOp createStore(BodyBuilder &b, Location l, Value value,
+                           Value buffer, ValueRange indices, AffineMapAttr map,
+                           StoreModeAttr mode) {
+  static_assert(sizeof(StoreOp::Properties) ==
+                sizeof(AffineMapAttr) + sizeof(StoreModeAttr));
+  StoreOp::Properties properties{};
+  properties.map = map;
+  properties.mode = mode;
+  Value leading[] = {value, buffer};
+  if (StoreOp op =
+          createAccess<StoreOp>(b, l, {}, leading, indices, properties))
+    return op;
+  return createOp<StoreOp>(b, l, value, buffer, indices, map, mode);
+}
+
+static IndexExprOp createIndexExpr(BodyBuilder &b, Location l, Type type,
+                                   ValueRange indices, AffineMapAttr map) {
+  static_assert(sizeof(IndexExprOp::Properties) == sizeof(AffineMapAttr));
+  IndexExprOp::Properties properties{};
+  properties.map = map;
+  if (IndexExprOp op =
+          createAccess<IndexExprOp>(b, l, type, {}, indices, properties))
+    return op;
+  return createOp<IndexExprOp>(b, l, type, indices, map);
+}
+
 FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
                                           StringRef opName) {
   FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
@@ -409,7 +460,7 @@ FailureOr<Value> BodyImporter::indexValue(unsigned index, const char *at,
   if (failed(buildIndex(index, at, map, operands)))
     return failure();
   return Value(
-      createOp<IndexExprOp>(builder, l, type, operands, indexMapAttr(map)));
+      createIndexExpr(builder, l, type, operands, indexMapAttr(map)));
 }
 
 LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
@@ -436,8 +487,8 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
   }
   auto bufferType = cast<BufferType>(buffer->getType());
   c.result.value = setTorchType(
-      createOp<LoadOp>(builder, loc(c.stmt.loc), bufferType.getValueType(),
-                       *buffer, operands, indexMapAttr(map)),
+      createLoad(builder, loc(c.stmt.loc), bufferType.getValueType(),
+                 *buffer, operands, indexMapAttr(map)),
       bodyDtypeOf(bufferType.getElementType()));
   return success();
 }
@@ -493,8 +544,8 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
     return failure();
   Type element =
       bodyDtypeOf(llvm::cast<BufferType>(handle.getType()).getElementType());
-  createOp<StoreOp>(builder, l, convert(*value, element, l), handle, operands,
-                    indexMapAttr(map), mode);
+  createStore(builder, l, convert(*value, element, l), handle, operands,
+              indexMapAttr(map), mode);
   result.kind = BodyValue::Nothing;
   return success();
 }
