@@ -289,11 +289,13 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
       }
       return success();
     }
-    if (value.kind != PyValue::Kind::Name || !env.count(value.str))
+    auto it = value.kind == PyValue::Kind::Name ? env.find(value.str)
+                                                : env.end();
+    if (it == env.end())
       return error(value.loc()) << "'return' needs a name defined in the "
                                    "block, found "
                                 << value.text;
-    result = env.lookup(value.str);
+    result = it->second;
     return success();
   }
   if (env.count(stmt.target))
@@ -324,7 +326,9 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
                                  "'ops.load(...)', found "
                               << value.text;
   }
-  env[stmt.target] = out;
+  // Not bound yet (checked above): moved in, so that a tuple's values are
+  // not copied.
+  env.try_emplace(stmt.target, std::move(out));
   return success();
 }
 
