@@ -665,6 +665,9 @@ private:
   SmallVector<AffineExpr> indices;
   /// The index terms of each index.
   SmallVector<SmallVector<IndexTerm, 1>> indexTerms;
+  /// buildIndex's map and operands of each index, once built, where the
+  /// operands are loop variables only: nothing the body does changes them.
+  SmallVector<std::pair<AffineMap, SmallVector<Value, 4>>> builtIndices;
   llvm::SmallDenseMap<StringRef, unsigned, 8> indexNames;
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;

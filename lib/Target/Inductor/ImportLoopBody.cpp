@@ -193,6 +193,7 @@ LogicalResult BodyImporter::parseIndices() {
     indexTerms.push_back(std::move(index.terms));
   }
   indirect.assign(numIndirect, Value());
+  builtIndices.resize(indices.size());
   return success();
 }
 
@@ -581,7 +582,24 @@ Type BodyImporter::floatTypeFor(Type t) {
 LogicalResult BodyImporter::buildIndex(unsigned index, const char *at,
                                        AffineMap &map,
                                        SmallVectorImpl<Value> &operands) {
-  return buildMap(indices[index], indexTerms[index], at, map, operands);
+  // A body loads and stores through the same index several times (each
+  // buffer of a pointwise node at `index0`).
+  auto &[builtMap, builtOperands] = builtIndices[index];
+  if (builtMap) {
+    map = builtMap;
+    operands.append(builtOperands);
+    return success();
+  }
+  size_t first = operands.size();
+  if (failed(buildMap(indices[index], indexTerms[index], at, map, operands)))
+    return failure();
+  // Without symbol operands the map uses no indirect index and no index
+  // term, the only values that change as the body is built.
+  if (map.getNumDims() == operands.size() - first) {
+    builtMap = map;
+    builtOperands.assign(operands.begin() + first, operands.end());
+  }
+  return success();
 }
 
 /// Marks the loop variables (dimensions below `dims.size()`) and indirect
