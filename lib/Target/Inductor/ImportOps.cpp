@@ -353,22 +353,31 @@ mlir::fusion::inductor::lookupReductionType(StringRef name) {
   return symbolizeReduceKind(name);
 }
 
+/// The bucket of lookupOp's table that a name falls in: its first and last
+/// characters and its length, which the table's names mostly differ in.
+static unsigned opBucket(StringRef name) {
+  return (static_cast<unsigned char>(name.front()) * 31u +
+          static_cast<unsigned char>(name.back()) * 7u + name.size()) &
+         255u;
+}
+
 const OpDef *mlir::fusion::inductor::lookupOp(StringRef name) {
-  // The rows by their name's first character, then compared whole: a
-  // statement's operation is looked up once, and hashing the name for a
-  // StringMap cost more than these few comparisons (mostly of lengths).
-  struct ByFirstChar {
-    SmallVector<const OpDef *, 8> rows[128];
+  // The rows by a cheap hash of the name, then compared whole: a
+  // statement's operation is looked up once, and hashing the whole name
+  // for a StringMap cost more than this; the 256 buckets leave about one
+  // row in each.
+  struct Buckets {
+    SmallVector<const OpDef *, 2> rows[256];
   };
-  static const ByFirstChar table = [] {
-    ByFirstChar t;
+  static const Buckets table = [] {
+    Buckets t;
     for (const OpDef &def : kOpTable)
-      t.rows[static_cast<unsigned char>(def.name.front())].push_back(&def);
+      t.rows[opBucket(def.name)].push_back(&def);
     return t;
   }();
-  if (name.empty() || static_cast<unsigned char>(name.front()) >= 128)
+  if (name.empty())
     return nullptr;
-  for (const OpDef *def : table.rows[static_cast<unsigned char>(name.front())])
+  for (const OpDef *def : table.rows[opBucket(name)])
     if (def->name == name)
       return def;
   return nullptr;
