@@ -41,8 +41,18 @@ private:
   }
   void skipBlanks() {
     // Nearly every call stops at once, on a character above the blanks.
-    while (p != end && static_cast<unsigned char>(*p) <= ' ' && isBlank(*p))
-      ++p;
+    const char *q = p;
+    while (q != end && static_cast<unsigned char>(*q) <= ' ' && isBlank(*q))
+      ++q;
+    p = q;
+  }
+  /// The end of the identifier characters from `q` on. The scans run on
+  /// locals: a `char` read may alias the cursor `p`, which the compiler
+  /// would then store and load again at every character.
+  const char *skipIdent(const char *q) const {
+    while (q != end && isIdentChar(*q))
+      ++q;
+    return q;
   }
   /// Values are default-initialized (`kind` is set here; the other members
   /// initialize themselves): `PyValue()` would first zero all of it.
@@ -82,8 +92,7 @@ bool StatementReader::name(StringRef &out) {
   if (p == end || !(llvm::isAlpha(*p) || *p == '_'))
     return false;
   while (true) {
-    while (p != end && isIdentChar(*p))
-      ++p;
+    p = skipIdent(p);
     if (p == end || *p != '.')
       break;
     ++p;
@@ -177,15 +186,15 @@ PyValue *StatementReader::argument() {
     return nullptr;
   char c = *p;
   if (c == '\'' || c == '"') {
-    ++p;
-    while (p != end && *p != c) {
-      if (*p == '\\' || *p == '\n')
+    const char *q = p + 1;
+    while (q != end && *q != c) {
+      if (*q == '\\' || *q == '\n')
         return nullptr;
-      ++p;
+      ++q;
     }
-    if (p == end)
+    if (q == end)
       return nullptr;
-    ++p;
+    p = q + 1;
     PyValue *v = make(PyValue::Kind::String, start);
     v->str = v->text.drop_front().drop_back();
     return v;
@@ -272,8 +281,7 @@ PyValue *StatementReader::value() {
     // argument, read here instead of scanned again by argument().
     PyValue *arg = nullptr;
     if (p != end && (llvm::isAlpha(*p) || *p == '_')) {
-      while (p != end && isIdentChar(*p))
-        ++p;
+      p = skipIdent(p);
       const char *keyEnd = p;
       skipBlanks();
       if (p != end && *p == '=') {
