@@ -269,3 +269,60 @@ TEST_F(DirectFieldsTest, DependenceSizesReadOnDemand) {
   }
   EXPECT_EQ(symbols.getNames().size(), 2u);
 }
+
+TEST_F(DirectFieldsTest, Layouts) {
+  // Reads `source` both ways: the direct reader must agree with the
+  // generic one or decline, leaving its output as it was.
+  auto check = [&](StringRef source, bool expectDirect) {
+    StringRef text = load(source);
+    DumpLayout direct;
+    bool read = readLayoutDirect(text, constants, direct);
+    EXPECT_EQ(read, expectDirect) << source.str();
+    if (!read) {
+      EXPECT_EQ(direct.loc, nullptr) << source.str();
+      EXPECT_TRUE(direct.size.empty()) << source.str();
+      return;
+    }
+    ScopedDiagnosticHandler quiet(&ctx, [](Diagnostic &) { return success(); });
+    FailureOr<PyValue *> value = parsePyValue(text, locator, arena);
+    ASSERT_TRUE(succeeded(value)) << source.str();
+    FailureOr<DumpLayout> generic = reader.readLayout(*value);
+    ASSERT_TRUE(succeeded(generic)) << source.str();
+    EXPECT_EQ(direct.kind, generic->kind) << source.str();
+    EXPECT_EQ(direct.className, generic->className) << source.str();
+    EXPECT_EQ(direct.className.data(), generic->className.data());
+    EXPECT_EQ(direct.loc, generic->loc) << source.str();
+    EXPECT_EQ(direct.device, generic->device) << source.str();
+    EXPECT_EQ(direct.dtype, generic->dtype) << source.str();
+    EXPECT_EQ(direct.dtypeLoc, generic->dtypeLoc) << source.str();
+    EXPECT_EQ(direct.size, generic->size) << source.str();
+    EXPECT_EQ(direct.stride, generic->stride) << source.str();
+    EXPECT_EQ(direct.offset, generic->offset) << source.str();
+  };
+  check("FixedLayout('cuda:0', torch.float32, size=[64, 4096], "
+        "stride=[4096, 1])",
+        true);
+  check("MutationLayoutSHOULDREMOVE('cuda:0', torch.float32, size=[], "
+        "stride=[])",
+        true);
+  check("FlexibleLayout('cuda:0', torch.int64, size=[8], stride=[1], "
+        "offset=16)",
+        true);
+  check("  FixedLayout ( 'cuda:0' ,torch.bool,size = [2],stride=[1] )  ", true);
+  // Sizes in size symbols, other argument orders, other classes, dtypes
+  // that are not one dotted name, and errors go to the generic path.
+  check("FixedLayout('cuda:0', torch.float32, size=[s0, 64], stride=[64, 1])",
+        false);
+  check("FixedLayout('cuda:0', torch.float32, stride=[1], size=[8])", false);
+  check("NoneLayout(device=device(type='cuda', index=0), size=[0], "
+        "stride=[0])",
+        false);
+  check("FixedLayout(device(type='cuda', index=0), torch.float32, size=[8], "
+        "stride=[1])",
+        false);
+  check("FixedLayout('cuda:0', torch . float32, size=[8], stride=[1])", false);
+  check("FixedLayout('cuda:0', torch.float32, size=[8, 2], stride=[1])", false);
+  check("FixedLayout('cuda:0', torch.float32, size=[8], stride=[1]) + 1",
+        false);
+  check("Layout2('cuda:0', torch.float32, size=[8], stride=[1])", false);
+}

@@ -35,6 +35,7 @@ public:
   bool sizePair(AffineExpr &first, AffineExpr &second);
   bool sizeListPair(SmallVectorImpl<AffineExpr> &first,
                     SmallVectorImpl<AffineExpr> &second);
+  bool layout(DumpLayout &out);
   /// True once only blanks are left.
   bool atEnd() {
     skipBlanks();
@@ -164,6 +165,9 @@ private:
     return out || name == "False";
   }
   bool user(DumpUser &user);
+  /// A dotted name written without blanks (`torch.float32`), which the
+  /// value parser reads as one Name of the same text.
+  bool dottedName(StringRef &out, const char *&start);
 
   /// Elements of a sequence up to `close` (an optional trailing comma, as
   /// Python and the value parser allow), each read by `element`.
@@ -375,6 +379,48 @@ bool DirectReader::sizeListPair(SmallVectorImpl<AffineExpr> &first,
          punct(')');
 }
 
+bool DirectReader::dottedName(StringRef &out, const char *&start) {
+  skipBlanks();
+  start = p;
+  while (true) {
+    if (p == end || !(llvm::isAlpha(*p) || *p == '_'))
+      return false;
+    while (p != end && isIdentChar(*p))
+      ++p;
+    if (p == end || *p != '.')
+      break;
+    ++p;
+  }
+  out = StringRef(start, p - start);
+  // `inf` and `nan` are floats; a following `.` or `(` makes another value.
+  return out != "inf" && out != "nan" && !peek('.') && !peek('(');
+}
+
+/// `FixedLayout('cuda:0', torch.float32, size=[64, 4096], stride=[4096, 1])`
+/// with an optional `offset=` in integers, for the layout classes with
+/// storage (ValueReader::readLayout reads every other shape).
+bool DirectReader::layout(DumpLayout &out) {
+  StringRef className, device;
+  const char *classStart;
+  if (!ident(className, classStart) ||
+      !llvm::is_contained(getLayoutClasses().drop_back(2), className) ||
+      !punct('(') || !string(device) || !punct(','))
+    return false;
+  out.kind = DumpLayout::Kind::Fixed;
+  out.className = className;
+  out.loc = classStart;
+  out.device = device.str();
+  if (!dottedName(out.dtype, out.dtypeLoc) || !punct(',') ||
+      !keyword("size") || !sizeList(out.size) || !punct(',') ||
+      !keyword("stride") || !sizeList(out.stride) ||
+      out.size.size() != out.stride.size())
+    return false;
+  out.offset = constants.get(0);
+  if (punct(',') && (!keyword("offset") || !size(out.offset)))
+    return false;
+  return punct(')');
+}
+
 /// Runs `read` on a reader over `text`; keeps what it read only if it
 /// succeeded and consumed the whole text, else restores `out`.
 template <typename Vector, typename Fn>
@@ -426,4 +472,15 @@ bool mlir::fusion::inductor::readSizeListPairDirect(
   first.truncate(firstSize);
   second.truncate(secondSize);
   return false;
+}
+
+bool mlir::fusion::inductor::readLayoutDirect(StringRef text,
+                                              ConstantExprs &constants,
+                                              DumpLayout &out) {
+  DumpLayout layout;
+  DirectReader reader(text, constants);
+  if (!reader.layout(layout) || !reader.atEnd())
+    return false;
+  out = std::move(layout);
+  return true;
 }

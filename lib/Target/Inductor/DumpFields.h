@@ -106,11 +106,11 @@ private:
 
 /// The most common field shapes read straight from a field's text
 /// (DirectFields.cpp): dependence lists, node user lists, `{p0: 64}`,
-/// `(numel, reduction numel)` and `([sizes], [reduction sizes])` in
-/// integers. Each appends to (or sets) its output and returns true only
-/// when ValueReader would read the same from the parsed text; otherwise
-/// it leaves the output as it was and returns false, without a
-/// diagnostic, and the caller parses the text as a Python value.
+/// `(numel, reduction numel)`, `([sizes], [reduction sizes])` and layouts
+/// with storage, in integers. Each appends to (or sets) its output and
+/// returns true only when ValueReader would read the same from the parsed
+/// text; otherwise it leaves the output as it was and returns false,
+/// without a diagnostic, and the caller parses the text as a Python value.
 bool readDepListDirect(StringRef text, ConstantExprs &constants,
                        DumpDepList &out);
 bool readUserListDirect(StringRef text, ConstantExprs &constants,
@@ -122,6 +122,8 @@ bool readSizePairDirect(StringRef text, ConstantExprs &constants,
 bool readSizeListPairDirect(StringRef text, ConstantExprs &constants,
                             SmallVectorImpl<AffineExpr> &first,
                             SmallVectorImpl<AffineExpr> &second);
+bool readLayoutDirect(StringRef text, ConstantExprs &constants,
+                      DumpLayout &out);
 
 } // namespace inductor
 } // namespace fusion

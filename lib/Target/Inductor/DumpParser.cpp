@@ -425,7 +425,8 @@ private:
   }
 
   /// Parses `key = <layout>` at `indent` into `layout`. A layout whose
-  /// text was read before is that layout again, located here.
+  /// text was read before is that layout again, located here; a new one
+  /// in the common shape is read from its text (readLayoutDirect).
   LogicalResult parseLayoutField(const FieldKey &key, unsigned indent,
                                  DumpLayout &layout) {
     FailureOr<const char *> start = expectField(key, indent);
@@ -445,6 +446,13 @@ private:
         layout.className =
             StringRef(here(layout.className.data()), layout.className.size());
         layout.dtype = StringRef(here(layout.dtype.data()), layout.dtype.size());
+        advance();
+        return success();
+      }
+      // Read whole from its line, the text is the whole value (readField).
+      if (readLayoutDirect(text, constants, layout)) {
+        layout.firstText = text.data();
+        layouts.try_emplace(text, layout);
         advance();
         return success();
       }
