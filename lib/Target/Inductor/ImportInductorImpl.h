@@ -43,8 +43,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include <cstring>
 #include <memory>
 
 namespace mlir {
@@ -464,10 +466,51 @@ struct BodyValue {
   unsigned index = 0;
 };
 
+/// The hash of a loop body's names (`load_12`, `index0`, `p1`): their
+/// length and first and last eight bytes, mixed as MurmurHash3's
+/// finalizer does. The names are short and differ mostly in their last
+/// digits; DenseMapInfo<StringRef>'s hash of every byte (an out-of-line
+/// call) cost about as much as the rest of a lookup.
+struct BodyNameInfo : llvm::DenseMapInfo<StringRef> {
+  static unsigned getHashValue(StringRef name) {
+    const char *p = name.data();
+    size_t n = name.size();
+    uint64_t first = 0, last = 0;
+    if (n >= 8) {
+      std::memcpy(&first, p, 8);
+      std::memcpy(&last, p + n - 8, 8);
+    } else if (n >= 4) {
+      uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      first = a;
+      last = b;
+    } else {
+      for (size_t i = 0; i < n; ++i)
+        first = first << 8 | static_cast<unsigned char>(p[i]);
+    }
+    uint64_t h = first ^ llvm::rotl(last, 29) ^ n;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return static_cast<unsigned>(h);
+  }
+  static bool isEqual(StringRef a, StringRef b) {
+    // As DenseMapInfo<StringRef>::isEqual, inline: `b` may be the empty or
+    // the tombstone key, which only the same pointer equals.
+    const char *empty = getEmptyKey().data(), *tomb = getTombstoneKey().data();
+    if (b.data() == empty || b.data() == tomb)
+      return a.data() == b.data();
+    return a == b;
+  }
+};
+
 /// The names a block has bound so far. Names are keys into the dump's
 /// text, which outlives the import; a typical block binds a dozen, held
 /// inline (a StringMap would allocate every entry).
-using BodyEnv = llvm::SmallDenseMap<StringRef, BodyValue, 16>;
+using BodyEnv = llvm::SmallDenseMap<StringRef, BodyValue, 16, BodyNameInfo>;
 
 /// One `target = ops.<name>(...)` statement being translated.
 struct OpCall {
@@ -668,7 +711,7 @@ private:
   /// buildIndex's map and operands of each index, once built, where the
   /// operands are loop variables only: nothing the body does changes them.
   SmallVector<std::pair<AffineMap, SmallVector<Value, 4>>> builtIndices;
-  llvm::SmallDenseMap<StringRef, unsigned, 8> indexNames;
+  llvm::SmallDenseMap<StringRef, unsigned, 8, BodyNameInfo> indexNames;
   SmallVector<Value> indirect;
   unsigned numIndirect = 0;
   llvm::SmallDenseSet<StringRef, 8> depNames;

@@ -124,7 +124,7 @@ LogicalResult BodyImporter::parseIndices() {
            << expected << "]";
   }
   // A few names a node: a small map on the stack, not a StringMap's heap.
-  llvm::SmallDenseMap<StringRef, unsigned, 8> loopVars;
+  llvm::SmallDenseMap<StringRef, unsigned, 8, BodyNameInfo> loopVars;
   for (auto [i, range] : llvm::enumerate(body.varRanges))
     if (!loopVars.try_emplace(range.first, i).second)
       return error(body.varRangesLoc)
