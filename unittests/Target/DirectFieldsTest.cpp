@@ -118,6 +118,15 @@ TEST_F(DirectFieldsTest, DependenceListsAsInductorPrintsThem) {
             true);
   checkDeps("[MemoryDep('buf3', c0, {c0: 4096}, atomic_add)]", true);
   checkDeps("[MemoryDep('buf3', 0, {}, None)]", true);
+  // Index functions and sums in parentheses, as Inductor prints them.
+  checkDeps("[MemoryDep('buf0', ModularIndexing(d0, 1, 8), {d0: 64})]", true);
+  checkDeps("[MemoryDep('buf32', 32768*d0 + 256*d1 + (ModularIndexing((d2 - "
+            "256), 1, 256)), {d0: 4, d1: 128, d2: 768})]",
+            true);
+  checkDeps("[MemoryDep('t', 64*d1 + (ModularIndexing((d2 - 512), 1, 64)) + "
+            "8192*(ModularIndexing((d2 - 512), 64, 4)), {d1: 4, d2: 768})]",
+            true);
+  checkDeps("[MemoryDep('buf0', d0 + ( d1 ) + Max(d0 , 1), {d0: 64})]", true);
   checkDeps("[MemoryDep('buf1', 4096*d0 - d1 + 4095, {d0: 8, d1: 4096})]",
             true);
   checkDeps("[StarDep(name='buf7', mode=None)]", true);
@@ -135,9 +144,20 @@ TEST_F(DirectFieldsTest, DependenceListsAsInductorPrintsThem) {
 TEST_F(DirectFieldsTest, OtherShapesGoToThePythonValuePath) {
   // Size symbols are numbered in order of appearance by the generic reader.
   checkDeps("[MemoryDep('buf0', d0, {d0: s77})]", false);
-  // Index functions, floor division, powers, unary minus, subscripts.
-  checkDeps("[MemoryDep('buf0', ModularIndexing(d0, 1, 8), {d0: 64})]", false);
+  // Floor division, powers, unary minus, subscripts; index functions with
+  // them, or with keywords; a parenthesized index alone (whose text the
+  // value parser keeps without the parentheses unless it is a sum).
   checkDeps("[MemoryDep('buf0', (d0//8), {d0: 64})]", false);
+  checkDeps("[MemoryDep('buf0', ModularIndexing(d0//2, 1, 8), {d0: 64})]",
+            false);
+  checkDeps("[MemoryDep('buf0', ModularIndexing(d0, 1, 8,), {d0: 64})]",
+            false);
+  checkDeps("[MemoryDep('buf0', f(x=d0), {d0: 64})]", false);
+  checkDeps("[MemoryDep('buf0', (d0), {d0: 64})]", false);
+  checkDeps("[MemoryDep('buf0', (d0 + 1), {d0: 64})]", false);
+  checkDeps("[MemoryDep('buf0', d0 + ModularIndexing(d0, 1, 8)(d1), "
+            "{d0: 64})]",
+            false);
   checkDeps("[MemoryDep('buf0', d0**2, {d0: 64})]", false);
   checkDeps("[MemoryDep('buf0', -d0, {d0: 64})]", false);
   checkDeps("[MemoryDep('buf0', d0 + -1, {d0: 64})]", false);

@@ -7,15 +7,16 @@
 // are read here straight from the text, without building Python values.
 // Only what the Python-value path (PyValueParser.cpp, then DumpFields.cpp)
 // would read to the same result is accepted; anything else (sizes in size
-// symbols, non-affine indices, unusual spacing of arguments, errors) makes
-// a reader return false without a diagnostic, and the caller takes that
-// path, which reads it or reports it.
+// symbols, indices with `//`, `%` or `**`, unusual spacing of arguments,
+// errors) makes a reader return false without a diagnostic, and the
+// caller takes that path, which reads it or reports it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DumpFields.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Compiler.h"
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -154,6 +155,27 @@ private:
   bool sizeList(SmallVectorImpl<AffineExpr> &out);
   /// A sum of products of names and integers (`256*d0 + d1`); its text.
   bool affineText(StringRef &text);
+  /// A sum of products of names, integers, calls and parenthesized sums
+  /// (`256*d0 + (ModularIndexing((d2 - 256), 1, 256))`); its text. Its
+  /// recursion keeps the cursor in memory, so it is slower than affineText
+  /// and taken only where that fails.
+  bool indexText(StringRef &text);
+  /// indexText from `p` on a reader of its own; the end of the text read,
+  /// or null. Out of line, so that the caller's reader, whose address it
+  /// never sees, keeps its cursor in a register.
+  LLVM_ATTRIBUTE_NOINLINE static const char *
+  indexTextAt(const char *p, const char *end, ConstantExprs &constants,
+              StringRef &text) {
+    DirectReader reader(StringRef(p, end - p), constants);
+    return reader.indexText(text) ? reader.p : nullptr;
+  }
+  /// The sum of indexText; `last` is left at the end of the last factor
+  /// read, `depth` counts the brackets open around it.
+  bool indexSum(const char *&last, unsigned depth);
+  /// A call's arguments (`call`) or a sum, in the parentheses at `p`.
+  bool indexBrackets(const char *&last, unsigned depth, bool call);
+  /// Far below the value parser's nesting limit.
+  static constexpr unsigned kMaxIndexDepth = 16;
   bool memoryDep(DumpDep &dep);
   bool starDep(DumpDep &dep);
   bool weakDep(DumpDep &dep);
@@ -257,10 +279,75 @@ bool DirectReader::affineText(StringRef &text) {
   return true;
 }
 
+bool DirectReader::indexText(StringRef &text) {
+  skipBlanks();
+  const char *start = p, *last = p;
+  // The value parser's text of `(x)` alone is x's unless x is a sum.
+  if (p == end || *p == '(' || !indexSum(last, 0))
+    return false;
+  // The value ends here: the caller expects `,` or a closing bracket, so
+  // anything else (`/`, `%`, `**`) makes it fail.
+  text = StringRef(start, last - start);
+  return true;
+}
+
+bool DirectReader::indexSum(const char *&last, unsigned depth) {
+  do {
+    do {
+      skipBlanks();
+      if (p == end)
+        return false;
+      if (*p == '(') {
+        // A sum in parentheses (the value parser's `(x)`, x widened).
+        if (!indexBrackets(last, depth, /*call=*/false))
+          return false;
+      } else {
+        StringRef name;
+        const char *at;
+        int64_t value;
+        if (llvm::isDigit(*p) ? !integer(value, at) : !ident(name, at))
+          return false;
+        last = p;
+        if (!name.empty() && peek('(') &&
+            !indexBrackets(last, depth, /*call=*/true))
+          return false;
+      }
+      // A factor followed by `(` or `[` is called or subscripted.
+      skipBlanks();
+      if (p != end && (*p == '(' || *p == '['))
+        return false;
+    } while (punct('*'));
+  } while (punct('+') || punct('-'));
+  return true;
+}
+
+bool DirectReader::indexBrackets(const char *&last, unsigned depth,
+                                 bool call) {
+  if (depth == kMaxIndexDepth)
+    return false;
+  ++p;
+  // A call has one or more arguments, each a sum.
+  do {
+    if (!indexSum(last, depth + 1))
+      return false;
+  } while (call && punct(','));
+  if (!punct(')'))
+    return false;
+  last = p;
+  return true;
+}
+
 bool DirectReader::memoryDep(DumpDep &dep) {
   dep.kind = DumpDep::Kind::Memory;
-  if (!punct('(') || !string(dep.name) || !punct(',') ||
-      !affineText(dep.index) || !punct(',') || !sizeDictText(dep.sizes))
+  if (!punct('(') || !string(dep.name) || !punct(','))
+    return false;
+  const char *index = p;
+  if (!affineText(dep.index)) {
+    p = indexTextAt(index, end, constants, dep.index);
+    if (!p)
+      return false;
+  }
+  if (!punct(',') || !sizeDictText(dep.sizes))
     return false;
   if (punct(',')) {
     // The store mode: None or a name.
