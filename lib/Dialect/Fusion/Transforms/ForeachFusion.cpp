@@ -99,21 +99,11 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex,
 /// part's, so filtering the parts' lists keeps the first occurrences, in
 /// order, that filtering the units' keeps.
 void Planner::mergePartDeps(Group &fe) {
-  bumpVersion(fe);
-  fe.reads.clear();
-  fe.writes.clear();
-  fe.unmet.clear();
-  for (unsigned part : fe.parts)
-    fe.writes.insert(groups[part].writes.begin(), groups[part].writes.end());
-  for (unsigned part : fe.parts) {
+  mergeDeps(fe, fe.parts, [&](unsigned part) {
     const Group &group = groups[part];
-    for (Attribute dep : group.reads)
-      if (!fe.writes.contains(dep))
-        fe.reads.insert(dep);
-    for (Attribute dep : group.unmet)
-      if (!fe.bufferNames.contains(getDepName(dep)) && !fe.writes.contains(dep))
-        fe.unmet.insert(dep);
-  }
+    return DepLists{group.reads.getArrayRef(), group.writes.getArrayRef(),
+                    group.unmet.getArrayRef()};
+  });
 }
 
 /// Inductor's get_consumer_subnode_for: the part of foreach group f that

@@ -136,23 +136,10 @@ void Planner::refreshUnitDeps(unsigned unit) {
 }
 
 void Planner::recomputeGroupDeps(Group &group) {
-  // Inductor's ReadWrites.merge_list and refresh_group_node_dependencies.
-  bumpVersion(group);
-  group.reads.clear();
-  group.writes.clear();
-  group.unmet.clear();
-  for (unsigned unit : group.units)
-    group.writes.insert(unitDeps[unit].writes.begin(),
-                        unitDeps[unit].writes.end());
-  for (unsigned unit : group.units) {
-    for (Attribute dep : unitDeps[unit].reads)
-      if (!group.writes.contains(dep))
-        group.reads.insert(dep);
-    for (Attribute dep : unitDeps[unit].unmet)
-      if (!group.bufferNames.contains(getDepName(dep)) &&
-          !group.writes.contains(dep))
-        group.unmet.insert(dep);
-  }
+  mergeDeps(group, group.units, [&](unsigned unit) {
+    const UnitDeps &deps = unitDeps[unit];
+    return DepLists{deps.reads, deps.writes, deps.unmet};
+  });
 }
 
 LogicalResult Planner::initialize() {

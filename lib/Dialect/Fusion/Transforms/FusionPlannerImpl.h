@@ -117,6 +117,11 @@ struct UnitDeps {
   SmallVector<Attribute, 4> reads, writes, unmet;
 };
 
+/// A unit's or a group's dependence lists, as mergeDeps reads them.
+struct DepLists {
+  ArrayRef<Attribute> reads, writes, unmet;
+};
+
 /// What racesInPlace looks at in one unit: its writes that update a storage
 /// in place and its reads (other than WeakDeps) of buffers with a storage,
 /// each with that storage. Computed from UnitDeps on first use (the writes
@@ -178,6 +183,34 @@ private:
   void initializeSchedule();
   void makeUnitGroup(unsigned unit, Group &group);
   void recomputeGroupDeps(Group &group);
+  /// Inductor's ReadWrites.merge_list and refresh_group_node_dependencies:
+  /// `group`'s writes are the ordered union of its sources' writes
+  /// (`depsOf(source)`: a unit's or a part's DepLists), its reads the
+  /// sources' reads it does not write, its unmet dependences the sources'
+  /// unmet ones it neither writes nor names, each list in the sources'
+  /// order. A template so that the planner's most frequent refresh makes
+  /// no indirect call per source.
+  template <typename DepsOf>
+  void mergeDeps(Group &group, ArrayRef<unsigned> sources, DepsOf depsOf) {
+    bumpVersion(group);
+    group.reads.clear();
+    group.writes.clear();
+    group.unmet.clear();
+    for (unsigned source : sources) {
+      ArrayRef<Attribute> writes = depsOf(source).writes;
+      group.writes.insert(writes.begin(), writes.end());
+    }
+    for (unsigned source : sources) {
+      DepLists deps = depsOf(source);
+      for (Attribute dep : deps.reads)
+        if (!group.writes.contains(dep))
+          group.reads.insert(dep);
+      for (Attribute dep : deps.unmet)
+        if (!group.bufferNames.contains(getDepName(dep)) &&
+            !group.writes.contains(dep))
+          group.unmet.insert(dep);
+    }
+  }
   void refreshUnitDeps(unsigned unit);
 
   bool isIndirect(MemoryDepAttr dep) const {
