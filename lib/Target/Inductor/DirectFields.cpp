@@ -490,7 +490,7 @@ bool DirectReader::layout(DumpLayout &out) {
   StringRef className, device;
   const char *classStart;
   if (!ident(className, classStart) ||
-      !llvm::is_contained(getLayoutClasses().drop_back(2), className) ||
+      !isStorageLayoutClass(className) ||
       !punct('(') || !string(device) || !punct(','))
     return false;
   out.kind = DumpLayout::Kind::Fixed;

@@ -305,6 +305,10 @@ ArrayRef<StringRef> mlir::fusion::inductor::getLayoutClasses() {
   return kLayoutClasses;
 }
 
+bool mlir::fusion::inductor::isStorageLayoutClass(StringRef className) {
+  return llvm::is_contained(getLayoutClasses().drop_back(2), className);
+}
+
 FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   DumpLayout layout;
   layout.loc = v->loc();
@@ -330,7 +334,7 @@ FailureOr<DumpLayout> ValueReader::readLayout(const PyValue *v) {
   // stride and offset. NonOwningLayout is a view into another buffer's
   // storage and CommBufferLayout a communication buffer: both are storage
   // with a fixed layout to the scheduler.
-  if (!llvm::is_contained(getLayoutClasses().drop_back(2), v->str))
+  if (!isStorageLayoutClass(v->str))
     return error(v) << "unsupported layout '" << v->str
                     << "' (expected FixedLayout, FlexibleLayout, "
                        "NonOwningLayout, CommBufferLayout, "

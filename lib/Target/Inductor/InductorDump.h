@@ -396,6 +396,9 @@ ArrayRef<SchedulerNodeKind> getSchedulerNodeKinds();
 /// The layout classes the dump prints: those with storage, then
 /// MultiOutputLayout and NoneLayout.
 ArrayRef<StringRef> getLayoutClasses();
+/// True for the layout classes with storage (all but MultiOutputLayout and
+/// NoneLayout), which print a device, a dtype, sizes and strides.
+bool isStorageLayoutClass(StringRef className);
 
 /// Shows a piece of source text in a message: at most `limit` characters of
 /// its first line, in quotes, non-printable bytes escaped.
