@@ -242,7 +242,7 @@ LogicalResult GraphImporter::collectInputs() {
     else
       keptLayouts.push_back(node.get());
   }
-  auto releaseKept = llvm::make_scope_exit([&] {
+  llvm::scope_exit releaseKept([&] {
     for (DumpNode *node : keptLayouts)
       releaseLayoutLines(*node);
   });
