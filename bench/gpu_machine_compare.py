@@ -128,6 +128,14 @@ def run_ours(bench, dirs, repetitions, threads=0):
     return {d: g for d, g in zip(dirs, graphs)}
 
 
+def time_ours(bench, d, fresh, repetitions, threads):
+    """run_ours on the corpus dump `d` and the fresh dumps: the summaries
+    of the corpus dump's run and of each fresh dump's."""
+    ours = run_ours(bench, [d] + fresh, repetitions, threads)
+    return (summarize_ours(ours.get(d)),
+            [summarize_ours(ours.get(f)) for f in fresh])
+
+
 def summarize_ours(graph):
     if not graph:
         return None
@@ -489,10 +497,8 @@ def main():
         except Exception as e:  # report and go on with the next graph
             rec["torch_error"] = "%s: %s" % (type(e).__name__, e)
         for i, threads in enumerate(thread_counts):
-            ours = run_ours(args.bench, [d] + fresh, args.repetitions,
-                            threads)
-            corpus_run = summarize_ours(ours.get(d))
-            fresh_runs = [summarize_ours(ours.get(f)) for f in fresh]
+            corpus_run, fresh_runs = time_ours(args.bench, d, fresh,
+                                               args.repetitions, threads)
             if i == 0:
                 rec["ours_corpus"], rec["ours_fresh"] = corpus_run, fresh_runs
             else:
@@ -513,11 +519,10 @@ def measure_turns(args, rec, d, fresh, more_compiles, threads):
     first turn is the run above (its untraced compiles came before the
     traced one)."""
     def our_times():
-        ours = run_ours(args.bench, [d] + fresh, args.repetitions, threads)
-        corpus_run = summarize_ours(ours.get(d)) or {}
-        fresh_run = (summarize_ours(ours.get(fresh[0])) if fresh else
-                     None) or {}
-        return corpus_run.get("total_s"), fresh_run.get("total_s")
+        corpus_run, fresh_runs = time_ours(args.bench, d, fresh,
+                                           args.repetitions, threads)
+        fresh_run = (fresh_runs or [None])[0] or {}
+        return (corpus_run or {}).get("total_s"), fresh_run.get("total_s")
 
     first_fresh = (rec.get("ours_fresh") or [None])[0] or {}
     turns = [{"scheduler_init_s": (rec.get("torch") or {}).get(
