@@ -58,8 +58,16 @@ class SizeSymbolChecker {
 public:
   explicit SizeSymbolChecker(GraphOp graph);
   /// Checks `op` without a diagnostic, remembering the first that fails.
+  /// Most ops of a graph are loop-body arithmetic, which checkOp passes
+  /// for its kind alone (no regions, no buffer results): those are passed
+  /// here, without the call.
   void visit(Operation *op) {
-    if (!firstFailure && failed(checkOp(op, /*emit=*/false)))
+    if (firstFailure)
+      return;
+    if (op->getNumRegions() == 0 && getKind(op) == Kind::Other &&
+        !hasBufferResult(op))
+      return;
+    if (failed(checkOp(op, /*emit=*/false)))
       firstFailure = op;
   }
   /// Checks the graph's own types, then reports the first op that failed.
@@ -70,7 +78,20 @@ private:
   /// has a few dozen names and about ten ops a node, and an interface
   /// lookup costs more than a probe of this map.
   enum class Kind : uint8_t { Other, Node, Nop, Indexed, Access };
-  Kind getKind(Operation *op);
+  Kind getKind(Operation *op) {
+    auto [it, inserted] = kinds.try_emplace(op->getName(), Kind::Other);
+    if (inserted)
+      it->second = computeKind(op);
+    return it->second;
+  }
+  static Kind computeKind(Operation *op);
+  /// By index: a ResultRange's iterator steps through an out-of-line call.
+  static bool hasBufferResult(Operation *op) {
+    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
+      if (isa<BufferType>(op->getResult(i).getType()))
+        return true;
+    return false;
+  }
   LogicalResult checkOp(Operation *op, bool emit);
 
   GraphOp graph;

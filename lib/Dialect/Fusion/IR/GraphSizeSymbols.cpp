@@ -182,19 +182,16 @@ LogicalResult SizeSymbolChecker::verify() {
   return success();
 }
 
-SizeSymbolChecker::Kind SizeSymbolChecker::getKind(Operation *op) {
-  auto [it, inserted] = kinds.try_emplace(op->getName(), Kind::Other);
-  if (inserted) {
-    if (isa<NodeOp>(op))
-      it->second = Kind::Node;
-    else if (isa<NopOp>(op))
-      it->second = Kind::Nop;
-    else if (isa<AccessOpInterface>(op))
-      it->second = Kind::Access;
-    else if (isa<IndexedOpInterface>(op))
-      it->second = Kind::Indexed;
-  }
-  return it->second;
+SizeSymbolChecker::Kind SizeSymbolChecker::computeKind(Operation *op) {
+  if (isa<NodeOp>(op))
+    return Kind::Node;
+  if (isa<NopOp>(op))
+    return Kind::Nop;
+  if (isa<AccessOpInterface>(op))
+    return Kind::Access;
+  if (isa<IndexedOpInterface>(op))
+    return Kind::Indexed;
+  return Kind::Other;
 }
 
 LogicalResult SizeSymbolChecker::checkOp(Operation *op, bool emit) {
