@@ -7,9 +7,9 @@
 // heap, and OpBuilder::create copies the state's attributes through a
 // DictionaryAttr and a NamedAttrList on their way to Operation::create. Here
 // the op is named by its TypeID, its properties live on the stack until the
-// op copies them, and an op without attributes, regions or successors (every
-// op of a loop body but `fusion.masked` and the scan ops) is created from
-// the state's fields directly. The importer builds about 9 ops a node.
+// op copies them, and an op without discardable attributes or successors (a
+// node with its body as much as an op of that body) is created from the
+// state's fields directly. The importer builds about 9 ops a node.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,15 +31,22 @@
 
 namespace mlir::fusion::inductor {
 
-/// Creates the op `state` describes at `builder`'s insertion point.
+/// Creates the op `state` describes at `builder`'s insertion point. An op
+/// without attributes or successors (its regions, such as a node's body,
+/// moved into it as Operation::create moves them) is created from the
+/// state's fields directly: Operation::create(state) would turn the empty
+/// attribute list into a DictionaryAttr, back into a NamedAttrList for the
+/// op's default attributes, and into a DictionaryAttr again.
 inline Operation *createFromState(OpBuilder &builder, OperationState &state) {
   if (!state.attributes.empty() || state.propertiesAttr ||
-      !state.regions.empty() || !state.successors.empty())
+      !state.successors.empty())
     return builder.create(state);
   Operation *op = Operation::create(
       state.location, state.name, state.types, state.operands,
       DictionaryAttr::get(builder.getContext()), state.getRawProperties(),
-      /*successors=*/{}, /*numRegions=*/0);
+      /*successors=*/{}, state.regions.size());
+  for (auto [region, built] : llvm::zip(op->getRegions(), state.regions))
+    region.takeBody(*built);
   return builder.insert(op);
 }
 
@@ -134,12 +141,50 @@ constexpr bool isFlaggedElementwise() {
                              typename OpTy::Properties>::value ||
            llvm::is_detected<OverflowMember, typename OpTy::Properties>::value;
 }
+
+/// Whether OpTy(args...) is an elementwise op of operands of one type whose
+/// result has that type, without properties (arith.andi, arith.maxsi): its
+/// ODS builder sets the operands and infers the result type alone.
+template <typename OpTy, typename... Args>
+constexpr bool isPlainElementwise() {
+  if constexpr (sizeof...(Args) == 0 || OpTy::hasProperties() ||
+                !(std::is_convertible_v<Args, Value> && ...))
+    return false;
+  else
+    return OpTy::template hasTrait<OpTrait::SameOperandsAndResultType>();
+}
+
+/// Whether OpTy(predicate, lhs, rhs) is a comparison whose ODS builder sets
+/// the predicate (and, for a float one, `none` fast-math flags) and infers
+/// an i1 of the operands' shape: arith.cmpi and arith.cmpf.
+template <typename OpTy, typename... Args>
+constexpr bool isComparison() {
+  using ArgTuple = std::tuple<std::decay_t<Args>...>;
+  if constexpr (sizeof...(Args) != 3)
+    return false;
+  else if constexpr (!std::is_convertible_v<std::tuple_element_t<1, ArgTuple>,
+                                            Value> ||
+                     !std::is_convertible_v<std::tuple_element_t<2, ArgTuple>,
+                                            Value>)
+    return false;
+  else if constexpr (std::is_same_v<OpTy, arith::CmpIOp>)
+    return std::is_same_v<std::tuple_element_t<0, ArgTuple>,
+                          arith::CmpIPredicate> &&
+           sizeof(typename OpTy::Properties) == sizeof(Attribute);
+  else if constexpr (std::is_same_v<OpTy, arith::CmpFOp>)
+    return std::is_same_v<std::tuple_element_t<0, ArgTuple>,
+                          arith::CmpFPredicate> &&
+           sizeof(typename OpTy::Properties) == 2 * sizeof(Attribute);
+  else
+    return false;
+}
 } // namespace detail
 
 /// The op OpTy of `operands`, `resultTypes` and `properties` and no other
 /// attributes, regions or successors, created without an OperationState:
 /// what createFromState does with the state an ODS builder that only sets
-/// these fills. Null when the context has not loaded OpTy's dialect.
+/// these fills (an op without properties gets none, as its state has
+/// none). Null when the context has not loaded OpTy's dialect.
 template <typename OpTy>
 OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
                   ValueRange operands, typename OpTy::Properties &properties) {
@@ -147,9 +192,12 @@ OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
       TypeID::get<OpTy>(), builder.getContext());
   if (!name)
     return OpTy();
-  Operation *op = Operation::create(
-      loc, *name, resultTypes, operands, builder.getFlags().noAttrs,
-      OpaqueProperties(&properties), /*successors=*/{}, /*numRegions=*/0);
+  OpaqueProperties opaque(nullptr);
+  if constexpr (OpTy::hasProperties())
+    opaque = OpaqueProperties(&properties);
+  Operation *op = Operation::create(loc, *name, resultTypes, operands,
+                                    builder.getFlags().noAttrs, opaque,
+                                    /*successors=*/{}, /*numRegions=*/0);
   return cast<OpTy>(builder.insert(op));
 }
 
@@ -158,7 +206,8 @@ OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
 /// their operands, result type and their one property (checked by the
 /// properties' size: an op with more falls back to its ODS builder, given
 /// the flags and the type; a constant's value is a TypedAttr, an attribute
-/// and its interface), are created directly; other ops as createOp does.
+/// and its interface), an elementwise op of one type without properties and
+/// a scalar comparison are created directly; other ops as createOp does.
 template <typename OpTy, typename... Args>
 OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
   OpBuilder &base = builder;
@@ -185,6 +234,32 @@ OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
       return createOp<OpTy>(base, loc, type, Value(args)...,
                             builder.getFlags().noOverflow);
     }
+  } else if constexpr (detail::isPlainElementwise<OpTy, Args...>()) {
+    // Without properties an op could still keep inherent attributes in its
+    // dictionary; none of arith's and math's does.
+    Value operands[] = {Value(args)...};
+    typename OpTy::Properties none;
+    if (OpTy::getAttributeNames().empty())
+      if (OpTy op = createDirect<OpTy>(builder, loc, operands[0].getType(),
+                                       operands, none))
+        return op;
+    return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
+  } else if constexpr (detail::isComparison<OpTy, Args...>()) {
+    auto [predicate, lhs, rhs] = std::forward_as_tuple(args...);
+    Value operands[] = {Value(lhs), Value(rhs)};
+    // A shaped operand compares to a shaped i1: left to the ODS builder.
+    if (!isa<ShapedType>(operands[0].getType())) {
+      typename OpTy::Properties properties{};
+      properties.predicate =
+          std::remove_reference_t<decltype(properties.predicate)>::get(
+              builder.getContext(), predicate);
+      if constexpr (std::is_same_v<OpTy, arith::CmpFOp>)
+        properties.fastmath = builder.getFlags().noFastMath;
+      if (OpTy op = createDirect<OpTy>(builder, loc, builder.getI1Type(),
+                                       operands, properties))
+        return op;
+    }
+    return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
   } else if constexpr (std::is_same_v<OpTy, arith::ConstantOp> &&
                        sizeof...(Args) == 1 &&
                        (std::is_convertible_v<Args, TypedAttr> && ...) &&
