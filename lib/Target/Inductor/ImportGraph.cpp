@@ -18,6 +18,7 @@
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <type_traits>
@@ -316,6 +317,22 @@ LogicalResult GraphImporter::buildNode(const DumpNode &node) {
   llvm_unreachable("unknown node kind");
 }
 
+/// Whether `sizes` and `numel` are constants, `numel` their product, in
+/// int64: what multiplying and canonicalizing them as AffineExprs would
+/// find (a product that leaves int64 is left to those).
+static bool isStaticProduct(ArrayRef<AffineExpr> sizes, AffineExpr numel) {
+  auto expected = dyn_cast<AffineConstantExpr>(numel);
+  if (!expected)
+    return false;
+  int64_t product = 1;
+  for (AffineExpr size : sizes) {
+    auto c = dyn_cast<AffineConstantExpr>(size);
+    if (!c || llvm::MulOverflow(product, c.getValue(), product))
+      return false;
+  }
+  return product == expected.getValue();
+}
+
 LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
   if (!node.body)
     return error(node.loc) << "SchedulerNode '" << node.name
@@ -327,22 +344,27 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
   if (!node.groupDevice.empty() && node.groupDevice != device)
     return error(node.groupDeviceLoc) << "node on device '" << node.groupDevice
                                       << "' in a graph on '" << device << "'";
-  AffineExpr numel = getAffineConstantExpr(1, ctx);
-  AffineExpr rnumel = numel;
-  for (AffineExpr s : node.ranges)
-    numel = numel * s;
-  for (AffineExpr s : node.reductionRanges)
-    rnumel = rnumel * s;
-  numel = canonicalizeIndexExpr(numel);
-  rnumel = canonicalizeIndexExpr(rnumel);
-  if (numel != canonicalizeIndexExpr(node.numel) ||
-      rnumel != canonicalizeIndexExpr(node.reductionNumel))
-    return error(node.iterationLoc)
-           << "group.iteration (" << sizeExprToString(node.numel) << ", "
-           << sizeExprToString(node.reductionNumel)
-           << ") does not match the sizes, which give ("
-           << sizeExprToString(numel) << ", " << sizeExprToString(rnumel)
-           << ")";
+  // Static sizes (nearly every node's) are multiplied as integers: as
+  // AffineExprs each product would be uniqued in the context.
+  if (!isStaticProduct(node.ranges, node.numel) ||
+      !isStaticProduct(node.reductionRanges, node.reductionNumel)) {
+    AffineExpr numel = getAffineConstantExpr(1, ctx);
+    AffineExpr rnumel = numel;
+    for (AffineExpr s : node.ranges)
+      numel = numel * s;
+    for (AffineExpr s : node.reductionRanges)
+      rnumel = rnumel * s;
+    numel = canonicalizeIndexExpr(numel);
+    rnumel = canonicalizeIndexExpr(rnumel);
+    if (numel != canonicalizeIndexExpr(node.numel) ||
+        rnumel != canonicalizeIndexExpr(node.reductionNumel))
+      return error(node.iterationLoc)
+             << "group.iteration (" << sizeExprToString(node.numel) << ", "
+             << sizeExprToString(node.reductionNumel)
+             << ") does not match the sizes, which give ("
+             << sizeExprToString(numel) << ", " << sizeExprToString(rnumel)
+             << ")";
+  }
 
   SmallVector<Type> types;
   SmallVector<StringRef> names;
