@@ -5,9 +5,11 @@
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
 #include <atomic>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::fusion;
@@ -297,13 +299,26 @@ mlir::fusion::getContiguousStrideExprs(ArrayRef<AffineExpr> sizes) {
   if (sizes.empty())
     return strides;
   MLIRContext *ctx = sizes.front().getContext();
-  AffineExpr running = getCachedConstantExpr(1, ctx);
+  // While the sizes are static the product is an integer: AffineExpr
+  // folds a constant times a constant too, but after a look-up of the
+  // factor and of the product in the context's uniquer. From the first
+  // symbolic size, or a product past int64, on it is an AffineExpr.
+  std::optional<int64_t> product = 1;
+  AffineExpr running;
   for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
-    strides[i] = running;
+    strides[i] = product ? getCachedConstantExpr(*product, ctx) : running;
     // Inductor's contiguous strides treat a size-0 dimension as size 1.
     int64_t size = getStaticSize(sizes[i]);
+    int64_t factor = std::max<int64_t>(size, 1);
+    if (product && size != kSymbolicSize &&
+        !llvm::MulOverflow(*product, factor, *product))
+      continue;
+    if (product) {
+      running = strides[i];
+      product.reset();
+    }
     if (size != kSymbolicSize)
-      running = running * std::max<int64_t>(size, 1);
+      running = running * factor;
     else
       running = running * sizes[i];
   }
