@@ -9,6 +9,8 @@
 
 #include "IndexExpr.h"
 
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -375,12 +377,13 @@ private:
       int64_t product;
       if (llvm::MulOverflow(*lc, *rc, product))
         return error(loc) << "integer overflow in the index expression";
-      return affine(getAffineConstantExpr(product, context));
+      return affine(getCachedConstantExpr(product, context));
     }
+    // As AffineExpr's `* int64_t`, with the constant from the cache.
     if (rc)
-      return affine(lhs.affine * *rc);
+      return affine(lhs.affine * getCachedConstantExpr(*rc, context));
     if (lc)
-      return affine(rhs.affine * *lc);
+      return affine(rhs.affine * getCachedConstantExpr(*lc, context));
     // A product with a size (`p0*s27`) is semi-affine.
     if (isSize(lhs) || isSize(rhs))
       return affine(lhs.affine * rhs.affine);
@@ -423,7 +426,7 @@ private:
           result->floatLiteral = -*result->floatLiteral;
         else
           result =
-              term("-", {affine(getAffineConstantExpr(0, context)), *result},
+              term("-", {affine(getCachedConstantExpr(0, context)), *result},
                    true, at, "float arithmetic is not affine");
       }
     } else if (consume("+")) {
@@ -464,7 +467,7 @@ private:
       if (StringRef(start, cur - start).getAsInteger(10, value))
         return error(start) << "integer '" << StringRef(start, cur - start)
                             << "' does not fit in 64 bits";
-      return affine(getAffineConstantExpr(value, context));
+      return affine(getCachedConstantExpr(value, context));
     }
     if (consume("(")) {
       FailureOr<Operand> inner = parseOr();
@@ -485,7 +488,7 @@ private:
       if (AffineExpr var = resolve(name))
         return affine(var);
       if (terms && (name == "True" || name == "False"))
-        return affine(getAffineConstantExpr(name == "True", context));
+        return affine(getCachedConstantExpr(name == "True", context));
       return error(start) << "unknown variable '" << name
                           << "' in the index expression";
     }
@@ -566,7 +569,7 @@ private:
       std::optional<int64_t> shift = constantOf(args[1]);
       if (shift && *shift >= 0 && *shift < 62 && !args[0].isFloat()) {
         Operand scale =
-            affine(getAffineConstantExpr(int64_t(1) << *shift, context));
+            affine(getCachedConstantExpr(int64_t(1) << *shift, context));
         return name == "LShift" ? multiply(args[0], scale, nameLoc)
                                 : divide(args[0], scale, false, nameLoc);
       }
@@ -575,7 +578,7 @@ private:
         llvm::all_of(args, [](auto &a) { return constantOf(a).has_value(); })) {
       // Constant integer functions fold.
       if (std::optional<int64_t> folded = fold(name, args))
-        return affine(getAffineConstantExpr(*folded, context));
+        return affine(getCachedConstantExpr(*folded, context));
     }
     if (name == "Max" && !terms) {
       // A stride's Max(1, size): see parseIndexExpr.
