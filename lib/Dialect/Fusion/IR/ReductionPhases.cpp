@@ -76,11 +76,12 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     return *scansFound;
   };
   unsigned numPointwise = node.getNumPointwiseLoops();
-  // Only values that are not pointwise are kept, on the stack for the few
-  // a body usually has: most of a body is pointwise. (A
-  // masked result, set at its yield and again at the op, is set the second
-  // time from a join that includes the first.)
-  llvm::SmallDenseMap<Value, Phase, 16> phases;
+  // Only values that are not pointwise are kept: in a reduction node most
+  // are (what is computed from loads inside the reduction loops), so the
+  // table has room on the stack for a large body's, not growing twice on
+  // the way. (A masked result, set at its yield and again at the op, is set
+  // the second time from a join that includes the first.)
+  llvm::SmallDenseMap<Value, Phase, 64> phases;
   auto setPhase = [&](Value v, Phase phase) {
     if (phase != Phase::Pointwise)
       phases[v] = phase;
@@ -163,8 +164,10 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
     FailureOr<Phase> phase = join(op, op->getOperands());
     if (failed(phase))
       return WalkResult::interrupt();
-    for (Value result : op->getResults())
-      setPhase(result, *phase);
+    // By index: a ResultRange's iterator steps through an out-of-line call.
+    if (*phase != Phase::Pointwise)
+      for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
+        phases[op->getResult(i)] = *phase;
     return WalkResult::advance();
   };
   if (walkPostOrder(body, visit))
