@@ -77,7 +77,9 @@ done
 # Philox random numbers (also against Triton); a normalization whose
 # threads take the same columns of 4 rows (rows_600x1024); scatter-adds
 # of rows into a table, several rows a token, each thread's four
-# elements in one vector atomic on sm_90 (scatter).
+# elements in one vector atomic on sm_90 (scatter), and scatter-adds
+# under a guard, predicated (scatter_guarded: a partial last block in f32
+# vectors, f64 and i64, a row's leader lane).
 runner="${MLIR_RUNNER:-/usr/lib/llvm-22/bin/mlir-runner}"
 libs="$(dirname "$runner")/../lib"
 libs="$libs/libmlir_c_runner_utils.so,$libs/libmlir_runner_utils.so"
@@ -104,6 +106,7 @@ declare -A semantics=(
   [global_3x1000]="$red 2=3 6=1000 3=37 4=101"
   [rows_600x1024]="$root/bench/semantics/rows.mlir"
   [scatter]="$root/bench/semantics/scatter.mlir"
+  [scatter_guarded]="$root/bench/semantics/scatter_guarded.mlir"
   [ops]="$root/test/Conversion/FusionToLoops/ops-jit.mlir"
   [rand]="$root/bench/semantics/rand.mlir"
   [transposes_100x37]="$transposes 3=100 5=37"

@@ -7,9 +7,10 @@
 // kernel tests its bounds before it loads: resnet18's one-element update
 // ran 32 ns slower than Triton's, whose SASS issues the load first
 // (docs/Lowering.md, "Results: the models' kernels in turns"). Triton
-// writes its masked stores as predicated inline PTX, leaving no branch to
-// sink into; this pass does the same to guarded blocks that hold stores
-// alone, after the lowering to NVVM.
+// writes its masked stores and atomic adds as predicated inline PTX,
+// leaving no branch to sink into; this pass does the same to guarded
+// blocks that hold stores and atomic adds alone, after the lowering to
+// NVVM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +20,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::fusion {
@@ -144,9 +147,38 @@ std::optional<StoreWords> storeWords(LLVM::StoreOp store, OpBuilder *emit) {
   return result;
 }
 
+/// The PTX type of an atomic add whose result is unused, of an f32, f64,
+/// i32 or i64 into global memory: NVPTX writes the lowering's `atomicrmw`
+/// as `atom.global.add` (relaxed at GPU scope, with no fence), which
+/// `red.global.add` of the same type is without the result.
+std::optional<StringRef> reductionType(LLVM::AtomicRMWOp rmw) {
+  if (!rmw.getRes().use_empty() || rmw.getVolatile_() ||
+      rmw.getOrdering() == LLVM::AtomicOrdering::seq_cst ||
+      rmw.getSyncscope() || !isGlobalAddress(rmw.getPtr()))
+    return std::nullopt;
+  Type type = rmw.getVal().getType();
+  if (rmw.getBinOp() == LLVM::AtomicBinOp::fadd &&
+      (type.isF32() || type.isF64()))
+    return type.isF32() ? StringRef("f32") : StringRef("f64");
+  if (rmw.getBinOp() == LLVM::AtomicBinOp::add &&
+      (type.isInteger(32) || type.isInteger(64)))
+    return type.isInteger(32) ? StringRef("u32") : StringRef("u64");
+  return std::nullopt;
+}
+
+/// True for inline PTX of one instruction with no results and no
+/// predicate of its own, such as the lowering's vector atomic adds
+/// (`red.global.add.v4.f32 [$0], {...};`): it can run under a predicate.
+bool isSingleInstruction(LLVM::InlineAsmOp asmOp) {
+  StringRef text = asmOp.getAsmString().trim();
+  return asmOp.getNumResults() == 0 && !text.starts_with("{") &&
+         !text.starts_with("@") && text.count(';') == 1 &&
+         text.ends_with(";");
+}
+
 /// The block one side of `branch` runs only when its condition is
 /// `!negated`, before both sides rejoin; null unless it holds nothing but
-/// stores with a predicated form and speculatable ops.
+/// stores and atomic adds with a predicated form and speculatable ops.
 Block *guardedStores(LLVM::CondBrOp branch, bool negated) {
   Block *guarded = negated ? branch.getFalseDest() : branch.getTrueDest();
   Block *join = negated ? branch.getTrueDest() : branch.getFalseDest();
@@ -166,6 +198,18 @@ Block *guardedStores(LLVM::CondBrOp branch, bool negated) {
       stores = true;
       continue;
     }
+    if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op)) {
+      if (!reductionType(rmw))
+        return nullptr;
+      stores = true;
+      continue;
+    }
+    if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
+      if (!isSingleInstruction(asmOp))
+        return nullptr;
+      stores = true;
+      continue;
+    }
     // Run on every thread once moved: a division may trap where the
     // guard was false.
     if (!isPure(&op) || op.getNumRegions() != 0 ||
@@ -175,16 +219,15 @@ Block *guardedStores(LLVM::CondBrOp branch, bool negated) {
   return stores ? guarded : nullptr;
 }
 
-/// `store` as inline PTX run under `predicate` (its negation with
-/// `negated`), at `b`'s insertion point.
-void emitPredicatedStore(OpBuilder &b, LLVM::StoreOp store, Value predicate,
-                         bool negated, bool evictFirst) {
-  Location loc = store.getLoc();
-  StoreWords value = *storeWords(store, &b);
+/// `instruction [address], words;` as inline PTX run under `predicate`
+/// (its negation with `negated`), at `b`'s insertion point; `address` is
+/// cast to global memory where generic.
+void emitPredicated(OpBuilder &b, Location loc, StringRef instruction,
+                    Value address, const StoreWords &value, Value predicate,
+                    bool negated) {
   int64_t count = value.words.size();
   // A global address: LLVM folds the cast into the kernel argument's own
   // (ld.param, cvta.to.global), as for the stores it writes itself.
-  Value address = store.getAddr();
   if (cast<LLVM::LLVMPointerType>(address.getType()).getAddressSpace() == 0)
     address = LLVM::AddrSpaceCastOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), address);
@@ -200,11 +243,9 @@ void emitPredicatedStore(OpBuilder &b, LLVM::StoreOp store, Value predicate,
   if (count > 1)
     list = "{" + list + "}";
   constraints += ",b,~{memory}";
-  std::string text = llvm::formatv(
-      "@{0}${1} st.global{2}{3}.b{4} [$0], {5};", negated ? "!" : "",
-      count + 1, evictFirst ? ".cs" : "",
-      count == 1 ? std::string() : llvm::formatv(".v{0}", count).str(),
-      value.storedBits, list);
+  std::string text = llvm::formatv("@{0}${1} {2} [$0], {3};",
+                                   negated ? "!" : "", count + 1,
+                                   instruction, list);
   LLVM::InlineAsmOp::create(b, loc, Type(), operands, text, constraints,
                             /*has_side_effects=*/true,
                             /*is_align_stack=*/false,
@@ -212,23 +253,82 @@ void emitPredicatedStore(OpBuilder &b, LLVM::StoreOp store, Value predicate,
                             LLVM::AsmDialectAttr(), ArrayAttr());
 }
 
-/// Moves `guarded`'s ops before `branch`, its stores predicated, and
-/// replaces the branch with a jump to where both sides rejoin.
+/// `store` as inline PTX run under `predicate` (its negation with
+/// `negated`), at `b`'s insertion point.
+void emitPredicatedStore(OpBuilder &b, LLVM::StoreOp store, Value predicate,
+                         bool negated, bool evictFirst) {
+  StoreWords value = *storeWords(store, &b);
+  int64_t count = value.words.size();
+  std::string instruction = llvm::formatv(
+      "st.global{0}{1}.b{2}", evictFirst ? ".cs" : "",
+      count == 1 ? std::string() : llvm::formatv(".v{0}", count).str(),
+      value.storedBits);
+  emitPredicated(b, store.getLoc(), instruction, store.getAddr(), value,
+                 predicate, negated);
+}
+
+/// `rmw`, an atomic add whose result is unused, as `red.global.add` run
+/// under `predicate` (its negation with `negated`).
+void emitPredicatedReduction(OpBuilder &b, LLVM::AtomicRMWOp rmw,
+                             Value predicate, bool negated) {
+  Value value = rmw.getVal();
+  StoreWords words{{value}, value.getType().getIntOrFloatBitWidth(),
+                   constraintOf(value.getType())};
+  emitPredicated(b, rmw.getLoc(),
+                 ("red.global.add." + *reductionType(rmw)).str(),
+                 rmw.getPtr(), words, predicate, negated);
+}
+
+/// `asmOp`, one instruction, with `predicate` (its negation with
+/// `negated`) as its guard: a last operand of constraint `b`, before the
+/// clobbers.
+void predicateInstruction(OpBuilder &b, LLVM::InlineAsmOp asmOp,
+                          Value predicate, bool negated) {
+  SmallVector<Value> operands(asmOp.getOperands());
+  SmallVector<StringRef> constraints;
+  asmOp.getConstraints().split(constraints, ',');
+  auto clobbers = llvm::find_if(
+      constraints, [](StringRef c) { return c.starts_with("~"); });
+  std::string predicated = llvm::join(
+      llvm::make_range(constraints.begin(), clobbers), ",");
+  predicated += predicated.empty() ? "b" : ",b";
+  for (StringRef clobber : llvm::make_range(clobbers, constraints.end()))
+    predicated += "," + clobber.str();
+  std::string text =
+      llvm::formatv("@{0}${1} {2}", negated ? "!" : "", operands.size(),
+                    asmOp.getAsmString().trim())
+          .str();
+  operands.push_back(predicate);
+  LLVM::InlineAsmOp::create(b, asmOp.getLoc(), Type(), operands, text,
+                            predicated, asmOp.getHasSideEffects(),
+                            asmOp.getIsAlignStack(), asmOp.getTailCallKind(),
+                            asmOp.getAsmDialectAttr(),
+                            asmOp.getOperandAttrsAttr());
+}
+
+/// Moves `guarded`'s ops before `branch`, its stores and atomic adds
+/// predicated, and replaces the branch with a jump to where both sides
+/// rejoin.
 void predicate(LLVM::CondBrOp branch, Block *guarded, bool negated,
                bool hintStores) {
   auto exit = cast<LLVM::BrOp>(guarded->getTerminator());
   Block *join = exit.getDest();
   OpBuilder b(branch);
+  Value condition = branch.getCondition();
   for (Operation &op :
        llvm::make_early_inc_range(guarded->without_terminator())) {
-    auto store = dyn_cast<LLVM::StoreOp>(op);
-    if (!store) {
+    if (auto store = dyn_cast<LLVM::StoreOp>(op))
+      emitPredicatedStore(b, store, condition, negated,
+                          hintStores && store.getNontemporal());
+    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+      emitPredicatedReduction(b, rmw, condition, negated);
+    else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+      predicateInstruction(b, asmOp, condition, negated);
+    else {
       op.moveBefore(branch);
       continue;
     }
-    emitPredicatedStore(b, store, branch.getCondition(), negated,
-                        hintStores && store.getNontemporal());
-    store.erase();
+    op.erase();
   }
   LLVM::BrOp::create(b, branch.getLoc(), ValueRange(), join);
   branch.erase();
@@ -244,7 +344,8 @@ struct PTXPredicateStoresPass
 
   StringRef getArgument() const final { return "fusion-ptx-predicate-stores"; }
   StringRef getDescription() const final {
-    return "branches around kernels' stores to predicated PTX stores";
+    return "branches around kernels' stores and atomic adds to predicated "
+           "PTX";
   }
 
   void runOnOperation() override {

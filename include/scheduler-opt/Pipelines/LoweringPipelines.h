@@ -168,10 +168,11 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> predicateStores{
       *this, "predicate-stores",
-      llvm::cl::desc("Write the stores a kernel guards (bounds, a row's "
-                     "leader) as predicated PTX stores instead of branching "
-                     "around them, so that their loads stay before the "
-                     "guard (docs/Lowering.md, \"Predicated stores\")"),
+      llvm::cl::desc("Write the stores and atomic adds a kernel guards "
+                     "(bounds, a row's leader) as predicated PTX instead of "
+                     "branching around them, so that their loads stay "
+                     "before the guard (docs/Lowering.md, \"Predicated "
+                     "stores\")"),
       llvm::cl::init(true)};
   PassOptions::Option<CacheHints> cacheHints{
       *this, "cache-hints",
