@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheHints.h"
+#include "PTXStores.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -43,9 +44,9 @@ std::optional<ElementKind> elementKind(Type type) {
   return std::nullopt;
 }
 
-/// The access's element type and count when it has a PTX form: 1, 2 or 4
+/// The load's element type and count when it has a PTX form: 1, 2 or 4
 /// elements of 32 or 64 bits, at most 16 bytes, aligned to their size, from
-/// a generic or global pointer.
+/// a generic or global pointer. (Stores take PTXStores.h's forms.)
 struct Access {
   Type element;
   int64_t count;
@@ -82,21 +83,16 @@ std::string operandList(int64_t first, int64_t count) {
   return count == 1 ? list : "{" + list + "}";
 }
 
-/// The PTX around an access at operand `$addr`: generic addresses are
-/// converted to global ones first.
-std::string wrap(const Access &access, int64_t addr, StringRef op,
-                 StringRef operands, bool addressFirst) {
+/// The PTX of a load at operand `$addr` into `operands`: generic addresses
+/// are converted to global ones first.
+std::string wrapLoad(const Access &access, int64_t addr, StringRef op,
+                     StringRef operands) {
   std::string vec =
       access.count == 1 ? "" : llvm::formatv(".v{0}", access.count).str();
   std::string address = access.generic ? "%fusion_ga" : "$" + std::to_string(addr);
-  std::string inst =
-      addressFirst
-          ? llvm::formatv("{0}{1}.{2} [{3}], {4};", op, vec, access.kind.suffix,
-                          address, operands)
-                .str()
-          : llvm::formatv("{0}{1}.{2} {3}, [{4}];", op, vec, access.kind.suffix,
-                          operands, address)
-                .str();
+  std::string inst = llvm::formatv("{0}{1}.{2} {3}, [{4}];", op, vec,
+                                   access.kind.suffix, operands, address)
+                         .str();
   if (!access.generic)
     return inst;
   return llvm::formatv("{ .reg .b64 %fusion_ga; cvta.to.global.u64 "
@@ -117,8 +113,8 @@ void rewriteLoad(LLVM::LoadOp load) {
   for (int64_t i = 0; i < n; ++i)
     constraints += "=" + access->kind.constraint.str() + ",";
   constraints += "l";
-  std::string text = wrap(*access, n, "ld.global.nc.L1::no_allocate",
-                          operandList(0, n), /*addressFirst=*/false);
+  std::string text = wrapLoad(*access, n, "ld.global.nc.L1::no_allocate",
+                              operandList(0, n));
   Type resultType =
       n == 1 ? access->element
              : LLVM::LLVMStructType::getLiteral(
@@ -144,36 +140,12 @@ void rewriteLoad(LLVM::LoadOp load) {
   load.erase();
 }
 
+/// `store` as `st.global.cs` when it has a PTX form.
 void rewriteStore(LLVM::StoreOp store) {
-  std::optional<Access> access =
-      accessOf(store.getValue().getType(), store.getAddr(),
-               store.getAlignment().value_or(0));
-  if (!access)
+  if (!getStoreWords(store, nullptr))
     return;
   OpBuilder b(store);
-  Location loc = store.getLoc();
-  int64_t n = access->count;
-  SmallVector<Value> operands{store.getAddr()};
-  if (isa<VectorType>(store.getValue().getType())) {
-    for (int64_t i = 0; i < n; ++i) {
-      Value position = LLVM::ConstantOp::create(b, loc, b.getI32Type(), i);
-      operands.push_back(
-          LLVM::ExtractElementOp::create(b, loc, store.getValue(), position));
-    }
-  } else {
-    operands.push_back(store.getValue());
-  }
-  std::string constraints = "l";
-  for (int64_t i = 0; i < n; ++i)
-    constraints += "," + access->kind.constraint.str();
-  constraints += ",~{memory}";
-  std::string text = wrap(*access, 0, "st.global.cs", operandList(1, n),
-                          /*addressFirst=*/true);
-  LLVM::InlineAsmOp::create(b, loc, Type(), operands, text, constraints,
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
+  emitPTXStore(b, store, /*evictFirst=*/true);
   store.erase();
 }
 

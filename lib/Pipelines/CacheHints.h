@@ -18,7 +18,7 @@ namespace mlir::fusion {
 /// On a gpu.module in the LLVM dialect: with `hints` Loads or All, each
 /// `nontemporal` llvm.load of a 4- to 16-byte value becomes
 /// `ld.global.nc.L1::no_allocate`; with Stores or All, each `nontemporal`
-/// llvm.store `st.global.cs` (inline PTX). The kernel emitter marks as
+/// llvm.store with a PTX form `st.global.cs` (inline PTX, PTXStores.h). The kernel emitter marks as
 /// nontemporal only the loads of a row's own elements from a storage the
 /// kernel does not write (so the read-only path is legal) and the vector
 /// stores of its results; accesses left marked lose the mark in NVPTX.

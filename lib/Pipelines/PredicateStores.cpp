@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PredicateStores.h"
+#include "PTXStores.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,125 +28,6 @@
 
 namespace mlir::fusion {
 namespace {
-
-/// A store's value as PTX registers: `words` stored as `storedBits` each
-/// (the value bitcast; 1- and 8-bit values widened to 16-bit registers,
-/// which `st.b8` truncates), with their inline-asm constraint.
-struct StoreWords {
-  SmallVector<Value> words;
-  int64_t storedBits;
-  StringRef constraint;
-};
-
-/// The inline-asm constraint of a register holding `type`: f32 and f64
-/// values stay floats (no bitcast for LLVM to fold into integer code).
-StringRef constraintOf(Type type) {
-  if (type.isF32())
-    return "f";
-  if (type.isF64())
-    return "d";
-  unsigned bits = type.getIntOrFloatBitWidth();
-  return bits == 16 ? "h" : bits == 32 ? "r" : "l";
-}
-
-/// True when `address` points into global memory: a global pointer, or a
-/// generic one reached from a kernel argument (the storages) through
-/// element offsets. A generic pointer may also hold a thread's stack array
-/// (a sort's row), which `st.global` must not write.
-bool isGlobalAddress(Value address) {
-  while (true) {
-    auto ptr = dyn_cast<LLVM::LLVMPointerType>(address.getType());
-    if (!ptr)
-      return false;
-    if (ptr.getAddressSpace() == 1)
-      return true;
-    if (ptr.getAddressSpace() != 0)
-      return false;
-    if (auto argument = dyn_cast<BlockArgument>(address))
-      return isa<LLVM::LLVMFuncOp>(argument.getOwner()->getParentOp()) &&
-             argument.getOwner()->isEntryBlock();
-    if (auto gep = address.getDefiningOp<LLVM::GEPOp>())
-      address = gep.getBase();
-    else if (auto cast = address.getDefiningOp<LLVM::AddrSpaceCastOp>())
-      address = cast.getArg();
-    else
-      return false;
-  }
-}
-
-/// The registers of `store`'s value when the store has a predicated PTX
-/// form: a plain store of an 8- to 64-bit scalar, or of a 32-, 64- or
-/// 128-bit vector aligned to its size, into global memory. Without `emit`
-/// only the check is made.
-std::optional<StoreWords> storeWords(LLVM::StoreOp store, OpBuilder *emit) {
-  if (store.getVolatile_() ||
-      store.getOrdering() != LLVM::AtomicOrdering::not_atomic ||
-      !isGlobalAddress(store.getAddr()))
-    return std::nullopt;
-  Type type = store.getValue().getType();
-  Location loc = store.getLoc();
-  MLIRContext *ctx = store.getContext();
-  if (auto vector = dyn_cast<VectorType>(type)) {
-    if (vector.getRank() != 1 || vector.isScalable() ||
-        !vector.getElementType().isIntOrFloat())
-      return std::nullopt;
-    int64_t elementBits = vector.getElementType().getIntOrFloatBitWidth();
-    int64_t bits = vector.getDimSize(0) * elementBits;
-    if ((elementBits % 8 != 0) || (bits != 32 && bits != 64 && bits != 128))
-      return std::nullopt;
-    // Without an alignment the layout's is the vector's size.
-    if (store.getAlignment().value_or(bits / 8) < uint64_t(bits / 8))
-      return std::nullopt;
-    // 32- and 64-bit elements are stored as they are, narrower ones
-    // packed into 32-bit words.
-    Type word = elementBits >= 32 ? vector.getElementType()
-                                  : IntegerType::get(ctx, 32);
-    int64_t wordBits = word.getIntOrFloatBitWidth();
-    int64_t count = bits / wordBits;
-    StoreWords result{{}, wordBits, constraintOf(word)};
-    if (!emit)
-      return result;
-    if (count == 1) {
-      result.words.push_back(
-          LLVM::BitcastOp::create(*emit, loc, word, store.getValue()));
-      return result;
-    }
-    Value words = store.getValue();
-    if (word != vector.getElementType())
-      words = LLVM::BitcastOp::create(
-          *emit, loc, VectorType::get({count}, word), words);
-    for (int64_t i = 0; i < count; ++i) {
-      Value position = LLVM::ConstantOp::create(*emit, loc, emit->getI32Type(), i);
-      result.words.push_back(
-          LLVM::ExtractElementOp::create(*emit, loc, words, position));
-    }
-    return result;
-  }
-  if (!type.isIntOrFloat())
-    return std::nullopt;
-  int64_t bits = type.getIntOrFloatBitWidth();
-  if (bits != 1 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
-    return std::nullopt;
-  int64_t storedBits = std::max<int64_t>(bits, 8);
-  if (store.getAlignment().value_or(storedBits / 8) < uint64_t(storedBits / 8))
-    return std::nullopt;
-  Value value = store.getValue();
-  if (type.isF32() || type.isF64())
-    return StoreWords{{value}, storedBits, constraintOf(type)};
-  int64_t registerBits = std::max<int64_t>(bits, 16);
-  Type word = IntegerType::get(ctx, registerBits);
-  StoreWords result{{}, storedBits, constraintOf(word)};
-  if (!emit)
-    return result;
-  if (isa<FloatType>(type))
-    value = LLVM::BitcastOp::create(*emit, loc, IntegerType::get(ctx, bits),
-                                    value);
-  // An i1 in memory is a byte of 0 or 1.
-  if (bits < registerBits)
-    value = LLVM::ZExtOp::create(*emit, loc, word, value);
-  result.words.push_back(value);
-  return result;
-}
 
 /// The PTX type of an atomic add whose result is unused, of an f32, f64,
 /// i32 or i64 into global memory: NVPTX writes the lowering's `atomicrmw`
@@ -193,7 +75,7 @@ Block *guardedStores(LLVM::CondBrOp branch, bool negated) {
   bool stores = false;
   for (Operation &op : guarded->without_terminator()) {
     if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-      if (!storeWords(store, nullptr))
+      if (!getStoreWords(store, nullptr))
         return nullptr;
       stores = true;
       continue;
@@ -219,64 +101,16 @@ Block *guardedStores(LLVM::CondBrOp branch, bool negated) {
   return stores ? guarded : nullptr;
 }
 
-/// `instruction [address], words;` as inline PTX run under `predicate`
-/// (its negation with `negated`), at `b`'s insertion point; `address` is
-/// cast to global memory where generic.
-void emitPredicated(OpBuilder &b, Location loc, StringRef instruction,
-                    Value address, const StoreWords &value, Value predicate,
-                    bool negated) {
-  int64_t count = value.words.size();
-  // A global address: LLVM folds the cast into the kernel argument's own
-  // (ld.param, cvta.to.global), as for the stores it writes itself.
-  if (cast<LLVM::LLVMPointerType>(address.getType()).getAddressSpace() == 0)
-    address = LLVM::AddrSpaceCastOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 1), address);
-  SmallVector<Value> operands{address};
-  llvm::append_range(operands, value.words);
-  operands.push_back(predicate);
-  std::string constraints = "l";
-  std::string list;
-  for (int64_t i = 0; i < count; ++i) {
-    constraints += "," + value.constraint.str();
-    list += llvm::formatv("{0}${1}", i ? ", " : "", 1 + i).str();
-  }
-  if (count > 1)
-    list = "{" + list + "}";
-  constraints += ",b,~{memory}";
-  std::string text = llvm::formatv("@{0}${1} {2} [$0], {3};",
-                                   negated ? "!" : "", count + 1,
-                                   instruction, list);
-  LLVM::InlineAsmOp::create(b, loc, Type(), operands, text, constraints,
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false,
-                            LLVM::tailcallkind::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
-}
-
-/// `store` as inline PTX run under `predicate` (its negation with
-/// `negated`), at `b`'s insertion point.
-void emitPredicatedStore(OpBuilder &b, LLVM::StoreOp store, Value predicate,
-                         bool negated, bool evictFirst) {
-  StoreWords value = *storeWords(store, &b);
-  int64_t count = value.words.size();
-  std::string instruction = llvm::formatv(
-      "st.global{0}{1}.b{2}", evictFirst ? ".cs" : "",
-      count == 1 ? std::string() : llvm::formatv(".v{0}", count).str(),
-      value.storedBits);
-  emitPredicated(b, store.getLoc(), instruction, store.getAddr(), value,
-                 predicate, negated);
-}
-
 /// `rmw`, an atomic add whose result is unused, as `red.global.add` run
 /// under `predicate` (its negation with `negated`).
 void emitPredicatedReduction(OpBuilder &b, LLVM::AtomicRMWOp rmw,
                              Value predicate, bool negated) {
   Value value = rmw.getVal();
   StoreWords words{{value}, value.getType().getIntOrFloatBitWidth(),
-                   constraintOf(value.getType())};
-  emitPredicated(b, rmw.getLoc(),
-                 ("red.global.add." + *reductionType(rmw)).str(),
-                 rmw.getPtr(), words, predicate, negated);
+                   getPTXConstraint(value.getType())};
+  emitPTXStoreInstruction(b, rmw.getLoc(),
+                          ("red.global.add." + *reductionType(rmw)).str(),
+                          rmw.getPtr(), words, predicate, negated);
 }
 
 /// `asmOp`, one instruction, with `predicate` (its negation with
@@ -317,14 +151,14 @@ void predicate(LLVM::CondBrOp branch, Block *guarded, bool negated,
   Value condition = branch.getCondition();
   for (Operation &op :
        llvm::make_early_inc_range(guarded->without_terminator())) {
-    if (auto store = dyn_cast<LLVM::StoreOp>(op))
-      emitPredicatedStore(b, store, condition, negated,
-                          hintStores && store.getNontemporal());
-    else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op))
+    if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+      emitPTXStore(b, store, hintStores && store.getNontemporal(), condition,
+                   negated);
+    } else if (auto rmw = dyn_cast<LLVM::AtomicRMWOp>(op)) {
       emitPredicatedReduction(b, rmw, condition, negated);
-    else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    } else if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op)) {
       predicateInstruction(b, asmOp, condition, negated);
-    else {
+    } else {
       op.moveBefore(branch);
       continue;
     }

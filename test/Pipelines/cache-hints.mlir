@@ -3,7 +3,8 @@
 // does not write skip L1 (ld.global.nc.L1::no_allocate, through a global
 // address), and loads every row repeats (the weight w, indexed by the
 // column alone) keep the plain read-only path. `stores`: vector stores are
-// evict-first (st.global.cs). `all`: both. `none` (the default) has
+// evict-first (st.global.cs, written as the predicated stores are, the
+// address cast to global outside the inline PTX). `all`: both. `none` (the default) has
 // neither.
 // RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t/all cache-hints=all" -o /dev/null
 // RUN: FileCheck %s --check-prefix=ALL --implicit-check-not="st.global.v4" < %t/all/rmsnorm_silu.ptx
@@ -31,8 +32,8 @@
 // ALL: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
 // ALL: ld.global.nc.v4.b32
 // ALL: bar.sync
-// ALL: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
-// ALL: st.global.cs.v4.f32
+// ALL: st.global.cs.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// ALL: st.global.cs.v4.b32
 // LOADS: .visible .entry kernel_op0_op1(
 // LOADS: cvta.to.global.u64 %fusion_ga, %rd{{[0-9]+}}; ld.global.nc.L1::no_allocate.v4.f32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%fusion_ga]; }
 // LOADS: ld.global.nc.v4.b32
@@ -47,8 +48,8 @@
 // STORES: ld.global.nc.v4.b32
 // STORES: ld.global.nc.v4.b32
 // STORES: bar.sync
-// STORES: st.global.cs.v4.f32 [%fusion_ga], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}; }
-// STORES: st.global.cs.v4.f32
+// STORES: st.global.cs.v4.b32 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// STORES: st.global.cs.v4.b32
 // NONE: .visible .entry kernel_op0_op1(
 // NONE: ld.global.nc.v4.b32
 // NONE: ld.global.nc.v4.b32
