@@ -27,6 +27,11 @@ template <typename T> class VersionedStringMap {
 public:
   /// The current value of `key`, if it has one.
   const T *find(llvm::StringRef key) const {
+    // StringMap::find hashes the key before it looks at the table: most
+    // lookups go to a map that is empty (mutation renames of a graph with
+    // no mutation) or to a history that is (no loop body built apart).
+    if (map.empty())
+      return nullptr;
     auto it = map.find(key);
     return it == map.end() ? nullptr : &it->second;
   }
@@ -55,11 +60,11 @@ public:
   /// The value `key` had after the assignments of versions up to `version`
   /// made since the last clearHistory() (and every one before it), if any.
   const T *findAt(llvm::StringRef key, unsigned version) const {
-    auto hit = history.find(key);
-    if (hit != history.end())
-      for (const Change &change : hit->second)
-        if (change.version > version)
-          return change.before ? &*change.before : nullptr;
+    if (!history.empty())
+      if (auto hit = history.find(key); hit != history.end())
+        for (const Change &change : hit->second)
+          if (change.version > version)
+            return change.before ? &*change.before : nullptr;
     return find(key);
   }
 
