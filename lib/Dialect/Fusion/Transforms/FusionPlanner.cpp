@@ -235,10 +235,11 @@ void Planner::refuse(unsigned g1, unsigned g2, RefusalReason reason) {
                   options.explain ? name(g2) : std::string(), reason, anchor};
   // A pair refused again (in a later round, perhaps after one side grew)
   // keeps its place in the report with the latest reason.
-  auto [it, inserted] = refusalIndex.try_emplace({u1, u2}, plan.refusals.size());
+  auto [index, inserted] =
+      refusalIndex.tryEmplace(u1, u2, plan.refusals.size());
   if (!inserted) {
-    plan.refusals[it->second] = std::move(refusal);
-    refusalTime[it->second] = refusalClock++;
+    plan.refusals[*index] = std::move(refusal);
+    refusalTime[*index] = refusalClock++;
     return;
   }
   plan.refusals.push_back(std::move(refusal));

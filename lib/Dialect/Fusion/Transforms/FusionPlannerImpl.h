@@ -21,6 +21,7 @@
 #include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "scheduler-opt/Support/MixedPointerInfo.h"
+#include "scheduler-opt/Support/PairMap.h"
 #include "scheduler-opt/Support/RangeMaxTree.h"
 #include "scheduler-opt/Support/ReachabilityIndex.h"
 
@@ -360,7 +361,7 @@ private:
   /// groups of the producers its intermediate-node check looked at, keep
   /// their versions. For plain and foreach groups in the schedule (not for
   /// foreach parts).
-  DenseMap<std::pair<unsigned, unsigned>, FuseVerdict> verdicts;
+  PairMap<FuseVerdict> verdicts;
   SmallVector<ProducerStamp, 0> verdictProducers;
   /// What the answer being computed looked at (see FuseVerdict).
   SmallVector<ProducerStamp, 4> consultedProducers;
@@ -376,7 +377,7 @@ private:
 
   FusionPlan plan;
   /// The index in plan.refusals of each pair (first units) refused.
-  DenseMap<std::pair<unsigned, unsigned>, unsigned> refusalIndex;
+  PairMap<unsigned> refusalIndex;
   /// The first units of the two groups of each refusal in plan.refusals,
   /// and when it was last refused (increasing).
   SmallVector<std::pair<unsigned, unsigned>> refusalUnits;

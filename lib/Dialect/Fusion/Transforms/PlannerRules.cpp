@@ -540,11 +540,11 @@ bool Planner::isVerdictValid(const FuseVerdict &verdict, unsigned g1,
 std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
   if (!isVerdictKept(g1) || !isVerdictKept(g2))
     return computeWhyNotFuse(g1, g2);
-  auto it = verdicts.find({g1, g2});
-  if (it != verdicts.end() && isVerdictValid(it->second, g1, g2)) {
-    if (it->second.why == kNoRefusal)
+  FuseVerdict *known = verdicts.find(g1, g2);
+  if (known && isVerdictValid(*known, g1, g2)) {
+    if (known->why == kNoRefusal)
       return std::nullopt;
-    return static_cast<RefusalReason>(it->second.why);
+    return static_cast<RefusalReason>(known->why);
   }
   consultedProducers.clear();
   consultedUnderThreshold = false;
@@ -560,7 +560,7 @@ std::optional<RefusalReason> Planner::whyNotFuse(unsigned g1, unsigned g2) {
                       0};
   llvm::append_range(verdictProducers, consultedProducers);
   verdict.producersEnd = verdictProducers.size();
-  verdicts[{g1, g2}] = verdict;
+  verdicts.insertOrAssign(g1, g2, verdict);
   return why;
 }
 
