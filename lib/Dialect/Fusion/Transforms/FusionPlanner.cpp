@@ -173,6 +173,12 @@ LogicalResult Planner::initialize() {
     llvm::append_range(ud.writes, deps.getWrites(unit));
     llvm::append_range(ud.unmet, deps.getUnmetDependencies(unit));
   }
+  mayWaitWeakly.resize(numUnits);
+  for (unsigned unit = 0; unit < numUnits; ++unit)
+    if (llvm::any_of(llvm::concat<const Attribute>(unitDeps[unit].reads,
+                                                   unitDeps[unit].unmet),
+                     [](Attribute dep) { return isa<WeakDepAttr>(dep); }))
+      mayWaitWeakly.set(unit);
   for (Group &group : groups)
     recomputeGroupDeps(group);
   // Names renamed or realName may change: a buffer a later version
@@ -395,7 +401,9 @@ void Planner::pruneRedundantDeps() {
   };
   for (unsigned g = 0, e = groups.size(); g < e; ++g) {
     Group &group = groups[g];
-    if (!group.alive)
+    if (!group.alive || llvm::none_of(group.units, [&](unsigned unit) {
+          return mayWaitWeakly.test(unit);
+        }))
       continue;
     bool changed = false;
     for (unsigned unit : group.units) {

@@ -25,6 +25,7 @@
 #include "scheduler-opt/Support/RangeMaxTree.h"
 #include "scheduler-opt/Support/ReachabilityIndex.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <array>
@@ -332,6 +333,12 @@ private:
   /// Each unit's position in the input order (a stable topological order).
   SmallVector<unsigned> position;
   SmallVector<UnitDeps> unitDeps;
+  /// The units whose reads or unmet dependences held a WeakDep as the
+  /// planner started. WeakDeps are only ever dropped from a unit's lists
+  /// (refreshUnitDeps keeps those left), and a group's are its units', so
+  /// pruneRedundantDeps passes over the groups of other units without
+  /// looking at their dependences.
+  llvm::BitVector mayWaitWeakly;
   SmallVector<UnitStorages, 0> unitStorages;
   SmallVector<Group, 0> groups;
   /// The top-level group of every unit, and the part of a foreach group
