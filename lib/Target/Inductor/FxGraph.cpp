@@ -8,6 +8,8 @@
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
 
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -15,6 +17,42 @@
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
+
+/// `text` without the spaces StringRef::trim drops, without its table of
+/// characters.
+static StringRef trimSpaces(StringRef text) {
+  const char *begin = text.begin(), *end = text.end();
+  while (begin != end && llvm::isSpace(*begin))
+    ++begin;
+  while (end != begin && llvm::isSpace(end[-1]))
+    --end;
+  return StringRef(begin, end - begin);
+}
+
+/// `text` from its first character that is not a blank or a line break
+/// (StringRef::ltrim(" \t\r\n") without its table of characters).
+static StringRef dropLineBlanks(StringRef text) {
+  const char *begin = text.begin();
+  while (begin != text.end() &&
+         (*begin == ' ' || *begin == '\t' || *begin == '\r' || *begin == '\n'))
+    ++begin;
+  return StringRef(begin, text.end() - begin);
+}
+
+/// The value of `text` if it is only decimal digits and fits in int64.
+static std::optional<int64_t> readDecimal(StringRef text) {
+  if (text.empty() || !llvm::all_of(text, llvm::isDigit))
+    return std::nullopt;
+  int64_t value;
+  // No 18 digits exceed INT64_MAX.
+  if (text.size() > 18)
+    return text.getAsInteger(10, value) ? std::nullopt
+                                        : std::optional<int64_t>(value);
+  value = 0;
+  for (char c : text)
+    value = value * 10 + (c - '0');
+  return value;
+}
 
 LogicalResult mlir::fusion::inductor::readFxPlaceholders(
     unsigned bufferId, const DumpLocator &locator, SizeSymbols &symbols,
@@ -28,18 +66,19 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
            << "expected 'def forward(self, ...)' in the FX graph";
   StringRef rest = text.drop_front(def + strlen("def forward(self"));
   while (true) {
-    rest = rest.ltrim(" \t\r\n");
+    rest = dropLineBlanks(rest);
     if (rest.consume_front(")"))
       return success();
     if (!rest.consume_front(","))
       return locator.emitError(rest.data())
              << "expected ',' or ')' in the parameters of forward()";
-    rest = rest.ltrim(" \t\r\n");
+    rest = dropLineBlanks(rest);
     if (rest.starts_with(")")) {
       rest = rest.drop_front();
       return success();
     }
-    StringRef name = rest.take_while(isIdentChar);
+    StringRef name =
+        rest.take_front(llvm::find_if_not(rest, isIdentChar) - rest.begin());
     if (name.empty())
       return locator.emitError(rest.data()) << "expected a parameter name";
     rest = rest.drop_front(name.size()).ltrim(' ');
@@ -69,12 +108,22 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
       size_t end = s.find(']');
       if (end == StringRef::npos)
         return false;
-      SmallVector<StringRef> items;
-      s.take_front(end).split(items, ',', -1, /*KeepEmpty=*/false);
-      for (StringRef item : items) {
+      // The items between commas; empty ones are skipped.
+      for (StringRef items = s.take_front(end); !items.empty();) {
+        size_t comma = std::min(items.find(','), items.size());
+        StringRef item = trimSpaces(items.take_front(comma));
+        bool empty = comma == 0;
+        items = items.drop_front(std::min(comma + 1, items.size()));
+        if (empty)
+          continue;
+        // An integer (most sizes) is read as parseIndexExpr would read it.
+        if (std::optional<int64_t> value = readDecimal(item)) {
+          out.push_back(getCachedConstantExpr(*value, ctx));
+          continue;
+        }
         bool bad = false;
         FailureOr<AffineExpr> size = parseIndexExpr(
-            item.trim(), ctx,
+            item, ctx,
             [&](StringRef var) -> AffineExpr {
               if (SizeSymbols::isSizeSymbolName(var))
                 return symbols.get(var, ctx);
