@@ -15,6 +15,8 @@
 
 #include "DumpFields.h"
 
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compiler.h"
 
@@ -27,8 +29,8 @@ namespace {
 /// lexer (blanks, identifiers, integers, strings without escapes).
 class DirectReader {
 public:
-  DirectReader(StringRef text, ConstantExprs &constants)
-      : p(text.begin()), end(text.end()), constants(constants) {}
+  DirectReader(StringRef text, MLIRContext *ctx)
+      : p(text.begin()), end(text.end()), ctx(ctx) {}
 
   bool depList(SmallVectorImpl<DumpDep> &out);
   bool userList(SmallVectorImpl<DumpUser> &out);
@@ -142,7 +144,7 @@ private:
     const char *start;
     if (!integer(value, start))
       return false;
-    out = constants.get(value);
+    out = getCachedConstantExpr(value, ctx);
     return true;
   }
   /// `{name: int, ...}`.
@@ -163,10 +165,11 @@ private:
   /// indexText from `p` on a reader of its own; the end of the text read,
   /// or null. Out of line, so that the caller's reader, whose address it
   /// never sees, keeps its cursor in a register.
-  LLVM_ATTRIBUTE_NOINLINE static const char *
-  indexTextAt(const char *p, const char *end, ConstantExprs &constants,
-              StringRef &text) {
-    DirectReader reader(StringRef(p, end - p), constants);
+  LLVM_ATTRIBUTE_NOINLINE static const char *indexTextAt(const char *p,
+                                                         const char *end,
+                                                         MLIRContext *ctx,
+                                                         StringRef &text) {
+    DirectReader reader(StringRef(p, end - p), ctx);
     return reader.indexText(text) ? reader.p : nullptr;
   }
   /// The sum of indexText; `last` is left at the end of the last factor
@@ -208,7 +211,7 @@ private:
   }
 
   const char *p, *end;
-  ConstantExprs &constants;
+  MLIRContext *ctx;
 };
 } // namespace
 
@@ -343,7 +346,7 @@ bool DirectReader::memoryDep(DumpDep &dep) {
     return false;
   const char *index = p;
   if (!affineText(dep.index)) {
-    p = indexTextAt(index, end, constants, dep.index);
+    p = indexTextAt(index, end, ctx, dep.index);
     if (!p)
       return false;
   }
@@ -502,7 +505,7 @@ bool DirectReader::layout(DumpLayout &out) {
       !keyword("stride") || !sizeList(out.stride) ||
       out.size.size() != out.stride.size())
     return false;
-  out.offset = constants.get(0);
+  out.offset = getCachedConstantExpr(0, ctx);
   if (punct(',') && (!keyword("offset") || !size(out.offset)))
     return false;
   return punct(')');
@@ -511,49 +514,47 @@ bool DirectReader::layout(DumpLayout &out) {
 /// Runs `read` on a reader over `text`; keeps what it read only if it
 /// succeeded and consumed the whole text, else restores `out`.
 template <typename Vector, typename Fn>
-static bool readWhole(StringRef text, ConstantExprs &constants, Vector &out,
-                      Fn read) {
+static bool readWhole(StringRef text, MLIRContext *ctx, Vector &out, Fn read) {
   size_t size = out.size();
-  DirectReader reader(text, constants);
+  DirectReader reader(text, ctx);
   if (read(reader) && reader.atEnd())
     return true;
   out.truncate(size);
   return false;
 }
 
-bool mlir::fusion::inductor::readDepListDirect(StringRef text,
-                                               ConstantExprs &constants,
+bool mlir::fusion::inductor::readDepListDirect(StringRef text, MLIRContext *ctx,
                                                DumpDepList &out) {
-  return readWhole(text, constants, out.deps,
+  return readWhole(text, ctx, out.deps,
                    [&](DirectReader &r) { return r.depList(out.deps); });
 }
 
 bool mlir::fusion::inductor::readUserListDirect(
-    StringRef text, ConstantExprs &constants, SmallVectorImpl<DumpUser> &out) {
-  return readWhole(text, constants, out,
+    StringRef text, MLIRContext *ctx, SmallVectorImpl<DumpUser> &out) {
+  return readWhole(text, ctx, out,
                    [&](DirectReader &r) { return r.userList(out); });
 }
 
 bool mlir::fusion::inductor::readVarSizesDirect(
-    StringRef text, ConstantExprs &constants,
+    StringRef text, MLIRContext *ctx,
     SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
-  return readWhole(text, constants, out,
+  return readWhole(text, ctx, out,
                    [&](DirectReader &r) { return r.varSizes(out); });
 }
 
 bool mlir::fusion::inductor::readSizePairDirect(StringRef text,
-                                                ConstantExprs &constants,
+                                                MLIRContext *ctx,
                                                 AffineExpr &first,
                                                 AffineExpr &second) {
-  DirectReader reader(text, constants);
+  DirectReader reader(text, ctx);
   return reader.sizePair(first, second) && reader.atEnd();
 }
 
 bool mlir::fusion::inductor::readSizeListPairDirect(
-    StringRef text, ConstantExprs &constants,
-    SmallVectorImpl<AffineExpr> &first, SmallVectorImpl<AffineExpr> &second) {
+    StringRef text, MLIRContext *ctx, SmallVectorImpl<AffineExpr> &first,
+    SmallVectorImpl<AffineExpr> &second) {
   size_t firstSize = first.size(), secondSize = second.size();
-  DirectReader reader(text, constants);
+  DirectReader reader(text, ctx);
   if (reader.sizeListPair(first, second) && reader.atEnd())
     return true;
   first.truncate(firstSize);
@@ -561,11 +562,10 @@ bool mlir::fusion::inductor::readSizeListPairDirect(
   return false;
 }
 
-bool mlir::fusion::inductor::readLayoutDirect(StringRef text,
-                                              ConstantExprs &constants,
+bool mlir::fusion::inductor::readLayoutDirect(StringRef text, MLIRContext *ctx,
                                               DumpLayout &out) {
   DumpLayout layout;
-  DirectReader reader(text, constants);
+  DirectReader reader(text, ctx);
   if (!reader.layout(layout) || !reader.atEnd())
     return false;
   out = std::move(layout);

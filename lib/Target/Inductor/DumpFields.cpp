@@ -243,8 +243,7 @@ FailureOr<DumpDep> ValueReader::readDep(const PyValue *v) {
 LogicalResult mlir::fusion::inductor::readDepSizes(
     const DumpDep &dep, const DumpLocator &locator, SizeSymbols &symbols,
     SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out) {
-  ConstantExprs constants(locator.getContext());
-  if (readVarSizesDirect(dep.sizes, constants, out))
+  if (readVarSizesDirect(dep.sizes, locator.getContext(), out))
     return success();
   PyValueArena arena;
   FailureOr<PyValue *> value = parsePyValue(dep.sizes, locator, arena);

@@ -10,7 +10,6 @@
 
 #include "InductorDump.h"
 
-#include <limits>
 #include <string>
 
 namespace mlir {
@@ -82,28 +81,6 @@ readDepSizes(const DumpDep &dep, const DumpLocator &locator,
              SizeSymbols &symbols,
              SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
 
-/// getAffineConstantExpr with each integer looked up in the context once: a
-/// dump repeats a few sizes (a dependence's `{c0: 1024}`, a node's
-/// `(numel, rnumel)`) tens of thousands of times, and a lookup here costs a
-/// fraction of the context's uniquing.
-class ConstantExprs {
-public:
-  explicit ConstantExprs(MLIRContext *ctx) : ctx(ctx) {}
-  AffineExpr get(int64_t value) {
-    // DenseMap reserves the two largest keys.
-    if (value >= std::numeric_limits<int64_t>::max() - 1)
-      return getAffineConstantExpr(value, ctx);
-    AffineExpr &expr = exprs[value];
-    if (!expr)
-      expr = getAffineConstantExpr(value, ctx);
-    return expr;
-  }
-
-private:
-  MLIRContext *ctx;
-  llvm::DenseMap<int64_t, AffineExpr> exprs;
-};
-
 /// The most common field shapes read straight from a field's text
 /// (DirectFields.cpp): dependence lists, node user lists, `{p0: 64}`,
 /// `(numel, reduction numel)`, `([sizes], [reduction sizes])` and layouts
@@ -111,19 +88,20 @@ private:
 /// returns true only when ValueReader would read the same from the parsed
 /// text; otherwise it leaves the output as it was and returns false,
 /// without a diagnostic, and the caller parses the text as a Python value.
-bool readDepListDirect(StringRef text, ConstantExprs &constants,
-                       DumpDepList &out);
-bool readUserListDirect(StringRef text, ConstantExprs &constants,
+/// Their integers are getCachedConstantExpr's: a dump repeats a few sizes
+/// (a dependence's `{c0: 1024}`, a node's `(numel, rnumel)`) tens of
+/// thousands of times, and the table answers them without the uniquer.
+bool readDepListDirect(StringRef text, MLIRContext *ctx, DumpDepList &out);
+bool readUserListDirect(StringRef text, MLIRContext *ctx,
                         SmallVectorImpl<DumpUser> &out);
-bool readVarSizesDirect(StringRef text, ConstantExprs &constants,
+bool readVarSizesDirect(StringRef text, MLIRContext *ctx,
                         SmallVectorImpl<std::pair<StringRef, AffineExpr>> &out);
-bool readSizePairDirect(StringRef text, ConstantExprs &constants,
-                        AffineExpr &first, AffineExpr &second);
-bool readSizeListPairDirect(StringRef text, ConstantExprs &constants,
+bool readSizePairDirect(StringRef text, MLIRContext *ctx, AffineExpr &first,
+                        AffineExpr &second);
+bool readSizeListPairDirect(StringRef text, MLIRContext *ctx,
                             SmallVectorImpl<AffineExpr> &first,
                             SmallVectorImpl<AffineExpr> &second);
-bool readLayoutDirect(StringRef text, ConstantExprs &constants,
-                      DumpLayout &out);
+bool readLayoutDirect(StringRef text, MLIRContext *ctx, DumpLayout &out);
 
 } // namespace inductor
 } // namespace fusion

@@ -142,7 +142,7 @@ public:
       : locator(locator),
         reader(numberSymbols ? ValueReader(locator, dump.symbols)
                              : ValueReader(locator)),
-        dump(dump), constants(locator.getContext()) {
+        dump(dump) {
     buffer = locator.getSourceMgr().getMemoryBuffer(bufferId)->getBuffer();
   }
 
@@ -450,7 +450,7 @@ private:
         return success();
       }
       // Read whole from its line, the text is the whole value (readField).
-      if (readLayoutDirect(text, constants, layout)) {
+      if (readLayoutDirect(text, ctx(), layout)) {
         layout.firstText = text.data();
         layouts.try_emplace(text, layout);
         advance();
@@ -528,8 +528,6 @@ private:
   const DumpLocator &locator;
   ValueReader reader;
   InductorDump &dump;
-  /// The integers of the fields read directly (DirectFields.cpp).
-  ConstantExprs constants;
   /// The values of the current node's fields, read into the node.
   PyValueArena scratch;
   /// Layouts already read, by their text: nodes repeat the layouts of the
@@ -628,7 +626,7 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
     if (failed(readField(
             FieldKey(name, field), 0,
             [&](StringRef text) {
-              return readDepListDirect(text, constants, *list);
+              return readDepListDirect(text, ctx(), *list);
             },
             [&](PyValue *v) { return reader.readDepList(v, *list); })))
       return failure();
@@ -724,7 +722,7 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
   return readField(
       FieldKey(name, "users"), 4,
       [&](StringRef text) {
-        return readUserListDirect(text, constants, buffer.users);
+        return readUserListDirect(text, ctx(), buffer.users);
       },
       [&](PyValue *users) -> LogicalResult {
         if (failed(reader.expectKind(users, PyValue::Kind::List,
@@ -754,7 +752,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   if (failed(readField(
           FieldKey(node.name, "group.iteration"), 0,
           [&](StringRef text) {
-            return readSizePairDirect(text, constants, node.numel,
+            return readSizePairDirect(text, ctx(), node.numel,
                                       node.reductionNumel);
           },
           [&](const PyValue *it) -> LogicalResult {
@@ -780,7 +778,7 @@ LogicalResult DumpParser::parseSchedulerExtras(DumpNode &node) {
   if (failed(readField(
           FieldKey(node.name, "sizes"), 0,
           [&](StringRef text) {
-            return readSizeListPairDirect(text, constants, node.ranges,
+            return readSizeListPairDirect(text, ctx(), node.ranges,
                                           node.reductionRanges);
           },
           [&](const PyValue *sz) -> LogicalResult {
@@ -831,7 +829,7 @@ LogicalResult DumpParser::parseLoopBody(DumpNode &node) {
   if (failed(readField(
           FieldKey("var_ranges"), 4,
           [&](StringRef text) {
-            return readVarSizesDirect(text, constants, body.varRanges);
+            return readVarSizesDirect(text, ctx(), body.varRanges);
           },
           [&](const PyValue *ranges) {
             return reader.readVarSizes(ranges, body.varRanges, "var_ranges");
@@ -989,8 +987,9 @@ static constexpr size_t kPartsPerThread = 4;
 
 /// Parses the dump in parts on the context's threads (this one among
 /// them), each part with a parser of its own that reports nothing and
-/// touches the context only for the affine constants it has not made
-/// before (under the context's locks, which are on only meanwhile).
+/// touches the context only for the affine constants its thread's
+/// getCachedConstantExpr table does not hold (under the context's locks,
+/// which are on only meanwhile).
 static SmallVector<ParsedSpan, 0> parseAheadOnThreads(unsigned bufferId,
                                                       const DumpLocator &locator,
                                                       StringRef buffer) {
