@@ -25,6 +25,15 @@ namespace {
 /// the reduction loops too (before the reduction), or per pointwise
 /// iteration after a `fusion.reduce` combined the reduction loops away.
 enum class Phase { Pointwise, Reduction, Reduced };
+
+/// Values hashed as DenseMap hashes pointers, `(p >> 4) ^ (p >> 9)`: a few
+/// instructions where mlir::hash_value's mix of the pointer takes about
+/// twenty, for the two or three lookups of every op of a reduction body.
+struct ValuePointerInfo : llvm::DenseMapInfo<Value> {
+  static unsigned getHashValue(Value value) {
+    return llvm::DenseMapInfo<void *>::getHashValue(value.getAsOpaquePointer());
+  }
+};
 } // namespace
 
 /// Calls `fn` on every op nested in `block`, each after the ops nested in
@@ -81,7 +90,7 @@ LogicalResult mlir::fusion::detail::verifyReductionPhases(NodeOp node) {
   // table has room on the stack for a large body's, not growing twice on
   // the way. (A masked result, set at its yield and again at the op, is set
   // the second time from a join that includes the first.)
-  llvm::SmallDenseMap<Value, Phase, 64> phases;
+  llvm::SmallDenseMap<Value, Phase, 64, ValuePointerInfo> phases;
   auto setPhase = [&](Value v, Phase phase) {
     if (phase != Phase::Pointwise)
       phases[v] = phase;
