@@ -57,15 +57,16 @@ LogicalResult verifyReductionPhases(NodeOp node);
 class SizeSymbolChecker {
 public:
   explicit SizeSymbolChecker(GraphOp graph);
-  /// Checks `op` without a diagnostic, remembering the first that fails.
-  /// Most ops of a graph are loop-body arithmetic, which checkOp passes
-  /// for its kind alone (no regions, no buffer results): those are passed
-  /// here, without the call.
-  void visit(Operation *op) {
+  /// Checks `op` without a diagnostic, remembering the first that fails;
+  /// `hasBufferResult` says whether a result of `op` is a buffer. Most ops
+  /// of a graph are loop-body arithmetic, which checkOp passes for its
+  /// kind alone (no regions, no buffer results): those are passed here,
+  /// without the call.
+  void visit(Operation *op, bool hasBufferResult) {
     if (firstFailure)
       return;
-    if (op->getNumRegions() == 0 && getKind(op) == Kind::Other &&
-        !hasBufferResult(op))
+    if (!hasBufferResult && op->getNumRegions() == 0 &&
+        getKind(op) == Kind::Other)
       return;
     if (failed(checkOp(op, /*emit=*/false)))
       firstFailure = op;
@@ -85,13 +86,6 @@ private:
     return it->second;
   }
   static Kind computeKind(Operation *op);
-  /// By index: a ResultRange's iterator steps through an out-of-line call.
-  static bool hasBufferResult(Operation *op) {
-    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
-      if (isa<BufferType>(op->getResult(i).getType()))
-        return true;
-    return false;
-  }
   LogicalResult checkOp(Operation *op, bool emit);
 
   GraphOp graph;

@@ -289,8 +289,9 @@ LogicalResult GraphOp::verifyRegions() {
     return output.emitOpError("types do not match the graph result types");
   // One walk over every op for the total bytes and the size symbols.
   SizeSymbolChecker sizeSymbols(*this);
-  if (failed(verifyTotalBytes(*this,
-                              [&](Operation *op) { sizeSymbols.visit(op); })))
+  if (failed(verifyTotalBytes(*this, [&](Operation *op, bool hasBufferResult) {
+        sizeSymbols.visit(op, hasBufferResult);
+      })))
     return failure();
 
   for (Operation &op : block.without_terminator())

@@ -84,11 +84,12 @@ bool walkNestedPostOrderUntil(Operation *op, Fn &fn) {
 
 /// Fails, with an error on `graph`, when the bytes of all the buffers with
 /// a static layout made or taken in it (arguments and results of every op,
-/// nested ones too) do not fit in int64 together; then no sum of buffer sizes a pass computes
-/// (live bytes, peak memory, bytes a kernel moves) can overflow. Calls
-/// `visit` on every op nested in `graph`, in walk order, until the sum
-/// overflows: checks of every op share this walk instead of making their
-/// own. A template, so that the visit of each op is not an indirect call.
+/// nested ones too) do not fit in int64 together; then no sum of buffer sizes a
+/// pass computes (live bytes, peak memory, bytes a kernel moves) can overflow.
+/// Calls `visit(op, hasBufferResult)` on every op nested in `graph`, in walk
+/// order, until the sum overflows: checks of every op share this walk (and
+/// its look at the op's result types) instead of making their own. A
+/// template, so that the visit of each op is not an indirect call.
 template <typename VisitFn>
 LogicalResult verifyTotalBytes(Operation *graph, VisitFn &&visit) {
   int64_t total = 0;
@@ -103,10 +104,16 @@ LogicalResult verifyTotalBytes(Operation *graph, VisitFn &&visit) {
         if (!add(arg.getType()))
           return detail::emitTotalBytesError(graph);
   auto visitOp = [&](Operation *op) {
-    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i)
-      if (!add(op->getResult(i).getType()))
+    bool hasBufferResult = false;
+    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i) {
+      auto type = dyn_cast<BufferType>(op->getResult(i).getType());
+      if (!type)
+        continue;
+      hasBufferResult = true;
+      if (!detail::addStaticBufferBytes(type, total))
         return true;
-    visit(op);
+    }
+    visit(op, hasBufferResult);
     return false;
   };
   if (detail::walkNestedPostOrderUntil(graph, visitOp))
