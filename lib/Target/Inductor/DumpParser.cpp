@@ -9,6 +9,7 @@
 
 #include "DumpFields.h"
 #include "InductorDump.h"
+#include "TrimBlanks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -72,22 +73,6 @@ struct FieldKey {
   StringRef owner, field;
 };
 } // namespace
-
-/// `text.trim()` (blanks as StringRef takes them: space, \t, \n, \v, \f,
-/// \r) without building StringRef's table of the characters for each call:
-/// the parser trims every field's value.
-static StringRef trimBlanks(StringRef text) {
-  auto isBlank = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-           c == '\r';
-  };
-  size_t begin = 0, end = text.size();
-  while (begin < end && isBlank(text[begin]))
-    ++begin;
-  while (end > begin && isBlank(text[end - 1]))
-    --end;
-  return text.slice(begin, end);
-}
 
 /// The first line after `from`'s line and before `limit` that follows an
 /// empty line and starts with a name: where a node may start. Only a guess,

@@ -7,6 +7,7 @@
 
 #include "ImportInductorImpl.h"
 #include "IndexExpr.h"
+#include "TrimBlanks.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
@@ -17,17 +18,6 @@
 using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
-
-/// `text` without the spaces StringRef::trim drops, without its table of
-/// characters.
-static StringRef trimSpaces(StringRef text) {
-  const char *begin = text.begin(), *end = text.end();
-  while (begin != end && llvm::isSpace(*begin))
-    ++begin;
-  while (end != begin && llvm::isSpace(end[-1]))
-    --end;
-  return StringRef(begin, end - begin);
-}
 
 /// `text` from its first character that is not a blank or a line break
 /// (StringRef::ltrim(" \t\r\n") without its table of characters).
@@ -111,7 +101,7 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
       // The items between commas; empty ones are skipped.
       for (StringRef items = s.take_front(end); !items.empty();) {
         size_t comma = std::min(items.find(','), items.size());
-        StringRef item = trimSpaces(items.take_front(comma));
+        StringRef item = trimBlanks(items.take_front(comma));
         bool empty = comma == 0;
         items = items.drop_front(std::min(comma + 1, items.size()));
         if (empty)
