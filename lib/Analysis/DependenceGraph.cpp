@@ -4,6 +4,7 @@
 #include "scheduler-opt/Dialect/Fusion/IR/AffineSum.h"
 #include "scheduler-opt/Support/ParallelSlices.h"
 #include "scheduler-opt/Support/TopologicalOrder.h"
+#include "scheduler-opt/Support/WalkPostOrder.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -313,19 +314,6 @@ static bool addUnique(SmallVectorImpl<Attribute> &deps, Attribute dep) {
   return true;
 }
 
-/// Calls `fn` on every op nested in `block`, each after the ops nested in
-/// it: the order of Block::walk, without its callback and iterators (the
-/// leaves' bodies are most of the ops of a graph).
-template <typename Fn>
-static void walkPostOrder(Block &block, Fn &fn) {
-  for (Operation &op : block) {
-    for (Region &region : op.getRegions())
-      for (Block &nested : region)
-        walkPostOrder(nested, fn);
-    fn(&op);
-  }
-}
-
 /// Computes the reads and writes of `leaf`, memoizing index translations in
 /// `cache` when given.
 static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
@@ -345,8 +333,9 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
         indexed.push_back(access);
       if (auto opaque = dyn_cast<OpaqueOp>(op))
         opaques.push_back(opaque);
+      return false;
     };
-    walkPostOrder(node.getBodyBlock(), collect);
+    walkPostOrderUntil(node.getBodyBlock(), collect);
     // An opaque operation (bucketize's boundaries) reads whole buffers.
     for (OpaqueOp opaque : opaques) {
       for (Value operand : opaque.getOperands())

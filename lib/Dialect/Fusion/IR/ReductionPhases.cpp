@@ -10,6 +10,7 @@
 #include "FusionOpsInternal.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
+#include "scheduler-opt/Support/WalkPostOrder.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -36,21 +37,13 @@ struct ValuePointerInfo : llvm::DenseMapInfo<Value> {
 };
 } // namespace
 
-/// Calls `fn` on every op nested in `block`, each after the ops nested in
-/// it (the order of Block::walk), until it interrupts; returns whether it
-/// did. By hand: the checks below visit every op of every node body, and
-/// Block::walk's callback and iterators cost about as much as a visit.
+/// walkPostOrderUntil with a visit that interrupts as Block::walk's do.
 template <typename Fn>
 static bool walkPostOrder(Block &block, Fn &fn) {
-  for (Operation &op : block) {
-    for (Region &region : op.getRegions())
-      for (Block &nested : region)
-        if (walkPostOrder(nested, fn))
-          return true;
-    if (fn(&op).wasInterrupted())
-      return true;
-  }
-  return false;
+  auto untilInterrupted = [&](Operation *op) {
+    return fn(op).wasInterrupted();
+  };
+  return walkPostOrderUntil(block, untilInterrupted);
 }
 
 /// Checks that values from before and after the reductions are not mixed,

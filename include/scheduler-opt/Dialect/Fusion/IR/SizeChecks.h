@@ -14,6 +14,7 @@
 #define SCHEDULER_OPT_DIALECT_FUSION_IR_SIZECHECKS_H
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
+#include "scheduler-opt/Support/WalkPostOrder.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Diagnostics.h"
@@ -63,23 +64,6 @@ bool addStaticBufferBytes(BufferType type, int64_t &total);
 /// The error of verifyTotalBytes.
 LogicalResult emitTotalBytesError(Operation *graph);
 
-/// Calls `fn` on every op nested in `op`, each after the ops nested in it
-/// (the order of Operation::walk, without its iterators and callback: the
-/// walk visits every op of a graph, most of them loop-body ops), until it
-/// returns true; returns whether it did.
-template <typename Fn>
-bool walkNestedPostOrderUntil(Operation *op, Fn &fn) {
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      for (Operation &nested : block) {
-        if (nested.getNumRegions() != 0 &&
-            walkNestedPostOrderUntil(&nested, fn))
-          return true;
-        if (fn(&nested))
-          return true;
-      }
-  return false;
-}
 } // namespace detail
 
 /// Fails, with an error on `graph`, when the bytes of all the buffers with
@@ -116,7 +100,7 @@ LogicalResult verifyTotalBytes(Operation *graph, VisitFn &&visit) {
     visit(op, hasBufferResult);
     return false;
   };
-  if (detail::walkNestedPostOrderUntil(graph, visitOp))
+  if (walkNestedPostOrderUntil(graph, visitOp))
     return detail::emitTotalBytesError(graph);
   return success();
 }
