@@ -321,7 +321,7 @@ static ParseResult parseSymbolicDims(AsmParser &parser,
       if (parseIndexExpr(parser, size) || parser.parseRParen())
         return failure();
     } else {
-      int64_t value;
+      int64_t value = 0;
       OptionalParseResult integer = parser.parseOptionalInteger(value);
       if (integer.has_value()) {
         if (failed(*integer))
