@@ -161,8 +161,8 @@ struct PTXCacheHintsPass
   }
 
   void runOnOperation() override {
-    bool onLoads = hints == CacheHints::Loads || hints == CacheHints::All;
-    bool onStores = hints == CacheHints::Stores || hints == CacheHints::All;
+    bool onLoads = hintsLoads(hints);
+    bool onStores = hintsStores(hints);
     SmallVector<LLVM::LoadOp> loads;
     SmallVector<LLVM::StoreOp> stores;
     getOperation().walk([&](Operation *op) {

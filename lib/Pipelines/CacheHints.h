@@ -24,6 +24,16 @@ namespace mlir::fusion {
 /// stores of its results; accesses left marked lose the mark in NVPTX.
 std::unique_ptr<Pass> createPTXCacheHintsPass(CacheHints hints);
 
+/// Whether `hints` covers the row's streamed loads (Loads or All).
+inline bool hintsLoads(CacheHints hints) {
+  return hints == CacheHints::Loads || hints == CacheHints::All;
+}
+
+/// Whether `hints` covers vector stores (Stores or All).
+inline bool hintsStores(CacheHints hints) {
+  return hints == CacheHints::Stores || hints == CacheHints::All;
+}
+
 } // namespace mlir::fusion
 
 #endif // SCHEDULER_OPT_PIPELINES_CACHEHINTS_H

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PredicateStores.h"
+#include "CacheHints.h"
 #include "PTXStores.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -183,7 +184,7 @@ struct PTXPredicateStoresPass
   }
 
   void runOnOperation() override {
-    bool hintStores = hints == CacheHints::Stores || hints == CacheHints::All;
+    bool hintStores = hintsStores(hints);
     SmallVector<LLVM::CondBrOp> branches;
     getOperation().walk([&](LLVM::CondBrOp branch) {
       branches.push_back(branch);
