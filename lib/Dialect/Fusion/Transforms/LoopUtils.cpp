@@ -131,14 +131,40 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
     SmallVector<unsigned> loops;
   };
   SmallVector<NewAccess> rewrites;
+  // The new index of an access depends only on its index map and the loops
+  // its dims are: accesses that share both (most loads of a pointwise node)
+  // share the two simplifications, done once.
+  struct Decided {
+    AffineMap oldMap;
+    SmallVector<unsigned, 4> oldLoops;
+    unsigned rewrite;
+  };
+  SmallVector<Decided> decided;
   for (ArrayRef<Operation *> group : {ArrayRef(stores), ArrayRef(loads),
                                       ArrayRef(others)}) {
     for (Operation *op : group) {
+      auto indexed = cast<IndexedOpInterface>(op);
+      AffineMap oldMap = indexed.getIndexMap();
+      SmallVector<unsigned, 4> oldLoops;
+      for (Value index :
+           indexed.getIndexOperands().take_front(oldMap.getNumDims())) {
+        std::optional<unsigned> loop = getLoopPosition(node, index);
+        if (!loop)
+          return failure();
+        oldLoops.push_back(*loop);
+      }
+      auto known = llvm::find_if(decided, [&](const Decided &entry) {
+        return entry.oldMap == oldMap && entry.oldLoops == oldLoops;
+      });
+      if (known != decided.end()) {
+        const NewAccess &same = rewrites[known->rewrite];
+        rewrites.push_back({op, same.map, same.loops});
+        continue;
+      }
       AffineExpr expr = getLoopIndexExpr(node, op);
       if (!expr)
         return failure();
-      unsigned numSymbols =
-          cast<IndexedOpInterface>(op).getIndexMap().getNumSymbols();
+      unsigned numSymbols = oldMap.getNumSymbols();
       SmallVector<AffineExpr> symbols;
       for (unsigned s = 0; s < numSymbols; ++s)
         symbols.push_back(getAffineSymbolExpr(s, node.getContext()));
@@ -146,6 +172,7 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
           expr.replaceDimsAndSymbols(substitution, symbols), numNew,
           numSymbols);
       auto [map, loops] = compactDims(expr, numNew, numSymbols);
+      decided.push_back({oldMap, std::move(oldLoops), unsigned(rewrites.size())});
       rewrites.push_back({op, map, std::move(loops)});
     }
   }
