@@ -17,6 +17,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <numeric>
 
 using namespace mlir;
@@ -147,12 +149,64 @@ static bool addLinear(AffineExpr expr, AffineExpr scale, unsigned numDims,
   return true;
 }
 
+/// Adds `expr * scale` to the integer strides and constant of an index
+/// made of dims, constants, sums and products by constants only (most
+/// indices); false for anything else, or for a value of 2^40 or more, far
+/// from where any order of summing could overflow.
+static bool addConstantLinear(AffineExpr expr, int64_t scale,
+                              MutableArrayRef<int64_t> strides,
+                              int64_t &constant) {
+  constexpr int64_t kLimit = int64_t(1) << 40;
+  auto add = [&](int64_t &to, int64_t value) {
+    to += value;
+    return to > -kLimit && to < kLimit;
+  };
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return dim.getPosition() < strides.size() &&
+           add(strides[dim.getPosition()], scale);
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    int64_t value;
+    return !llvm::MulOverflow(scale, c.getValue(), value) &&
+           add(constant, value);
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return addConstantLinear(bin.getLHS(), scale, strides, constant) &&
+           addConstantLinear(bin.getRHS(), scale, strides, constant);
+  if (bin.getKind() != AffineExprKind::Mul)
+    return false;
+  AffineExpr other = bin.getLHS();
+  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  if (!c) {
+    c = dyn_cast<AffineConstantExpr>(bin.getLHS());
+    other = bin.getRHS();
+  }
+  int64_t product;
+  if (!c || llvm::MulOverflow(scale, c.getValue(), product) ||
+      product <= -kLimit || product >= kLimit)
+    return false;
+  return addConstantLinear(other, product, strides, constant);
+}
+
 /// Decomposes `expr` over `numDims` dims into strides and a dim-free rest;
 /// nullopt unless every dim appears only linearly.
 static std::optional<LinearIndex> decomposeLinear(AffineExpr expr,
                                                   unsigned numDims,
                                                   unsigned numSizeSymbols) {
   MLIRContext *ctx = expr.getContext();
+  // Constant strides and rest, as addLinear would find them, in integers
+  // instead of expressions uniqued at every step.
+  SmallVector<int64_t, 6> strides(numDims, 0);
+  int64_t constant = 0;
+  if (addConstantLinear(expr, 1, strides, constant)) {
+    LinearIndex result;
+    for (int64_t stride : strides)
+      result.strides.push_back(getCachedConstantExpr(stride, ctx));
+    result.rest = getCachedConstantExpr(constant, ctx);
+    return result;
+  }
   AffineExpr zero = getCachedConstantExpr(0, ctx);
   LinearIndex result{SmallVector<AffineExpr>(numDims, zero), zero};
   if (!addLinear(expr, getCachedConstantExpr(1, ctx), numDims, numSizeSymbols,
