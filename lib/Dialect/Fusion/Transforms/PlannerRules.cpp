@@ -542,12 +542,19 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
   // version's name only) may hide a race.
   if (racesInPlace(node1, node2) || racesInPlace(node2, node1))
     return RefusalReason::InPlaceRace;
+  // Each producer's group once: a foreach group's buffers often come from
+  // the parts of another foreach group, all in that one group. (One stamp a
+  // group: the units of a group change groups together.)
+  SmallVector<unsigned, 8> checked;
   for (StringAttr name : remainingNames) {
     std::optional<unsigned> producer = producerUnit(name);
     if (!producer || inGroup(*producer, g1))
       continue;
-    // The answer now depends on the producer's group too.
     unsigned group = groupOf[*producer];
+    if (llvm::is_contained(checked, group))
+      continue;
+    checked.push_back(group);
+    // The answer now depends on the producer's group too.
     consultedProducers.push_back({*producer, group, groups[group].version});
     if (isAncestor(g1, group))
       return RefusalReason::IntermediateNodes;
