@@ -142,26 +142,36 @@ std::optional<unsigned> Planner::producerPartFor(unsigned f,
 bool Planner::partsWouldDepend(unsigned g1, unsigned g2) {
   unsigned f = groups[g1].isForeach() ? g1 : g2;
   unsigned other = f == g1 ? g2 : g1;
-  // The index of the part each unit of the result will be in.
-  auto partIndex = [&](unsigned unit) -> std::optional<unsigned> {
+  // The part of the result each unit will be in, named by the part of f it
+  // becomes: a part of another foreach group the part of f at its position
+  // (whyNotFuseForeach checked that both have as many), a node the part
+  // its foreach partner picks.
+  llvm::SmallDenseMap<unsigned, unsigned, 16> partOfOther;
+  std::optional<unsigned> nodePart;
+  if (groups[other].isForeach()) {
+    assert(groups[other].parts.size() == groups[f].parts.size() &&
+           "foreach groups of different lengths do not fuse");
+    for (auto [own, theirs] : llvm::zip(groups[f].parts, groups[other].parts))
+      partOfOther[theirs] = own;
+  } else {
+    nodePart = other == g1 ? consumerPartFor(f, other)
+                           : producerPartFor(f, other);
+  }
+  auto resultPart = [&](unsigned unit) -> std::optional<unsigned> {
     unsigned g = groupOf[unit];
-    if (g != f && g != other)
+    if (g == f)
+      return partOf[unit];
+    if (g != other)
       return std::nullopt;
-    const Group &owner = groups[g];
-    if (owner.isForeach())
-      return llvm::find(owner.parts, partOf[unit]) - owner.parts.begin();
-    // The node joins the part that its foreach partner picks.
-    std::optional<unsigned> part = g == g1 ? consumerPartFor(f, other)
-                                           : producerPartFor(f, other);
-    if (!part)
-      return std::nullopt;
-    return llvm::find(groups[f].parts, *part) - groups[f].parts.begin();
+    if (!groups[other].isForeach())
+      return nodePart;
+    return partOfOther.lookup(partOf[unit]);
   };
   for (unsigned g : {g1, g2})
     for (unsigned unit : groups[g].units) {
-      std::optional<unsigned> own = partIndex(unit);
+      std::optional<unsigned> own = resultPart(unit);
       for (unsigned pred : deps.getPredecessors(unit)) {
-        std::optional<unsigned> theirs = partIndex(pred);
+        std::optional<unsigned> theirs = resultPart(pred);
         if (theirs && theirs != own)
           return true;
       }
