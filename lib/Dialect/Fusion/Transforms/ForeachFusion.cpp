@@ -44,6 +44,8 @@ unsigned Planner::makeForeach(ArrayRef<unsigned> members) {
     Group &group = groups[part];
     group.alive = false;
     group.parent = f;
+    groups[f].bufferNames.insert(group.bufferNames.begin(),
+                                 group.bufferNames.end());
     for (unsigned unit : group.units) {
       groupOf[unit] = f;
       partOf[unit] = part;
@@ -54,7 +56,8 @@ unsigned Planner::makeForeach(ArrayRef<unsigned> members) {
 }
 
 /// Recomputes what a foreach group derives from its parts: units, leaves,
-/// names, orders and merged dependences. With `rebuildReadIndex` its
+/// orders and merged dependences. Its buffer names, the union of its
+/// parts', only grow: the callers add those of the groups that join. With `rebuildReadIndex` its
 /// read_to_node is rebuilt, as Inductor does when it builds the node from
 /// its parts; otherwise it is emptied, as Inductor's does when a node joins
 /// a part (the `prev_node` path of ForeachKernelSchedulerNode.__init__).
@@ -66,7 +69,6 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex,
   Group &fe = groups[f];
   fe.units.clear();
   fe.leaves.clear();
-  fe.bufferNames.clear();
   fe.isReduction = false;
   fe.minOrder = ~0u;
   fe.maxOrder = 0;
@@ -76,7 +78,6 @@ void Planner::refreshForeach(unsigned f, bool rebuildReadIndex,
     const Group &group = groups[part];
     llvm::append_range(fe.units, group.units);
     llvm::append_range(fe.leaves, group.leaves);
-    fe.bufferNames.insert(group.bufferNames.begin(), group.bufferNames.end());
     fe.isReduction |= group.isReduction;
     fe.minOrder = std::min(fe.minOrder, group.minOrder);
     fe.maxOrder = std::max(fe.maxOrder, group.maxOrder);
@@ -217,6 +218,11 @@ std::optional<RefusalReason> Planner::whyNotFuseForeach(unsigned g1,
 /// ForeachKernelSchedulerNode.fuse(producer=g1, consumer=g2), once allowed
 /// and placed. The result keeps id g1, as placeFusion expects.
 unsigned Planner::fuseForeach(unsigned g1, unsigned g2) {
+  // The foreach group's names (the union of its parts') gain the other's.
+  Group &fe = groups[groups[g1].isForeach() ? g1 : g2];
+  const Group &joining = groups[groups[g1].isForeach() ? g2 : g1];
+  fe.bufferNames.insert(joining.bufferNames.begin(),
+                        joining.bufferNames.end());
   if (groups[g1].isForeach() && groups[g2].isForeach()) {
     // Part i of the result is part i of each, g1's members first.
     SmallVector<unsigned> parts1(groups[g1].parts.begin(),
