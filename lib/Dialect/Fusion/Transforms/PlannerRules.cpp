@@ -469,13 +469,23 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
   if (inPlace.empty())
     return false;
   // A foreach kernel of in-place updates overwrites a storage per part:
-  // most reads of the other group then match none of them.
-  llvm::SmallDenseSet<Value, 8> overwrittenStorages;
-  for (auto [storage, write] : inPlace)
-    overwrittenStorages.insert(storage);
+  // most reads of the other group then match none of them. A few storages
+  // are compared one by one, without hashing every read's.
+  constexpr size_t kFewStorages = 8;
+  llvm::DenseSet<Value> overwrittenStorages;
+  if (inPlace.size() > kFewStorages)
+    for (auto [storage, write] : inPlace)
+      overwrittenStorages.insert(storage);
+  auto isOverwritten = [&](Value storage) {
+    if (inPlace.size() > kFewStorages)
+      return overwrittenStorages.contains(storage);
+    return llvm::any_of(inPlace, [&](const auto &entry) {
+      return entry.first == storage;
+    });
+  };
   for (unsigned r : reader.units)
     for (const UnitStorages::Read &entry : storageReadsOf(r)) {
-      if (!overwrittenStorages.contains(entry.storage) ||
+      if (!isOverwritten(entry.storage) ||
           writer.bufferNames.contains(entry.name))
         continue;
       Value storage = entry.storage;
