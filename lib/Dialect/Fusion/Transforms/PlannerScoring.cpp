@@ -234,6 +234,12 @@ Planner::singleUserInputs(const Group &group) {
 
 /// Inductor's can_fusion_increase_peak_memory heuristic.
 bool Planner::canFusionIncreasePeakMemory(const Group &g1, const Group &g2) {
+  // Only keys both groups have count: the group with fewer reads is asked
+  // first, and without keys answers for both (a node against a foreach
+  // group, whose keys change with every node that joins it).
+  bool g2First = g2.reads.size() < g1.reads.size();
+  if (singleUserInputs(g2First ? g2 : g1).empty())
+    return false;
   ArrayRef<std::pair<Type, AffineExpr>> keys1 = singleUserInputs(g1);
   if (keys1.empty())
     return false;
