@@ -139,7 +139,15 @@ struct UnitStorages {
   bool knowsWrites = false, knowsReads = false;
   SmallVector<std::pair<Value, MemoryDepAttr>, 0> inPlaceWrites;
   SmallVector<Read, 0> reads;
+  /// The storageBit of every storage `reads` names, or-ed: a unit whose
+  /// mask misses a writer's reads none of what it overwrites.
+  uint64_t readMask = 0;
 };
+
+/// One of 64 bits for a storage, for UnitStorages::readMask.
+inline uint64_t storageBit(Value storage) {
+  return uint64_t(1) << (DenseMapInfo<Value>::getHashValue(storage) & 63);
+}
 
 /// Inductor's tiling of a pointwise kernel: (numel, rnumel) or, tiled in
 /// two, (x, y, rnumel).
@@ -255,8 +263,20 @@ private:
   std::optional<NormalizedDep> normalized(MemoryDepAttr dep, bool byStride);
   bool fusableWeakDep(WeakDepAttr weak, const Group &g1, const Group &g2);
   bool racesInPlace(const Group &reader, const Group &writer);
-  ArrayRef<std::pair<Value, MemoryDepAttr>> inPlaceWritesOf(unsigned unit);
-  ArrayRef<UnitStorages::Read> storageReadsOf(unsigned unit);
+  ArrayRef<std::pair<Value, MemoryDepAttr>> inPlaceWritesOf(unsigned unit) {
+    UnitStorages &entry = unitStorages[unit];
+    if (!entry.knowsWrites)
+      findInPlaceWrites(unit, entry);
+    return entry.inPlaceWrites;
+  }
+  const UnitStorages &storageReadsOf(unsigned unit) {
+    UnitStorages &entry = unitStorages[unit];
+    if (!entry.knowsReads)
+      findStorageReads(unit, entry);
+    return entry;
+  }
+  void findInPlaceWrites(unsigned unit, UnitStorages &entry);
+  void findStorageReads(unsigned unit, UnitStorages &entry);
   StringAttr renamed(StringAttr name);
   StringAttr computeRenamed(StringAttr name);
   StringAttr realName(StringAttr name);

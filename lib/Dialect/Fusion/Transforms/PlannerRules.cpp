@@ -418,37 +418,32 @@ Value Planner::storageOf(StringAttr name) {
   return it->second = buffer;
 }
 
-/// The writes of `unit` that update a storage in place, with that storage.
-ArrayRef<std::pair<Value, MemoryDepAttr>>
-Planner::inPlaceWritesOf(unsigned unit) {
-  UnitStorages &entry = unitStorages[unit];
-  if (!entry.knowsWrites) {
-    for (Attribute dep : unitDeps[unit].writes) {
-      auto write = dyn_cast<MemoryDepAttr>(dep);
-      if (!write || realName(write.getName()) == write.getName())
-        continue; // not an in-place update
-      if (Value storage = storageOf(write.getName()))
-        entry.inPlaceWrites.push_back({storage, write});
-    }
-    entry.knowsWrites = true;
+/// Finds the writes of `unit` that update a storage in place, with that
+/// storage (inPlaceWritesOf).
+void Planner::findInPlaceWrites(unsigned unit, UnitStorages &entry) {
+  for (Attribute dep : unitDeps[unit].writes) {
+    auto write = dyn_cast<MemoryDepAttr>(dep);
+    if (!write || realName(write.getName()) == write.getName())
+      continue; // not an in-place update
+    if (Value storage = storageOf(write.getName()))
+      entry.inPlaceWrites.push_back({storage, write});
   }
-  return entry.inPlaceWrites;
+  entry.knowsWrites = true;
 }
 
-/// The reads of `unit` other than WeakDeps whose buffer has a storage.
-ArrayRef<UnitStorages::Read> Planner::storageReadsOf(unsigned unit) {
-  UnitStorages &entry = unitStorages[unit];
-  if (!entry.knowsReads) {
-    for (Attribute dep : unitDeps[unit].reads) {
-      if (isa<WeakDepAttr>(dep))
-        continue;
-      StringAttr name = getDepName(dep);
-      if (Value storage = storageOf(name))
-        entry.reads.push_back({name, storage, dep});
+/// Finds the reads of `unit` other than WeakDeps whose buffer has a
+/// storage (storageReadsOf).
+void Planner::findStorageReads(unsigned unit, UnitStorages &entry) {
+  for (Attribute dep : unitDeps[unit].reads) {
+    if (isa<WeakDepAttr>(dep))
+      continue;
+    StringAttr name = getDepName(dep);
+    if (Value storage = storageOf(name)) {
+      entry.reads.push_back({name, storage, dep});
+      entry.readMask |= storageBit(storage);
     }
-    entry.knowsReads = true;
   }
-  return entry.reads;
+  entry.knowsReads = true;
 }
 
 /// True when a member of `writer` overwrites a storage in place that a
@@ -464,8 +459,12 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
   // groups' writes and reads come with their storages from the units'
   // UnitStorages, found once per unit.
   SmallVector<std::pair<Value, MemoryDepAttr>, 8> inPlace;
+  uint64_t overwrittenMask = 0;
   for (unsigned w : writer.units)
-    llvm::append_range(inPlace, inPlaceWritesOf(w));
+    for (const auto &entry : inPlaceWritesOf(w)) {
+      inPlace.push_back(entry);
+      overwrittenMask |= storageBit(entry.first);
+    }
   if (inPlace.empty())
     return false;
   // A foreach kernel of in-place updates overwrites a storage per part:
@@ -483,8 +482,11 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
       return entry.first == storage;
     });
   };
-  for (unsigned r : reader.units)
-    for (const UnitStorages::Read &entry : storageReadsOf(r)) {
+  for (unsigned r : reader.units) {
+    const UnitStorages &readerStorages = storageReadsOf(r);
+    if (!(readerStorages.readMask & overwrittenMask))
+      continue;
+    for (const UnitStorages::Read &entry : readerStorages.reads) {
       if (!isOverwritten(entry.storage) ||
           writer.bufferNames.contains(entry.name))
         continue;
@@ -507,6 +509,7 @@ bool Planner::racesInPlace(const Group &reader, const Group &writer) {
           return true;
       }
     }
+  }
   return false;
 }
 
