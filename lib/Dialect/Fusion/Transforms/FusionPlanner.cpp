@@ -323,7 +323,7 @@ bool Planner::tryFuse(unsigned g1, unsigned g2) {
     refuse(g1, g2, RefusalReason::PeakMemory);
     return false;
   }
-  fuse(g1, g2);
+  groups[fuse(g1, g2)].fusedHere = true;
   return true;
 }
 

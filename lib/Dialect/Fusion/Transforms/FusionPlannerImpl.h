@@ -90,6 +90,9 @@ struct Group {
   /// Inductor's group: (numel, rnumel), canonical expressions.
   AffineExpr numel, rnumel;
   bool alive = true;
+  /// Whether the group came out of a fusion: placeFusion then brought the
+  /// live slots of all its storages up to date.
+  bool fusedHere = false;
   /// Changes whenever anything can_fuse reads of the group changes (its
   /// members, dependences, loop orders); unique across groups and time.
   uint64_t version = 0;

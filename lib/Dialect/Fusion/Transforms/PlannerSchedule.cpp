@@ -391,8 +391,10 @@ bool Planner::placeFusion(unsigned g1, unsigned g2) {
     // that g2 and the groups that move do not touch: those are visited
     // through their units. (Its storages were visited when it was fused;
     // the merged group's chain grows by one member per fusion, and
-    // visiting all of them made placing a long chain quadratic.)
-    bool g1Stays = groups[g1].kind == GroupKind::Fused;
+    // visiting all of them made placing a long chain quadratic. So does a
+    // foreach group that a fusion made, which grows by a node at a time.)
+    bool g1Stays = groups[g1].kind == GroupKind::Fused ||
+                   (groups[g1].isForeach() && groups[g1].fusedHere);
     for (auto [g, slot] : moves)
       if (g != g1 || slot != slotOf[g1] || !g1Stays)
         visit(g);
