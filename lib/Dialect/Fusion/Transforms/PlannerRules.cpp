@@ -532,11 +532,19 @@ std::optional<RefusalReason> Planner::whyNotFuseVertical(unsigned g1,
         continue;
     remaining.push_back({renamed(getDepName(dep)), dep});
   }
+  // A write matches the reads whose key is its renamed name. A name
+  // renamed changes is a mutation's, and so is what it gives (the version
+  // that overwrote it): without such keys, only a write's own name can
+  // match, looked up without renaming every write (a foreach group's many).
+  bool keysOfMutations = llvm::any_of(remaining, [&](const Remaining &read) {
+    return mutationNames.contains(read.key);
+  });
   for (Attribute write : node1.writes) {
     auto memory = dyn_cast<MemoryDepAttr>(write);
     if (!memory || remaining.empty())
       continue;
-    StringAttr key = renamed(memory.getName());
+    StringAttr key =
+        keysOfMutations ? renamed(memory.getName()) : memory.getName();
     llvm::erase_if(remaining, [&](const Remaining &read) {
       return read.key == key && fusableReadAndWrite(read.dep, memory);
     });
