@@ -17,6 +17,7 @@
 #include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/Debug.h"
 
 #include <numeric>
@@ -40,15 +41,29 @@ int64_t Planner::bufferElements(StringAttr name) {
       type.getContext(), type.getSizeExprs()));
 }
 
+/// Marks the dims `expr` uses in `used`.
+static void markUsedDims(AffineExpr expr, llvm::SmallBitVector &used) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    if (dim.getPosition() < used.size())
+      used.set(dim.getPosition());
+  } else if (auto bin = dyn_cast<AffineBinaryOpExpr>(expr)) {
+    markUsedDims(bin.getLHS(), used);
+    markUsedDims(bin.getRHS(), used);
+  }
+}
+
 /// MemoryDep.get_numel: the elements an access touches (the sizes of the
 /// dims its index uses; the whole buffer for an indirect access).
 int64_t Planner::depElements(MemoryDepAttr dep) {
   if (isIndirect(dep))
     return bufferElements(dep.getName());
   int64_t numel = 1;
-  AffineExpr index = dep.getIndex().getResult(0);
-  for (auto [d, size] : llvm::enumerate(dep.getSizes()))
-    if (index.isFunctionOfDim(d))
+  ArrayRef<AffineExpr> sizes = dep.getSizes();
+  // The dims used, in one walk (instead of one per dim).
+  llvm::SmallBitVector used(sizes.size());
+  markUsedDims(dep.getIndex().getResult(0), used);
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (used.test(d))
       numel = saturatingMul(numel, sizeVars.sizeHint(size));
   return numel;
 }
