@@ -168,15 +168,29 @@ bool Planner::partsWouldDepend(unsigned g1, unsigned g2) {
       return nodePart;
     return partOfOther.lookup(partOf[unit]);
   };
-  for (unsigned g : {g1, g2})
-    for (unsigned unit : groups[g].units) {
-      std::optional<unsigned> own = resultPart(unit);
-      for (unsigned pred : deps.getPredecessors(unit)) {
-        std::optional<unsigned> theirs = resultPart(pred);
-        if (theirs && theirs != own)
+  auto dependsAcross = [&](unsigned unit) {
+    std::optional<unsigned> own = resultPart(unit);
+    return llvm::any_of(deps.getPredecessors(unit), [&](unsigned pred) {
+      std::optional<unsigned> theirs = resultPart(pred);
+      return theirs && theirs != own;
+    });
+  };
+  // The parts of a foreach group that a fusion made depend on no other
+  // part (the fusion checked): a node joining one adds only its own edges.
+  if (!groups[other].isForeach() && groups[f].fusedHere) {
+    for (unsigned unit : groups[other].units) {
+      if (dependsAcross(unit))
+        return true;
+      for (unsigned succ : deps.getSuccessors(unit))
+        if (groupOf[succ] == f && dependsAcross(succ))
           return true;
-      }
     }
+    return false;
+  }
+  for (unsigned g : {g1, g2})
+    for (unsigned unit : groups[g].units)
+      if (dependsAcross(unit))
+        return true;
   return false;
 }
 
