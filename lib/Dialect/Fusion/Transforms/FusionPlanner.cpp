@@ -159,7 +159,9 @@ LogicalResult Planner::initialize() {
   groupOf.resize(numUnits);
   partOf.assign(numUnits, kNoGroup);
   // Each unit's group reads only its own node: built in parallel on the
-  // context's threads (versions are given below, in unit order).
+  // context's threads (versions are given below, in unit order). Each
+  // foreach list adds a group: room for them, so that no Group moves.
+  groups.reserve(numUnits + foreachLists.size());
   groups.resize(numUnits);
   parallelForSlices(graph.getContext(), numUnits, /*minPerSlice=*/256,
                     [&](size_t begin, size_t end) {
