@@ -3,7 +3,11 @@
 // (test/Inputs/inductor_ops_reference.py scan_jit): a sum, a running
 // maximum with the position of its last occurrence (a combine function of
 // two values), and s = 0.5 s + x, whose combine function reads a value of
-// the node body.
+// the node body. The last is written, as a scan must be (Inductor's
+// tl.associative_scan combines in a tree), with an associative combine
+// function: pairs (n, s) of a count of elements and their decayed sum,
+// (n1, s1) then (n2, s2) giving (n1 + n2, s1 * 0.5^n2 + s2); the 0.5 is
+// the body's.
 
 // RUN: scheduler-opt %s --convert-fusion-to-loops --test-fusion-jit-main \
 // RUN:   --fusion-loops-to-llvm | %jit_run > %t.jit
@@ -58,13 +62,16 @@ fusion.graph @scan(%x: !fusion.buffer<4x16xf32>) -> (!fusion.buffer<4x16xf32>, !
   %ema = fusion.node "op2" (%p0, %p1) in [4] reduce [16] writes(%o0 : !fusion.buffer<4x16xf32>) {
     %a = fusion.load %x[%p0 * 16 + %p1] : !fusion.buffer<4x16xf32>
     %half = arith.constant 0.5 : f32
-    %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
-    ^bb0(%l: f32, %r: f32):
-      %d = arith.mulf %l, %half : f32
-      %t = arith.addf %d, %r : f32
-      fusion.scan_yield %t : f32
+    %one = arith.constant 1.0 : f32
+    %s:2 = fusion.scan "scan1"(%one, %a) : (f32, f32) -> (f32, f32) combine {
+    ^bb0(%n1: f32, %s1: f32, %n2: f32, %s2: f32):
+      %n = arith.addf %n1, %n2 : f32
+      %decay = math.powf %half, %n2 : f32
+      %d = arith.mulf %s1, %decay : f32
+      %t = arith.addf %d, %s2 : f32
+      fusion.scan_yield %n, %t : f32, f32
     }
-    fusion.store %s, %o0[%p0 * 16 + %p1] : !fusion.buffer<4x16xf32>
+    fusion.store %s#1, %o0[%p0 * 16 + %p1] : !fusion.buffer<4x16xf32>
   }
   fusion.output %sum, %max, %pos, %ema : !fusion.buffer<4x16xf32>, !fusion.buffer<4x16xf32>, !fusion.buffer<4x16xi64>, !fusion.buffer<4x16xf32>
 }
