@@ -120,6 +120,8 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.reductionCluster =
       getChipVersion(options.chip) >= 90 ? options.reductionCluster : 0;
   gpuOptions.earlyLoads = options.earlyLoads;
+  gpuOptions.blockScans = options.blockScans;
+  gpuOptions.scanElementsPerThread = options.scanElementsPerThread;
   // red.global.add.v4.f32 needs sm_90 and PTX 8.1.
   gpuOptions.vectorAtomics = options.vectorAtomics &&
                              getChipVersion(options.chip) >= 90 &&

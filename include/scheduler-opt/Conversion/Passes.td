@@ -135,6 +135,15 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "red.global.add.v4.f32 (sm_90 and PTX 8.1: the --fusion-to-ptx "
            "pipeline turns it off for older chips and PTX versions); false "
            "adds element by element">,
+    Option<"blockScans", "block-scans", "bool", "true",
+           "Scans along rows (cumsum, cummax, any combine function) run on "
+           "a thread block per row, as Triton's tl.associative_scan does "
+           "(BlockScan.h); false scans each row on one thread, element by "
+           "element (kernels with a sort always do)">,
+    Option<"scanElementsPerThread", "scan-elements-per-thread", "int64_t",
+           "4",
+           "Adjacent row elements each thread of a block scan takes per "
+           "chunk (the block size follows, 32 to 1024 threads)">,
     Option<"earlyLoads", "early-loads", "bool", "false",
            "Threads of rows held in registers issue the loads a pass's "
            "stores need (a normalization's weight and bias) for all of "

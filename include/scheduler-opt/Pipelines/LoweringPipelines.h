@@ -139,6 +139,14 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
                      "sm_90 and later with PTX 8.1 or later in `features` "
                      "(off otherwise)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> blockScans{
+      *this, "block-scans",
+      llvm::cl::desc("convert-fusion-to-gpu's block-scans"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> scanElementsPerThread{
+      *this, "scan-elements-per-thread",
+      llvm::cl::desc("convert-fusion-to-gpu's scan-elements-per-thread"),
+      llvm::cl::init(4)};
   PassOptions::Option<bool> earlyLoads{
       *this, "early-loads",
       llvm::cl::desc("convert-fusion-to-gpu's early-loads"),

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
+#include "scheduler-opt/Conversion/FusionToGPU/BlockScan.h"
 #include "scheduler-opt/Conversion/FusionToGPU/KernelConfigs.h"
 #include "scheduler-opt/Conversion/FusionToGPU/TransposeTiles.h"
 #include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
@@ -44,6 +45,7 @@
 #include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 #include "scheduler-opt/Conversion/Passes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/ExternCall.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -122,7 +124,14 @@ struct MappingOptions {
   /// Groups of adjacent f32 atomic adds become one vector atomic (sm_90,
   /// PTX 8.1); a setting of the module, not of a kernel.
   bool vectorAtomics;
+  /// Scans along rows on a block per row (BlockScan.h), each thread taking
+  /// scanElementsPerThread adjacent elements per chunk.
+  bool blockScans;
+  int64_t scanElementsPerThread;
 };
+
+/// The most threads of a block scan's block (BlockScan.h).
+constexpr int64_t kMaxScanBlockSize = 1024;
 
 /// Most rows a thread computes at the same element positions.
 constexpr int64_t kMaxRowsPerThread = 4;
@@ -142,6 +151,7 @@ static bool isValid(const MappingOptions &o) {
       o.maxReductionBlockSize > 1024 || o.pointwiseBlockSize > 1024 ||
       o.maxPersistentElements < 1 || o.loopUnroll < 1 ||
       o.elementsPerThread < 1 || o.pointwiseVectorWidth < 1 ||
+      o.scanElementsPerThread < 1 || o.scanElementsPerThread > 64 ||
       o.pointwiseVectorWidth > 16 ||
       !llvm::isPowerOf2_64(o.pointwiseVectorWidth) || o.reductionLanes < 0 ||
       o.reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
@@ -173,6 +183,8 @@ static bool applySetting(MappingOptions &o, StringRef key, int64_t value) {
                        .Case("reduction-split", &o.reductionSplit)
                        .Case("reduction-cluster", &o.reductionCluster)
                        .Case("elements-per-thread", &o.elementsPerThread)
+                       .Case("scan-elements-per-thread",
+                             &o.scanElementsPerThread)
                        .Case("max-persistent-elements",
                              &o.maxPersistentElements)
                        .Case("loop-unroll", &o.loopUnroll)
@@ -232,6 +244,8 @@ struct KernelMapping {
   /// apart (thread = lane * rowsPerBlock + row), so that a warp's loads of
   /// adjacent rows are adjacent in memory.
   bool columns = false;
+  /// Block scans: adjacent elements a thread takes per chunk.
+  int64_t scanElementsPerThread = 1;
   /// The plan the kernel runs when it is not the kernel's own: a pointwise
   /// kernel whose threads take `vectorWidth` adjacent elements.
   std::shared_ptr<KernelPlan> split;
@@ -595,6 +609,23 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     return m;
   }
   m.kind = KernelMapping::Kind::Reduction;
+  if (!plan.rowOps.empty() && options.blockScans && !blockSize &&
+      llvm::all_of(plan.rowOps, llvm::IsaPred<ScanOp>)) {
+    // Scans: a block per row, scan-elements-per-thread elements a thread
+    // per chunk (BlockScan.h), at least a warp.
+    m.scanElementsPerThread = options.scanElementsPerThread;
+    m.numLanes = std::max<int64_t>(
+        kWarpSize, llvm::PowerOf2Ceil(std::min<int64_t>(
+                       llvm::divideCeil(rnumel, m.scanElementsPerThread),
+                       kMaxScanBlockSize)));
+    m.rowsPerBlock = 1;
+    m.blockSize = m.numLanes;
+    m.gridSize = gridOf(1);
+    m.persistent = false;
+    m.vectorWidth = plan.hasStaticRNumel() && plan.rnumel % 4 == 0 ? 4 : 1;
+    m.elementsPerLane = llvm::alignTo(options.loopUnroll, m.vectorWidth);
+    return m;
+  }
   if (!plan.rowOps.empty()) {
     // Sorts and scans: one thread per row, looping over it (RowOps.h).
     m.numLanes = 1;
@@ -792,43 +823,12 @@ void checkGridAtRunTime(OpBuilder &b, Location loc, Value blocks,
                            .str());
 }
 
-/// `value` from lane `lane ^ offset` of the warp, for any scalar type: wide
-/// values travel as two 32-bit halves, narrow ones widened.
+/// `value` from lane `lane ^ offset` of the warp, for any scalar type.
 Value shuffleXor(OpBuilder &b, Location loc, Value value, int32_t offset) {
-  Type type = value.getType();
-  unsigned width = type.getIntOrFloatBitWidth();
-  Type i32 = b.getI32Type();
-  auto shuffle = [&](Value v) {
-    return gpu::ShuffleOp::create(b, loc, v, offset, kWarpSize,
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (width == 32)
-    return shuffle(value);
-  Type intType = b.getIntegerType(width);
-  Value bits = isa<FloatType>(type)
-                   ? arith::BitcastOp::create(b, loc, intType, value).getResult()
-                   : value;
-  Value result;
-  if (width == 64) {
-    Value lo = arith::TruncIOp::create(b, loc, i32, bits);
-    Value hi = arith::TruncIOp::create(
-        b, loc, i32,
-        arith::ShRUIOp::create(b, loc, bits,
-                               createIntConstant(b, loc, intType, 32)));
-    Value lo64 = arith::ExtUIOp::create(b, loc, intType, shuffle(lo));
-    Value hi64 = arith::ExtUIOp::create(b, loc, intType, shuffle(hi));
-    result = arith::OrIOp::create(
-        b, loc, lo64,
-        arith::ShLIOp::create(b, loc, hi64,
-                              createIntConstant(b, loc, intType, 32)));
-  } else {
-    Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
-    result = arith::TruncIOp::create(b, loc, intType, shuffle(wide));
-  }
-  if (isa<FloatType>(type))
-    result = arith::BitcastOp::create(b, loc, type, result);
-  return result;
+  return shuffleScalar(
+      b, loc, value,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), offset),
+      gpu::ShuffleMode::XOR);
 }
 
 /// Combines `acc` over aligned groups of `lanes` lanes of each warp; every
@@ -1655,10 +1655,36 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
         };
   }
   layout.numLanes = mapping.numLanes;
-  // Sorts and scans take a row per thread, adjacent rows on adjacent
+  // Sorts and scans on a thread per row take adjacent rows on adjacent
   // threads: their rows kept in memory are interleaved, so that a warp's
-  // accesses at one position of its rows are adjacent.
-  layout.interleavedRowScratch = true;
+  // accesses at one position of its rows are adjacent. A block scanning a
+  // row keeps it contiguous, in shared memory where it is not in memory.
+  bool blockScan = !plan.rowOps.empty() && mapping.numLanes > 1;
+  layout.interleavedRowScratch = !blockScan;
+  if (blockScan) {
+    layout.scanAcrossLanes = [this, kernel, tid,
+                              blockSize = mapping.blockSize,
+                              perThread = mapping.scanElementsPerThread](
+                                 OpBuilder &cb, Location cl,
+                                 const ScanRowAccess &row, TypeRange types,
+                                 ScanCombineFn combine) {
+      return emitBlockRowScan(cb, cl, kernel, tid, blockSize, perThread, row,
+                              types, combine, sharedBytes);
+    };
+    layout.allocateRowArray = [this, kernel](OpBuilder &, Location cl,
+                                             MemRefType type) mutable
+        -> Value {
+      Type element = type.getElementType();
+      sharedBytes +=
+          type.getNumElements() *
+          std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
+      return kernel.addWorkgroupAttribution(
+          MemRefType::get(type.getShape(), element, AffineMap(),
+                          gpu::AddressSpaceAttr::get(
+                              cl.getContext(), gpu::AddressSpace::Workgroup)),
+          cl);
+    };
+  }
   layout.persistent = mapping.persistent;
   layout.elementsPerLane = mapping.elementsPerLane;
   layout.vectorWidth = mapping.vectorWidth;
@@ -2246,7 +2272,9 @@ struct ConvertFusionToGPUPass final
                                   numSMs,
                                   earlyLoads,
                                   hoistLoads,
-                                  vectorAtomics};
+                                  vectorAtomics,
+                                  blockScans,
+                                  scanElementsPerThread};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "

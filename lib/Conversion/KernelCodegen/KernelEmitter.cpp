@@ -783,13 +783,13 @@ void KernelEmitter::allocateRowScratch(OpBuilder &b) {
     if (plan.rowRepresentative.lookup(op) != op || rowScratch.count(op))
       continue;
     SmallVector<Value> &arrays = rowScratch[op];
-    for (OpResult result : op->getResults())
-      arrays.push_back(plan.rowScratchInMemory
-                           ? getMemref(result)
-                           : memref::AllocaOp::create(
-                                 b, loc,
-                                 MemRefType::get({plan.rnumel},
-                                                 result.getType())));
+    for (OpResult result : op->getResults()) {
+      auto type = MemRefType::get({plan.rnumel}, result.getType());
+      arrays.push_back(plan.rowScratchInMemory ? getMemref(result)
+                       : allocateRowArray
+                           ? allocateRowArray(b, loc, type)
+                           : memref::AllocaOp::create(b, loc, type).getResult());
+    }
   }
 }
 
@@ -890,7 +890,8 @@ LogicalResult KernelEmitter::emitLoadsFor(OpBuilder &b, Scope &element,
 }
 
 LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
-                                       Operation *op, Value rowValid) {
+                                       Operation *op, Value rowValid,
+                                       const RowLayout &layout) {
   OpBuilder::InsertionGuard guard(b);
   if (plan.rowScratchInMemory && rowValid) {
     auto ifOp = scf::IfOp::create(b, loc, rowValid, /*withElseRegion=*/false);
@@ -898,31 +899,14 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
   }
   RowScratch scratch = getRowScratch(b, op, row.x);
   if (auto scan = dyn_cast<ScanOp>(op)) {
-    // The combine function's ops are emitted like the body's, in a scope
-    // of their own per step, with its arguments bound to the partial and
-    // current tuples; values it captures from the body come from the row.
-    Block &combine = scan.getCombine().front();
-    auto yield = cast<ScanYieldOp>(combine.getTerminator());
-    return emitRowScan(
-        b, scan.getLoc(), scratch,
-        [&](OpBuilder &cb, ValueRange lhs,
-            ValueRange rhs) -> FailureOr<SmallVector<Value>> {
-          Scope step;
-          step.parent = &row;
-          step.x = row.x;
-          for (auto [arg, v] :
-               llvm::zip(combine.getArguments(),
-                         llvm::concat<const Value>(lhs, rhs)))
-            step.values[arg] = v;
-          SmallVector<Value> results;
-          for (Value v : yield.getValues()) {
-            FailureOr<Value> emitted = materialize(cb, step, v);
-            if (failed(emitted))
-              return failure();
-            results.push_back(*emitted);
-          }
-          return results;
-        });
+    auto combine = [&](OpBuilder &cb, ValueRange lhs, ValueRange rhs) {
+      return emitScanCombine(cb, row, scan, lhs, rhs);
+    };
+    if (layout.numLanes > 1)
+      return layout.scanAcrossLanes(
+          b, scan.getLoc(), getScratchAccess(b, scan.getLoc(), scratch),
+          scan.getResultTypes(), combine);
+    return emitRowScan(b, scan.getLoc(), scratch, combine);
   }
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "sort") {
@@ -934,10 +918,53 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
   return checkRowOp(op);
 }
 
+FailureOr<SmallVector<Value>>
+KernelEmitter::emitScanCombine(OpBuilder &b, Scope &row, ScanOp scan,
+                               ValueRange lhs, ValueRange rhs) {
+  // The combine function's ops are emitted like the body's, in a scope of
+  // their own per step, with its arguments bound to the partial and
+  // current tuples; values it captures from the body come from the row.
+  Block &combine = scan.getCombine().front();
+  auto yield = cast<ScanYieldOp>(combine.getTerminator());
+  Scope step;
+  step.parent = &row;
+  step.x = row.x;
+  for (auto [arg, v] : llvm::zip(combine.getArguments(),
+                                 llvm::concat<const Value>(lhs, rhs)))
+    step.values[arg] = v;
+  SmallVector<Value> results;
+  for (Value v : yield.getValues()) {
+    FailureOr<Value> emitted = materialize(b, step, v);
+    if (failed(emitted))
+      return failure();
+    results.push_back(*emitted);
+  }
+  return results;
+}
+
+bool KernelEmitter::canFuseBlockScan(unsigned level, const RowLayout &layout,
+                                     ArrayRef<Operation *> rowOps,
+                                     bool hasAccumulators,
+                                     bool hasStores) const {
+  if (layout.numLanes == 1 || !layout.scanAcrossLanes ||
+      rowOps.size() != 1 || !isa<ScanOp>(rowOps.front()) ||
+      hasAccumulators || hasStores || level + 2 != plan.numLevels)
+    return false;
+  return llvm::none_of(plan.reduces,
+                       [&](ReduceOp reduce) {
+                         return plan.getLevel(reduce) == level + 1;
+                       }) &&
+         llvm::none_of(plan.rowOps, [&](Operation *op) {
+           return plan.getLevel(op) == level + 1;
+         });
+}
+
 LogicalResult KernelEmitter::emitLevel(
     OpBuilder &b, Scope &row, unsigned level, const RowLayout &layout,
     Value rowValid, SmallVectorImpl<std::unique_ptr<ElementGroup>> &groups,
     ArrayRef<std::unique_ptr<ElementGroup>> peers, LevelPartials *deferred) {
+  if (fusedScanLevel == level)
+    return success();
   SmallVector<std::unique_ptr<Accumulator>> owned;
   SmallVector<Accumulator *> accumulators;
   for (ReduceOp reduce : plan.reduces)
@@ -952,15 +979,27 @@ LogicalResult KernelEmitter::emitLevel(
   for (Operation *op : plan.rowOps)
     if (plan.rowRepresentative.lookup(op) == op && plan.getLevel(op) == level)
       rowOps.push_back(op);
-  if (!rowOps.empty() && layout.numLanes != 1)
-    return rowOps.front()->emitOpError(
-        "internal error: a sort or scan needs one lane per row");
+  for (Operation *op : rowOps)
+    if (layout.numLanes != 1 && (!isa<ScanOp>(op) || !layout.scanAcrossLanes))
+      return op->emitOpError("internal error: a sort, or a scan where the "
+                             "target scans rows on one lane, needs one lane "
+                             "per row");
   SmallVector<StoreOp> stores;
   for (StoreOp store : plan.memoryStores)
     if (plan.isElementStore(store) && plan.getEmitDepth(store) == level)
       stores.push_back(store);
   if (accumulators.empty() && stores.empty() && rowOps.empty())
     return success();
+  bool fuseScan = !deferred && canFuseBlockScan(level, layout, rowOps,
+                                                !accumulators.empty(),
+                                                !stores.empty());
+  if (fuseScan) {
+    // The next pass's element stores are emitted where the scan has its
+    // results.
+    for (StoreOp store : plan.memoryStores)
+      if (plan.isElementStore(store) && plan.getEmitDepth(store) == level + 1)
+        stores.push_back(store);
+  }
 
   SmallVector<SmallVector<Value>> values;
   for (Accumulator *acc : accumulators)
@@ -1027,6 +1066,78 @@ LogicalResult KernelEmitter::emitLevel(
     }
     return success();
   };
+
+  if (fuseScan) {
+    auto scan = cast<ScanOp>(rowOps.front());
+    // The groups of the elements the scan read last, whose scopes get its
+    // results: a vector group of the thread's adjacent elements where whole
+    // groups tile the row, else one group per element.
+    SmallVector<std::unique_ptr<ElementGroup>> current;
+    ScanRowAccess access;
+    access.staticSize =
+        plan.hasStaticRNumel() ? plan.rnumel : ShapedType::kDynamic;
+    access.size =
+        plan.hasStaticRNumel()
+            ? arith::ConstantIndexOp::create(b, loc, plan.rnumel).getResult()
+            : castIntegerLike(b, loc, rnumelValue, b.getIndexType());
+    access.load = [&](OpBuilder &lb, Value first, int64_t count)
+        -> FailureOr<SmallVector<SmallVector<Value>>> {
+      current.clear();
+      Value start = castIntegerLike(lb, loc, first, indexType);
+      bool vector = plan.hasStaticRNumel() && plan.rnumel % count == 0;
+      if (vector) {
+        current.push_back(makeGroup(lb, row, start, count, /*mayBePast=*/true));
+      } else {
+        for (int64_t j = 0; j < count; ++j)
+          current.push_back(makeGroup(
+              lb, row,
+              j == 0 ? start
+                     : arith::AddIOp::create(
+                           lb, loc, start,
+                           createIntConstant(lb, loc, indexType, j))
+                           .getResult(),
+              1, /*mayBePast=*/true));
+      }
+      SmallVector<SmallVector<Value>> elements;
+      for (auto &group : current)
+        for (auto &element : group->elements) {
+          SmallVector<Value> &tuple = elements.emplace_back();
+          for (Value input : scan.getInputs()) {
+            FailureOr<Value> v = materialize(lb, *element, input);
+            if (failed(v))
+              return failure();
+            tuple.push_back(*v);
+          }
+        }
+      return elements;
+    };
+    access.store = [&](OpBuilder &sb, Value,
+                       ArrayRef<SmallVector<Value>> results) {
+      unsigned next = 0;
+      for (auto &group : current)
+        for (auto &element : group->elements) {
+          for (Operation *op : plan.rowOps)
+            if (plan.rowRepresentative.lookup(op) == scan)
+              for (auto [result, v] :
+                   llvm::zip(op->getResults(), results[next]))
+                element->values[result] = v;
+          ++next;
+        }
+      for (auto &group : current)
+        if (failed(emitGroupStores(sb, *group)))
+          return failure();
+      return success();
+    };
+    if (failed(layout.scanAcrossLanes(
+            b, scan.getLoc(), access, scan.getResultTypes(),
+            [&](OpBuilder &cb, ValueRange lhs, ValueRange rhs) {
+              return emitScanCombine(cb, row, scan, lhs, rhs);
+            })))
+      return failure();
+    finishedRowOps.insert(scan);
+    fusedScanLevel = level + 1;
+    return success();
+  }
 
   int64_t numLanes = layout.numLanes;
   int64_t width = layout.vectorWidth;
@@ -1199,7 +1310,7 @@ LogicalResult KernelEmitter::emitLevel(
   }
 
   for (Operation *op : rowOps) {
-    if (failed(emitRowOp(b, row, op, rowValid)))
+    if (failed(emitRowOp(b, row, op, rowValid, layout)))
       return failure();
     finishedRowOps.insert(op);
   }
@@ -1303,12 +1414,14 @@ LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
   auto forgetLoadedValues =
       llvm::make_scope_exit([&] { loadedValues = nullptr; });
   finishedRowOps.clear();
+  fusedScanLevel.reset();
   if (!plan.rowOps.empty() && !plan.rowScratchInMemory &&
       !plan.hasStaticRNumel())
     return plan.rowOps.front()->emitOpError(
         "internal error: a sort or scan along rows of symbolic length "
         "without storages for its rows");
   interleavedRowScratch = layout.interleavedRowScratch;
+  allocateRowArray = layout.allocateRowArray;
   allocateRowScratch(b);
   for (Operation *op : plan.rowOps)
     if (llvm::is_contained(rowScratch.lookup(op), Value()))

@@ -206,3 +206,44 @@ LogicalResult codegen::emitRowScan(OpBuilder &b, Location loc,
       });
   return result;
 }
+
+ScanRowAccess codegen::getScratchAccess(OpBuilder &b, Location loc,
+                                        const RowScratch &row) {
+  ScanRowAccess access;
+  access.size = row.getSize(b, loc);
+  access.staticSize = row.staticSize;
+  Value size = access.size;
+  access.load = [row, size, loc](OpBuilder &lb, Value first, int64_t count)
+      -> FailureOr<SmallVector<SmallVector<Value>>> {
+    Value last = arith::SubIOp::create(
+        lb, loc, size, arith::ConstantIndexOp::create(lb, loc, 1));
+    SmallVector<SmallVector<Value>> elements;
+    for (int64_t j = 0; j < count; ++j) {
+      Value position = arith::AddIOp::create(
+          lb, loc, first, arith::ConstantIndexOp::create(lb, loc, j));
+      Value at = row.getPosition(
+          lb, loc, arith::MinUIOp::create(lb, loc, position, last));
+      SmallVector<Value> &element = elements.emplace_back();
+      for (Value array : row.arrays)
+        element.push_back(memref::LoadOp::create(lb, loc, array, at));
+    }
+    return elements;
+  };
+  access.store = [row, size, loc](OpBuilder &sb, Value first,
+                                  ArrayRef<SmallVector<Value>> results) {
+    for (auto [j, element] : llvm::enumerate(results)) {
+      OpBuilder::InsertionGuard guard(sb);
+      Value position = arith::AddIOp::create(
+          sb, loc, first, arith::ConstantIndexOp::create(sb, loc, j));
+      Value inRow = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::ult,
+                                          position, size);
+      auto ifOp = scf::IfOp::create(sb, loc, inRow, /*withElseRegion=*/false);
+      sb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value at = row.getPosition(sb, loc, position);
+      for (auto [v, array] : llvm::zip(element, row.arrays))
+        memref::StoreOp::create(sb, loc, v, array, at);
+    }
+    return success();
+  };
+  return access;
+}

@@ -1,14 +1,16 @@
-// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="block-scans=0" | FileCheck %s
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s --check-prefix=BLOCK
 // RUN: rm -rf %t.ptx && scheduler-opt %s -split-input-file --fusion-to-ptx="output-dir=%t.ptx schedule=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/dynscan.ptx
 
 // A scan along rows of symbolic length keeps its rows in a temporary of
 // the graph (RowOps.h): s77 * s27 elements, named after the kernel, in the
 // manifest's storages (the runtime allocates it as any temporary) and
-// among the kernel's arguments. Each thread takes a row; element r of row
-// x is at r * s77 + x, so that the threads of a warp, on adjacent rows,
-// access adjacent elements. Rows past the end (the last block's clamped
-// threads) neither write nor scan: their clamped row is another thread's.
+// among the kernel's arguments. With block-scans=0 each thread takes a
+// row; element r of row x is at r * s77 + x, so that the threads of a warp,
+// on adjacent rows, access adjacent elements. Rows past the end (the last
+// block's clamped threads) neither write nor scan: their clamped row is
+// another thread's.
 // CHECK: dynscan = {{{.*}}steps = [{args = ["x", "op0_rows0", "sum"], block = [256, 1, 1], grid = ["(s77 + 255) // 256", 1, 1]
 // CHECK-SAME: storages = [{dtype = "f32", elements = "s77*s27", name = "x", role = "input"}, {dtype = "f32", elements = "s77*s27", name = "sum", role = "output"}, {dtype = "f32", elements = "s77*s27", name = "op0_rows0", role = "temp"}]
 // CHECK-LABEL: gpu.module @dynscan_kernels
@@ -46,6 +48,23 @@
 // CHECK: %[[SCRATCH:.*]] = gpu.alloc  (%[[N]]) : memref<?xf32>
 // CHECK: gpu.launch_func
 // CHECK: gpu.dealloc  %[[SCRATCH]]
+// By default a block scans each row (BlockScan.h; 32 threads at the hint's
+// 100 elements a row, a block per row), and since the scan only feeds the
+// stores after it, it reads its inputs and stores its results in one pass:
+// the storage of the rows is planned (for any lowering) but not used. Its
+// non-empty check is the block's.
+// BLOCK: dynscan = {{{.*}}steps = [{args = ["x", "op0_rows0", "sum"], block = [32, 1, 1], grid = ["s77", 1, 1]
+// BLOCK-LABEL: gpu.module @dynscan_kernels
+// BLOCK: gpu.func @kernel_op0(%[[X:[^:]*]]: memref<281474976710656xf32> {fusion.name = "x", llvm.noalias}, %[[ROWS:[^:]*]]: memref<281474976710656xf32> {fusion.name = "op0_rows0", llvm.noalias}, %[[OUT:[^:]*]]: memref<281474976710656xf32> {fusion.name = "sum", llvm.noalias}, %{{[^:]*}}: index, %[[S1:[^:]*]]: index)
+// BLOCK-NOT: %[[ROWS]]
+// BLOCK: %[[NONEMPTY:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
+// BLOCK: scf.if %[[NONEMPTY]] {
+// BLOCK: scf.for
+// BLOCK: memref.load %[[X]]
+// BLOCK: gpu.shuffle  up
+// BLOCK: memref.store %{{.*}}, %[[OUT]]
+// BLOCK-NOT: %[[ROWS]]
+// BLOCK: gpu.return
 // Nothing on the thread's stack (local memory).
 // PTX-LABEL: .entry kernel_op0(
 // PTX-NOT: __local_depot

@@ -4,10 +4,10 @@
 // maximum with the position of its last occurrence (a combine function of
 // two values), and s = 0.5 s + x, whose combine function reads a value of
 // the node body. The last is written, as a scan must be (Inductor's
-// tl.associative_scan combines in a tree), with an associative combine
-// function: pairs (n, s) of a count of elements and their decayed sum,
-// (n1, s1) then (n2, s2) giving (n1 + n2, s1 * 0.5^n2 + s2); the 0.5 is
-// the body's.
+// tl.associative_scan and the GPU's block scans combine in a tree), with
+// an associative combine function: pairs (n, s) of a count of elements
+// and their decayed sum, (n1, s1) then (n2, s2) giving (n1 + n2,
+// s1 * 0.5^n2 + s2); the 0.5 is the body's.
 
 // RUN: scheduler-opt %s --convert-fusion-to-loops --test-fusion-jit-main \
 // RUN:   --fusion-loops-to-llvm | %jit_run > %t.jit
@@ -24,8 +24,7 @@
 // LOOPS: %[[CUR:.*]] = memref.load %[[ROW]]
 // LOOPS: %[[SUM:.*]] = arith.addf %[[ACC]], %[[CUR]] : f32
 // LOOPS: memref.store %[[SUM]], %[[ROW]]
-// The GPU lowering: one thread per row (LLVM keeps these 16-element rows
-// in registers).
+// The GPU lowering: a block of a warp per row (BlockScan.h).
 // RUN: rm -rf %t.ptx && scheduler-opt %s --fusion-to-ptx="output-dir=%t.ptx schedule=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/scan.ptx
 // PTX-LABEL: .entry kernel_op1(

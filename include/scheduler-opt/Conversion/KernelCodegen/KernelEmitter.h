@@ -18,12 +18,14 @@
 #include "scheduler-opt/Conversion/KernelCodegen/KernelPlan.h"
 #include "scheduler-opt/Conversion/KernelCodegen/ReductionCombiner.h"
 #include "scheduler-opt/Conversion/KernelCodegen/RowOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/FusionScanOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace mlir::fusion::codegen {
 
@@ -93,9 +95,26 @@ struct RowLayout {
   /// Where element r of row x lies in the storages of sorts and scans that
   /// keep their rows in memory (KernelPlan::rowScratchInMemory): at
   /// r * numel + x when true, so that threads taking adjacent rows access
-  /// adjacent elements (the GPU, as its local memory interleaves threads);
-  /// at x * rnumel + r, each row contiguous, when false (the CPU).
+  /// adjacent elements (the GPU's one thread per row, as its local memory
+  /// interleaves threads); at x * rnumel + r, each row contiguous, when
+  /// false (the CPU, and rows that several lanes scan together).
   bool interleavedRowScratch = false;
+  /// Scans a row (tuples of the given types) with all `numLanes` lanes of
+  /// the row together (the GPU's block scans, BlockScan.h), reading and
+  /// putting its elements through the access: the row's scratch arrays in
+  /// place, once every lane wrote its elements (every lane may read any
+  /// element after it), or, where the scan's results only feed the element
+  /// stores of the next pass over the row, the scan's inputs and those
+  /// stores (the next pass is then not emitted). Null where a row has one
+  /// lane, which scans it alone (emitRowScan). Kernels with sorts have one
+  /// lane per row.
+  std::function<LogicalResult(OpBuilder &, Location, const ScanRowAccess &,
+                              TypeRange, ScanCombineFn)>
+      scanAcrossLanes;
+  /// Allocates a scratch array of a static row that the row's lanes share
+  /// (the GPU's shared memory), where sorts and scans do not keep their
+  /// rows in memory. Null: each thread's own stack array.
+  std::function<Value(OpBuilder &, Location, MemRefType)> allocateRowArray;
   /// Split reductions: set by combineAcrossLanes to the i1 that says
   /// whether this thread's block finished the row (the last of the row's
   /// blocks); per-row stores after a reduction also wait for it. Null
@@ -119,9 +138,10 @@ struct RowInstance {
   Value valid;
   Value storeGuard;
 };
-// Kernels with sorts or scans (RowOps.h) need one lane per row: each
-// thread sorts or scans its own row in scratch arrays (stack arrays, or
-// its row of the scratch storages).
+// Kernels with sorts (RowOps.h) need one lane per row: each thread sorts
+// its own row in scratch arrays (stack arrays, or its row of the scratch
+// storages). Scans take a row on several lanes where the layout scans
+// across them (RowLayout::scanAcrossLanes).
 
 class KernelEmitter {
 public:
@@ -253,7 +273,20 @@ private:
   /// Sorts or scans the scratch arrays of `op` once the row's pass wrote
   /// them (in memory, only for a valid row).
   LogicalResult emitRowOp(OpBuilder &b, Scope &row, Operation *op,
-                          Value rowValid);
+                          Value rowValid, const RowLayout &layout);
+  /// Emits the combine function of `scan` on the partial `lhs` and the
+  /// elements `rhs`, in a scope of its own under `row`.
+  FailureOr<SmallVector<Value>> emitScanCombine(OpBuilder &b, Scope &row,
+                                                ScanOp scan, ValueRange lhs,
+                                                ValueRange rhs);
+  /// True when level `level`'s pass holds nothing but the block scan of
+  /// `rowOps` (one scan, no reductions, no stores) and the next pass, the
+  /// row's last, nothing but element stores: the scan then computes its
+  /// inputs where it reads them and stores the next pass's values where
+  /// it has its results (no scratch arrays, one pass over the row).
+  bool canFuseBlockScan(unsigned level, const RowLayout &layout,
+                        ArrayRef<Operation *> rowOps, bool hasAccumulators,
+                        bool hasStores) const;
   /// The scratch arrays of row `x` of the sort or scan `op` (a
   /// representative) and where its elements lie in them.
   RowScratch getRowScratch(OpBuilder &b, Operation *op, Value x) const;
@@ -305,8 +338,13 @@ private:
   /// (sorted or scanned) in the row being emitted.
   DenseMap<Operation *, SmallVector<Value>> rowScratch;
   DenseSet<Operation *> finishedRowOps;
+  /// The level whose pass a block scan emitted with its own (emitLevel),
+  /// for the row being emitted.
+  std::optional<unsigned> fusedScanLevel;
   /// RowLayout::interleavedRowScratch of the rows being emitted.
   bool interleavedRowScratch = false;
+  /// RowLayout::allocateRowArray of the rows being emitted.
+  std::function<Value(OpBuilder &, Location, MemRefType)> allocateRowArray;
   /// Storages the kernel stores to (filled by emitRows).
   DenseSet<Value> writtenMemrefs;
   /// variesInRow's answers.

@@ -21,6 +21,8 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Operation.h"
 
+#include <functional>
+
 namespace mlir::fusion::codegen {
 
 /// True for the ops whose results depend on the whole row: a
@@ -64,6 +66,31 @@ using ScanCombineFn = function_ref<FailureOr<SmallVector<Value>>(
 /// first to last (nothing for a row of length 0).
 LogicalResult emitRowScan(OpBuilder &b, Location loc, const RowScratch &row,
                           ScanCombineFn combine);
+
+/// Where a scan that several lanes compute together (the GPU's block
+/// scans) reads the elements of its row and puts their results: the row's
+/// scratch arrays, or (a scan whose results only feed the stores of the
+/// pass after it) the scan's inputs computed in place and those stores.
+struct ScanRowAccess {
+  /// The row's length (`index`), and its static value or kDynamic.
+  Value size;
+  int64_t staticSize = ShapedType::kDynamic;
+  /// The tuples of `count` adjacent elements from `first` (`index`) on;
+  /// positions past the row read its last element.
+  std::function<FailureOr<SmallVector<SmallVector<Value>>>(
+      OpBuilder &, Value first, int64_t count)>
+      load;
+  /// Puts the scan's results of the elements `load` read last (the same
+  /// `first`); those past the row are dropped.
+  std::function<LogicalResult(OpBuilder &, Value first,
+                              ArrayRef<SmallVector<Value>> results)>
+      store;
+};
+
+/// The access of a scan to its scratch arrays `row` (the row's arrays
+/// replaced in place by the scan).
+ScanRowAccess getScratchAccess(OpBuilder &b, Location loc,
+                               const RowScratch &row);
 
 } // namespace mlir::fusion::codegen
 
