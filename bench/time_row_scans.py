@@ -1,15 +1,22 @@
 """On the GPU machine: cumulative sums along rows through
 torch.compile(backend="scheduler_opt") against Inductor, checked against
 eager in float64 and timed: rows of symbolic length (dynamic=True, both
-sizes from one compiled graph) and static rows, short ones on each
-thread's stack and long ones in storages of the graph (RowOps.h).
+sizes from one compiled graph) and static rows, short ones in shared
+memory and long ones in storages of the graph (RowOps.h, BlockScan.h).
 
     SCHEDULER_OPT_BIN=DIR PYTHONPATH=python:bench python3 \
-        bench/time_row_scans.py --out "$OUT" [--label L] [--static-only]
+        bench/time_row_scans.py --out "$OUT" [--label L] [--static-only] \
+        [--ptx-flags "block-scans=0"] [--no-inductor]
+
+--ptx-flags passes --fusion-to-ptx options to our backend (block-scans=0:
+a thread per row, as before block scans); --no-inductor times ours alone.
 
 Times are triton.testing.do_bench medians (ms, 10 ms warm-up, 50 ms of
-repeats) of the compiled function on fixed random inputs. Writes
-row_scans[_L].json under --out.
+repeats) of the compiled function on fixed random inputs, which for
+kernels of some 20 us include the host's launch overhead, and the GPU's
+busy time per call under torch.profiler (kernel_us: kernels, copies and
+memsets of 20 calls, summed, per call). Writes row_scans[_L].json under
+--out.
 """
 import argparse
 import json
@@ -33,9 +40,23 @@ def cumsum(x):
     return x.cumsum(1)
 
 
-def run(backend, dynamic, shapes):
+def kernel_us(call, calls=20):
+    """The GPU's busy time per call (us) under torch.profiler."""
+    from torch.profiler import ProfilerActivity, profile
+    call()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            call()
+        torch.cuda.synchronize()
+    return sum(evt.time_range.elapsed_us() for evt in prof.events()
+               if evt.device_type == torch.autograd.DeviceType.CUDA) / calls
+
+
+def run(backend, dynamic, shapes, ptx_flags=None):
     torch._dynamo.reset()
-    options = {"fallback": False} if backend == "scheduler_opt" else None
+    options = ({"fallback": False, "cache": False, "ptx_flags": ptx_flags}
+               if backend == "scheduler_opt" else None)
     fn = torch.compile(cumsum, backend=backend, dynamic=dynamic,
                        options=options)
     out = []
@@ -47,7 +68,8 @@ def run(backend, dynamic, shapes):
         ms = triton.testing.do_bench(lambda: fn(x), warmup=10, rep=50,
                                      return_mode="median")
         out.append({"rows": rows, "cols": cols, "rel_err": err, "ms": ms,
-                    "gb_per_s": 2 * 4 * rows * cols / ms / 1e6})
+                    "gb_per_s": 2 * 4 * rows * cols / ms / 1e6,
+                    "kernel_us": kernel_us(lambda: fn(x))})
     return out
 
 
@@ -56,28 +78,33 @@ def main():
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
     parser.add_argument("--label", default="")
     parser.add_argument("--static-only", action="store_true")
+    parser.add_argument("--ptx-flags", default=None)
+    parser.add_argument("--no-inductor", action="store_true")
     args = parser.parse_args()
     report = {"torch": torch.__version__,
-              "device": torch.cuda.get_device_name(), "cases": {}}
+              "device": torch.cuda.get_device_name(),
+              "ptx_flags": args.ptx_flags, "cases": {}}
     dynamic = [(r, c) for _, r, c, d in CASES if d]
-    backends = ["scheduler_opt", "inductor"]
+    backends = ["scheduler_opt"] + ([] if args.no_inductor else ["inductor"])
     if not args.static_only:
         for backend in backends:
             for (name, *_), res in zip([c for c in CASES if c[3]],
-                                       run(backend, True, dynamic)):
+                                       run(backend, True, dynamic,
+                                           args.ptx_flags)):
                 report["cases"].setdefault(name, {})[backend] = res
     for name, rows, cols, d in CASES:
         if d:
             continue
         for backend in backends:
             report["cases"].setdefault(name, {})[backend] = \
-                run(backend, False, [(rows, cols)])[0]
+                run(backend, False, [(rows, cols)], args.ptx_flags)[0]
     suffix = "_" + args.label if args.label else ""
     with open(os.path.join(args.out, "row_scans%s.json" % suffix), "w") as f:
         json.dump(report, f, indent=1)
     for name, by in report["cases"].items():
-        print(name, " ".join("%s %.4f ms (%.0f GB/s, err %.1e)" % (
-            b, r["ms"], r["gb_per_s"], r["rel_err"]) for b, r in by.items()))
+        print(name, " ".join("%s %.4f ms (%.0f GB/s, kernels %.1f us, err %.1e)"
+                             % (b, r["ms"], r["gb_per_s"], r["kernel_us"],
+                                r["rel_err"]) for b, r in by.items()))
 
 
 if __name__ == "__main__":
