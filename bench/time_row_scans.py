@@ -1,15 +1,16 @@
 """On the GPU machine: cumulative sums along rows through
 torch.compile(backend="scheduler_opt") against Inductor, checked against
 eager in float64 and timed: rows of symbolic length (dynamic=True, both
-sizes from one compiled graph) and static rows, short ones in shared
-memory and long ones in storages of the graph (RowOps.h, BlockScan.h).
+sizes from one compiled graph) and static rows (BlockScan.h: a block
+scans each row, in one pass over it).
 
     SCHEDULER_OPT_BIN=DIR PYTHONPATH=python:bench python3 \
         bench/time_row_scans.py --out "$OUT" [--label L] [--static-only] \
-        [--ptx-flags "block-scans=0"] [--no-inductor]
+        [--ptx-flags "block-scans=0"] [--no-inductor] [--short]
 
 --ptx-flags passes --fusion-to-ptx options to our backend (block-scans=0:
-a thread per row, as before block scans); --no-inductor times ours alone.
+a thread per row, as before block scans); --no-inductor times ours alone;
+--short times many short rows (16 to 256 elements) instead.
 
 Times are triton.testing.do_bench medians (ms, 10 ms warm-up, 50 ms of
 repeats) of the compiled function on fixed random inputs, which for
@@ -33,6 +34,14 @@ CASES = [
     ("dynamic_1024x4096", 1024, 4096, True),
     ("static_4096x1000", 4096, 1000, False),
     ("static_1024x8192", 1024, 8192, False),
+]
+# --short: many short rows, where a block per row has little to do.
+SHORT_CASES = [
+    ("dynamic_65536x64", 65536, 64, True),
+    ("dynamic_16384x256", 16384, 256, True),
+    ("static_262144x16", 262144, 16, False),
+    ("static_65536x64", 65536, 64, False),
+    ("static_16384x256", 16384, 256, False),
 ]
 
 
@@ -80,19 +89,21 @@ def main():
     parser.add_argument("--static-only", action="store_true")
     parser.add_argument("--ptx-flags", default=None)
     parser.add_argument("--no-inductor", action="store_true")
+    parser.add_argument("--short", action="store_true")
     args = parser.parse_args()
+    cases = SHORT_CASES if args.short else CASES
     report = {"torch": torch.__version__,
               "device": torch.cuda.get_device_name(),
               "ptx_flags": args.ptx_flags, "cases": {}}
-    dynamic = [(r, c) for _, r, c, d in CASES if d]
+    dynamic = [(r, c) for _, r, c, d in cases if d]
     backends = ["scheduler_opt"] + ([] if args.no_inductor else ["inductor"])
     if not args.static_only:
         for backend in backends:
-            for (name, *_), res in zip([c for c in CASES if c[3]],
+            for (name, *_), res in zip([c for c in cases if c[3]],
                                        run(backend, True, dynamic,
                                            args.ptx_flags)):
                 report["cases"].setdefault(name, {})[backend] = res
-    for name, rows, cols, d in CASES:
+    for name, rows, cols, d in cases:
         if d:
             continue
         for backend in backends:
