@@ -132,6 +132,12 @@ struct MappingOptions {
 
 /// The most threads of a block scan's block (BlockScan.h).
 constexpr int64_t kMaxScanBlockSize = 1024;
+/// Rows shorter than this (at their hint) are scanned by a thread each:
+/// a block per row has too little to do. Cumsums on an H100, GPU time
+/// per call (docs/Lowering.md, "Results: block scans"): 262144 rows of 16
+/// took 58 us on a thread per row and 159 on a block per row, 65536 rows
+/// of 64 took 102 and 41.
+constexpr int64_t kMinBlockScanRow = 64;
 
 /// Most rows a thread computes at the same element positions.
 constexpr int64_t kMaxRowsPerThread = 4;
@@ -610,6 +616,7 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   }
   m.kind = KernelMapping::Kind::Reduction;
   if (!plan.rowOps.empty() && options.blockScans && !blockSize &&
+      rnumel >= kMinBlockScanRow &&
       llvm::all_of(plan.rowOps, llvm::IsaPred<ScanOp>)) {
     // Scans: a block per row, scan-elements-per-thread elements a thread
     // per chunk (BlockScan.h), at least a warp.

@@ -133,3 +133,25 @@ fusion.graph @cummax_cumsum(%x: !fusion.buffer<8x512xf32>) -> (!fusion.buffer<8x
   }
   fusion.output %pos, %sum : !fusion.buffer<8x512xi64>, !fusion.buffer<8x512xf32>
 }
+
+// -----
+
+// Rows of 16, shorter than block scans take (kMinBlockScanRow): a thread
+// scans each row, 256 rows a block, in a stack array.
+// CHECK: negative_short_rows = {{{.*}}block = [256, 1, 1], grid = [4, 1, 1]
+// CHECK-LABEL: gpu.module @negative_short_rows_kernels
+// CHECK: memref.alloca() : memref<16xf32>
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+fusion.graph @negative_short_rows(%x: !fusion.buffer<1024x16xf32>) -> (!fusion.buffer<1024x16xf32>) attributes {device = "cuda:0"} {
+  %sum = fusion.node "op0" (%p0, %p1) in [1024] reduce [16] writes(%o0 : !fusion.buffer<1024x16xf32>) {
+    %a = fusion.load %x[%p0 * 16 + %p1] : !fusion.buffer<1024x16xf32>
+    %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      fusion.scan_yield %t : f32
+    }
+    fusion.store %s, %o0[%p0 * 16 + %p1] : !fusion.buffer<1024x16xf32>
+  }
+  fusion.output %sum : !fusion.buffer<1024x16xf32>
+}

@@ -24,7 +24,8 @@
 // LOOPS: %[[CUR:.*]] = memref.load %[[ROW]]
 // LOOPS: %[[SUM:.*]] = arith.addf %[[ACC]], %[[CUR]] : f32
 // LOOPS: memref.store %[[SUM]], %[[ROW]]
-// The GPU lowering: a block of a warp per row (BlockScan.h).
+// The GPU lowering: one thread per row (rows of 16 are shorter than block
+// scans take; LLVM keeps them in registers).
 // RUN: rm -rf %t.ptx && scheduler-opt %s --fusion-to-ptx="output-dir=%t.ptx schedule=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/scan.ptx
 // PTX-LABEL: .entry kernel_op1(
