@@ -26,6 +26,11 @@ def Fusion_ScanOp : Fusion_Op<"scan", [
     The region is the combine function: its block takes the earlier
     partial tuple, then the current tuple (`2 N` arguments of the inputs'
     types), and ends with `fusion.scan_yield` of the new partial tuple.
+    The function must be associative, as Inductor's scans assume
+    (`tl.associative_scan`): the CPU lowering folds first to last, the
+    GPU's block scans combine in a tree (docs/Lowering.md), so a function
+    that is not associative gives different results on the two. It need
+    not be commutative, nor have an identity.
     Inductor's dump does not print the function (only the submodule name,
     `self.scan1(dtypes, values)`), so an imported scan may have an empty
     region: the function is unknown, and a lowering reports it by
