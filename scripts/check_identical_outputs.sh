@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Records, or compares against a recording, what the tools produce for every
 # graph of corpus/inductor: the imported graph (scheduler-translate
-# --import-inductor), the schedule (scheduler-opt --fusion-schedule) and the
-# PTX (scheduler-opt --fusion-to-ptx). A refactoring that must not change
+# --import-inductor, and again with --mlir-print-debuginfo for its
+# locations), the schedule (scheduler-opt --fusion-schedule) and the PTX
+# (scheduler-opt --fusion-to-ptx). A refactoring that must not change
 # behaviour records before its first change and compares after each step.
 #
-#   scripts/check_identical_outputs.sh record  DIR   # write DIR/<graph>.{import,schedule,ptx}
+#   scripts/check_identical_outputs.sh record  DIR   # write DIR/<graph>.{import,debuginfo,schedule,ptx}
 #   scripts/check_identical_outputs.sh compare DIR   # exit 1 on the first difference
 #
 # BUILD_DIR (default: build) names the build whose bin/ holds the tools.
@@ -34,6 +35,8 @@ for dump in "$root"/corpus/inductor/*/*/ir_pre_fusion.txt; do
   graph=$(dirname "$dump")
   name=$(basename "$(dirname "$graph")").$(basename "$graph")
   run "$out/$name.import" /dev/null "$bin/scheduler-translate" --import-inductor "$dump"
+  # The locations, which the plain print leaves out.
+  run "$out/$name.debuginfo" /dev/null "$bin/scheduler-translate" --import-inductor --mlir-print-debuginfo "$dump"
   run "$out/$name.schedule" "$out/$name.import" "$bin/scheduler-opt" --fusion-schedule
   run "$out/$name.ptx" "$out/$name.import" "$bin/scheduler-opt" --fusion-to-ptx
   # gpu-module-to-binary records how long LLVM took (LLVMIRToISATimeInMs).
