@@ -592,6 +592,9 @@ private:
                                ValueRange params = {});
   LogicalResult translateStmt(const DumpStmt &stmt, BodyEnv &env,
                               BodyValue &result);
+  /// Binds `x = self.get_index('<name>')` without parsing its value;
+  /// false, having done nothing, for anything else.
+  bool bindIndexDirect(const DumpStmt &stmt, BodyEnv &env);
   LogicalResult translateCall(const DumpStmt &stmt, const PyValue &call,
                               BodyEnv &env, BodyValue &result);
   LogicalResult translateMasked(const DumpStmt &stmt, const DumpBlock &block,
@@ -631,6 +634,15 @@ private:
   /// The buffer named by `arg` (after renaming), which the node's
   /// dependences must mention.
   FailureOr<Value> readBuffer(const PyValue *arg, StringRef opName);
+  /// The same for the buffer name `buf` at `at`.
+  FailureOr<Value> readBuffer(StringRef buf, const char *at, StringRef opName);
+  /// `ops.load` of `buffer` at index `index` (written at `indexAt`).
+  FailureOr<Value> load(const DumpStmt &stmt, Value buffer, unsigned index,
+                        const char *indexAt);
+  /// Translates `x = ops.load('<buffer>', <index>)` without parsing its
+  /// value, setting `result`; false, having done nothing, for anything
+  /// else.
+  bool loadDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
   /// `('buf0', get_index_1, ...)`: the buffer and the index values.
   LogicalResult bufferAndIndices(const PyValue *arg, BodyEnv &env,
                                  unsigned numIndices,

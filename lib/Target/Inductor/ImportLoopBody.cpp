@@ -253,6 +253,27 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
   return success();
 }
 
+bool BodyImporter::bindIndexDirect(const DumpStmt &stmt, BodyEnv &env) {
+  // A quarter of a body's statements: its Python value would cost more
+  // than the lookup. Only the exact form is read here; a name with quotes,
+  // escapes or blanks around it, a target bound before or an index that
+  // is not defined goes to the general path, which reads or reports it.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_front("self.get_index('") ||
+      !text.consume_back("')") || text.find_first_of("'\"\\\n") !=
+                                      StringRef::npos)
+    return false;
+  auto it = indexNames.find(text);
+  if (it == indexNames.end())
+    return false;
+  auto [bound, inserted] = env.try_emplace(stmt.target);
+  if (!inserted)
+    return false;
+  bound->second.kind = BodyValue::Index;
+  bound->second.index = it->second;
+  return true;
+}
+
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
                                           BodyEnv &env,
                                           BodyValue &result) {
@@ -260,6 +281,10 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
   // inside it, take their turn; the rest of this one asks the locator).
   currentStmt = &stmt;
   currentStmtLoc = {};
+  if (bindIndexDirect(stmt, env))
+    return success();
+  if (LogicalResult direct = success(); loadDirect(stmt, env, direct))
+    return direct;
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {
     FailureOr<PyValue *> generic =

@@ -443,22 +443,26 @@ FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
   FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
   if (failed(buf))
     return failure();
-  StringRef renamed = graph.renameAt(*buf, version);
+  return readBuffer(*buf, arg->loc(), opName);
+}
+
+FailureOr<Value> BodyImporter::readBuffer(StringRef buf, const char *at,
+                                          StringRef opName) {
+  StringRef renamed = graph.renameAt(buf, version);
   if (!depNames.contains(renamed))
-    return error(arg->loc())
-           << "'ops." << opName << "' of '" << *buf << "' reads buffer '"
-           << renamed << "', but the dependences of '" << node.name
-           << "' do not mention '" << renamed << "'";
-  FailureOr<Value> buffer =
-      graph.lookupBufferAt(renamed, arg->loc(), version, locator);
+    return error(at) << "'ops." << opName << "' of '" << buf
+                     << "' reads buffer '" << renamed
+                     << "', but the dependences of '" << node.name
+                     << "' do not mention '" << renamed << "'";
+  FailureOr<Value> buffer = graph.lookupBufferAt(renamed, at, version, locator);
   if (failed(buffer))
     return failure();
   auto type = dyn_cast<BufferType>(buffer->getType());
   if (!type)
-    return error(arg->loc())
-           << "cannot load from '" << renamed << "', a multi-output tuple";
+    return error(at) << "cannot load from '" << renamed
+                     << "', a multi-output tuple";
   if (!BufferType::isValidValueType(type.getValueType()))
-    return complexInBody(arg->loc(), renamed, type.getElementType());
+    return complexInBody(at, renamed, type.getElementType());
   return placeholders ? placeholders->get(*buffer) : *buffer;
 }
 
@@ -476,30 +480,92 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
   const PyValue &call = c.call;
   if (failed(expectArgs(call, 2, 2)))
     return failure();
+  if (c.name == "load") {
+    FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
+    if (failed(buf))
+      return failure();
+    FailureOr<Value> buffer = readBuffer(*buf, call.elements[0]->loc(), c.name);
+    if (failed(buffer))
+      return failure();
+    FailureOr<unsigned> index = indexRef(call.elements[1], c.env);
+    if (failed(index))
+      return failure();
+    FailureOr<Value> loaded =
+        load(c.stmt, *buffer, *index, call.elements[1]->loc());
+    if (failed(loaded))
+      return failure();
+    c.result.value = *loaded;
+    return success();
+  }
   FailureOr<Value> buffer = readBuffer(call.elements[0], c.name);
   if (failed(buffer))
     return failure();
-  AffineMap map;
-  SmallVector<Value> operands;
-  if (c.name == "load") {
-    FailureOr<unsigned> index = indexRef(call.elements[1], c.env);
-    if (failed(index) ||
-        failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
-      return failure();
-  } else {
-    const PyValue *offset = call.elements[1];
-    if (offset->kind != PyValue::Kind::Int || offset->intValue < 0)
-      return error(offset->loc())
-             << "expected a non-negative seed offset, found " << offset->text;
-    map = AffineMap::get(
-        0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
-  }
+  const PyValue *offset = call.elements[1];
+  if (offset->kind != PyValue::Kind::Int || offset->intValue < 0)
+    return error(offset->loc())
+           << "expected a non-negative seed offset, found " << offset->text;
+  AffineMap map = AffineMap::get(
+      0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   auto bufferType = cast<BufferType>(buffer->getType());
   c.result.value = setTorchType(
-      createLoad(builder, loc(c.stmt.loc), bufferType.getValueType(),
-                 *buffer, operands, indexMapAttr(map)),
+      createLoad(builder, loc(c.stmt.loc), bufferType.getValueType(), *buffer,
+                 {}, indexMapAttr(map)),
       bodyDtypeOf(bufferType.getElementType()));
   return success();
+}
+
+FailureOr<Value> BodyImporter::load(const DumpStmt &stmt, Value buffer,
+                                    unsigned index, const char *indexAt) {
+  AffineMap map;
+  SmallVector<Value> operands;
+  if (failed(buildIndex(index, indexAt, map, operands)))
+    return failure();
+  auto bufferType = cast<BufferType>(buffer.getType());
+  return setTorchType(createLoad(builder, loc(stmt.loc),
+                                 bufferType.getValueType(), buffer, operands,
+                                 indexMapAttr(map)),
+                      bodyDtypeOf(bufferType.getElementType()));
+}
+
+bool BodyImporter::loadDirect(const DumpStmt &stmt, BodyEnv &env,
+                              LogicalResult &result) {
+  // `x = ops.load('buf0', get_index)` exactly, a fifth of a body's
+  // statements; anything else (other spacing, quotes or escapes, an index
+  // that is no get_index result, a target bound before) goes to the
+  // general path. From the buffer name on, the general path's checks run
+  // in its order, at the same places of the text.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_front("ops.load('"))
+    return false;
+  const char *bufferAt = text.data() - 1;
+  size_t quote = text.find('\'');
+  if (quote == StringRef::npos)
+    return false;
+  StringRef buf = text.take_front(quote);
+  if (buf.find_first_of("\"\\\n") != StringRef::npos)
+    return false;
+  text = text.drop_front(quote + 1);
+  if (!text.consume_front(", ") || !text.consume_back(")") || text.empty() ||
+      !(llvm::isAlpha(text.front()) || text.front() == '_') ||
+      !llvm::all_of(text, isIdentChar))
+    return false;
+  auto indexIt = env.find(text);
+  if (indexIt == env.end() || indexIt->second.kind != BodyValue::Index ||
+      env.count(stmt.target))
+    return false;
+  unsigned index = indexIt->second.index;
+  result = failure();
+  FailureOr<Value> buffer = readBuffer(buf, bufferAt, "load");
+  if (failed(buffer))
+    return true;
+  FailureOr<Value> loaded = load(stmt, *buffer, index, text.data());
+  if (failed(loaded))
+    return true;
+  BodyValue &bound = env[stmt.target];
+  bound.kind = BodyValue::Scalar;
+  bound.value = *loaded;
+  result = success();
+  return true;
 }
 
 LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
