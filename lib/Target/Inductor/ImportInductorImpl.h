@@ -643,6 +643,18 @@ private:
   /// value, setting `result`; false, having done nothing, for anything
   /// else.
   bool loadDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
+  /// Likewise `x = ops.<name>(a)` and `x = ops.<name>(a, b)` of named
+  /// values for the rows that translateArithmetic, translateFloatUnary and
+  /// translateUnary translate.
+  bool elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
+                         LogicalResult &result);
+  /// The ops of those rows' statement `stmt` (whose call starts at
+  /// `callAt`) on its operands.
+  FailureOr<Value> arithmetic(const DumpStmt &stmt, const char *callAt,
+                              const OpDef &def, Value x, Value y);
+  Value floatUnary(const DumpStmt &stmt, const OpDef &def, Value x);
+  FailureOr<Value> unary(const DumpStmt &stmt, const char *callAt,
+                         const OpDef &def, Value x);
   /// `('buf0', get_index_1, ...)`: the buffer and the index values.
   LogicalResult bufferAndIndices(const PyValue *arg, BodyEnv &env,
                                  unsigned numIndices,

@@ -283,7 +283,8 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
   currentStmtLoc = {};
   if (bindIndexDirect(stmt, env))
     return success();
-  if (LogicalResult direct = success(); loadDirect(stmt, env, direct))
+  if (LogicalResult direct = success(); loadDirect(stmt, env, direct) ||
+                                          elementwiseDirect(stmt, env, direct))
     return direct;
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {

@@ -910,10 +910,15 @@ LogicalResult BodyImporter::translateFloatUnary(const OpCall &c,
   FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
-  Location l = loc(c.stmt.loc);
-  Value v = convert(*x, floatTypeFor(x->getType()), l);
-  c.result.value = def.buildFloat(builder, l, v);
+  c.result.value = floatUnary(c.stmt, def, *x);
   return success();
+}
+
+Value BodyImporter::floatUnary(const DumpStmt &stmt, const OpDef &def,
+                               Value x) {
+  Location l = loc(stmt.loc);
+  Value v = convert(x, floatTypeFor(x.getType()), l);
+  return def.buildFloat(builder, l, v);
 }
 
 LogicalResult BodyImporter::translateLogicalNot(const OpCall &c,
@@ -951,18 +956,25 @@ LogicalResult BodyImporter::translateUnary(const OpCall &c, const OpDef &def) {
   FailureOr<Value> x = unaryOperand(c);
   if (failed(x))
     return failure();
-  Type type = x->getType();
-  if (type.isInteger(1))
-    return error(c.call.loc())
-           << "'ops." << c.name << "' on a boolean operand is not supported";
-  Location l = loc(c.stmt.loc);
-  if (isUnsigned(*x) && (c.name == "abs" || c.name == "relu")) {
-    c.result.value = *x; // Never negative.
-    return success();
-  }
-  OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
-  c.result.value = setTorchType(build(builder, l, *x), torchType(*x));
+  FailureOr<Value> v = unary(c.stmt, c.call.loc(), def, *x);
+  if (failed(v))
+    return failure();
+  c.result.value = *v;
   return success();
+}
+
+FailureOr<Value> BodyImporter::unary(const DumpStmt &stmt, const char *callAt,
+                                     const OpDef &def, Value x) {
+  Type type = x.getType();
+  StringRef name = def.name;
+  if (type.isInteger(1))
+    return error(callAt) << "'ops." << name
+                         << "' on a boolean operand is not supported";
+  Location l = loc(stmt.loc);
+  if (isUnsigned(x) && (name == "abs" || name == "relu"))
+    return x; // Never negative.
+  OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
+  return setTorchType(build(builder, l, x), torchType(x));
 }
 
 FailureOr<Value> BodyImporter::unaryOperand(const OpCall &c) {
@@ -1051,27 +1063,98 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
   FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
   if (failed(xy))
     return failure();
-  auto [x, y] = *xy;
-  Location l = loc(c.stmt.loc);
+  FailureOr<Value> v = arithmetic(c.stmt, c.call.loc(), def, xy->first,
+                                  xy->second);
+  if (failed(v))
+    return failure();
+  c.result.value = *v;
+  return success();
+}
+
+FailureOr<Value> BodyImporter::arithmetic(const DumpStmt &stmt,
+                                          const char *callAt,
+                                          const OpDef &def, Value x, Value y) {
+  StringRef name = def.name;
+  Location l = loc(stmt.loc);
   Type type = promote(torchType(x), torchType(y));
   if (!def.buildInt) // truediv: integers divide as floats.
     type = floatTypeFor(type);
-  if (c.name == "pow" && isa<FloatType>(x.getType()) &&
+  if (name == "pow" && isa<FloatType>(x.getType()) &&
       isa<IntegerType>(y.getType()) && !y.getType().isInteger(1)) {
     // float ** int keeps the integer exponent (an unsigned one widened).
     if (isUnsigned(y))
       y = convert(y, builder.getI64Type(), l);
-    c.result.value = createOp<math::FPowIOp>(builder, l, x, y);
-    return success();
+    return Value(createOp<math::FPowIOp>(builder, l, x, y));
   }
   Value a = convert(x, type, l), b = convert(y, type, l);
   if (type.isInteger(1))
-    return error(c.call.loc())
-           << "'ops." << c.name << "' on boolean operands is not supported";
+    return error(callAt) << "'ops." << name
+                         << "' on boolean operands is not supported";
   OpBuilderFn build = isa<FloatType>(type) ? def.buildFloat : def.buildInt;
   if (type.isUnsignedInteger())
-    if (OpBuilderFn u = unsignedBuilder(c.name))
+    if (OpBuilderFn u = unsignedBuilder(name))
       build = u;
-  c.result.value = setTorchType(build(builder, l, {a, b}), type);
-  return success();
+  return setTorchType(build(builder, l, {a, b}), type);
+}
+
+bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
+                                     LogicalResult &result) {
+  // `x = ops.<name>(a)` and `x = ops.<name>(a, b)` of values the block
+  // defined, in exactly this form, for the elementwise rows below (a
+  // third of a body's statements); anything else (literals, other
+  // spacing, a name that is no value, a target bound before) goes to the
+  // general path, which reads it in full or reports it.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_front("ops.") ||
+      !text.consume_back(")"))
+    return false;
+  size_t open = text.find('(');
+  if (open == StringRef::npos || open == 0)
+    return false;
+  StringRef name = text.take_front(open);
+  if (!llvm::all_of(name, isIdentChar))
+    return false;
+  text = text.drop_front(open + 1);
+  Value operands[2];
+  unsigned n = 0;
+  while (true) {
+    size_t end = 0;
+    while (end < text.size() && isIdentChar(text[end]))
+      ++end;
+    StringRef arg = text.take_front(end);
+    // Numbers and the names the value parser reads as numbers or booleans.
+    if (arg.empty() || n == 2 || llvm::isDigit(arg.front()) ||
+        arg == "True" || arg == "False" || arg == "inf" || arg == "nan")
+      return false;
+    auto it = env.find(arg);
+    if (it == env.end() || it->second.kind != BodyValue::Scalar)
+      return false;
+    operands[n++] = it->second.value;
+    text = text.drop_front(end);
+    if (text.empty())
+      break;
+    if (!text.consume_front(", "))
+      return false;
+  }
+  const OpDef *def = lookupOp(name);
+  if (!def || env.count(stmt.target))
+    return false;
+  const char *callAt = stmt.valueText.data();
+  FailureOr<Value> value;
+  if (def->translate == &BodyImporter::translateArithmetic && n == 2)
+    value = arithmetic(stmt, callAt, *def, operands[0], operands[1]);
+  else if (def->translate == &BodyImporter::translateFloatUnary && n == 1)
+    value = floatUnary(stmt, *def, operands[0]);
+  else if (def->translate == &BodyImporter::translateUnary && n == 1)
+    value = unary(stmt, callAt, *def, operands[0]);
+  else
+    return false;
+  result = failure();
+  if (failed(value))
+    return true;
+  BodyValue &bound = env[stmt.target];
+  bound.kind = BodyValue::Scalar;
+  bound.value = *value;
+  result = success();
+  return true;
 }
