@@ -34,6 +34,11 @@ public:
       : p(text.begin()), end(text.end()), arena(arena) {}
 
   PyValue *value();
+  /// An argument that ends the text.
+  PyValue *lastArgument() {
+    PyValue *v = argument();
+    return v && p == end ? v : nullptr;
+  }
 
 private:
   static bool isBlank(char c) {
@@ -325,4 +330,9 @@ PyValue *StatementReader::value() {
 PyValue *mlir::fusion::inductor::parseStatementValueDirect(
     StringRef text, PyValueArena &arena) {
   return StatementReader(text, arena).value();
+}
+
+PyValue *mlir::fusion::inductor::parseArgumentDirect(StringRef text,
+                                                     PyValueArena &arena) {
+  return StatementReader(text, arena).lastArgument();
 }

@@ -648,6 +648,9 @@ private:
   /// translateUnary translate.
   bool elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
                          LogicalResult &result);
+  /// Likewise `x = ops.constant(<literal>, <dtype>)`.
+  bool constantDirect(const DumpStmt &stmt, BodyEnv &env,
+                      LogicalResult &result);
   /// The ops of those rows' statement `stmt` (whose call starts at
   /// `callAt`) on its operands.
   FailureOr<Value> arithmetic(const DumpStmt &stmt, const char *callAt,
@@ -668,6 +671,8 @@ private:
   /// Binds `values` to `result`: one value, or a tuple indexed by `x[i]`.
   void setResults(BodyValue &result, ValueRange values, bool tuple = false);
   FailureOr<Type> dtypeArg(const PyValue *arg);
+  /// The dtype named `name` (`torch.float32`), written at `at`.
+  FailureOr<Type> dtypeArg(StringRef name, const char *at);
   /// The error for a complex dtype (`type`) in a loop body, or for a load
   /// or store of the complex buffer `buffer` (empty for a dtype argument).
   InFlightDiagnostic complexInBody(const char *at, StringRef buffer, Type type);

@@ -283,8 +283,9 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
   currentStmtLoc = {};
   if (bindIndexDirect(stmt, env))
     return success();
-  if (LogicalResult direct = success(); loadDirect(stmt, env, direct) ||
-                                          elementwiseDirect(stmt, env, direct))
+  if (LogicalResult direct = success();
+      loadDirect(stmt, env, direct) || elementwiseDirect(stmt, env, direct) ||
+      constantDirect(stmt, env, direct))
     return direct;
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {
@@ -420,9 +421,13 @@ FailureOr<Type> BodyImporter::dtypeArg(const PyValue *arg) {
     return error(arg->loc()) << "expected a dtype such as torch.float32, "
                                 "found "
                              << arg->text;
-  FailureOr<Type> type = convertDtype(arg->str, arg->loc(), locator);
+  return dtypeArg(arg->str, arg->loc());
+}
+
+FailureOr<Type> BodyImporter::dtypeArg(StringRef name, const char *at) {
+  FailureOr<Type> type = convertDtype(name, at, locator);
   if (succeeded(type) && isa<ComplexType>(*type))
-    return complexInBody(arg->loc(), "", *type);
+    return complexInBody(at, "", *type);
   if (failed(type))
     return failure();
   return bodyDtypeOf(*type);

@@ -664,6 +664,37 @@ LogicalResult BodyImporter::translateConstant(const OpCall &c,
   return success();
 }
 
+bool BodyImporter::constantDirect(const DumpStmt &stmt, BodyEnv &env,
+                                  LogicalResult &result) {
+  // `x = ops.constant(<literal>, torch.<dtype>)` exactly, the most
+  // frequent statement after loads and index names; anything else goes to
+  // the general path. From the dtype on, the general path's checks run in
+  // its order, at the same places of the text.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_front("ops.constant(") ||
+      !text.consume_back(")"))
+    return false;
+  auto [literalText, dtype] = text.split(", ");
+  if (dtype.empty() || !dtype.starts_with("torch.") ||
+      !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
+    return false;
+  PyValue *value = parseArgumentDirect(literalText, values);
+  if (!value || env.count(stmt.target))
+    return false;
+  result = failure();
+  FailureOr<Type> type = dtypeArg(dtype, dtype.data());
+  if (failed(type))
+    return true;
+  FailureOr<Value> v = literal(value, *type);
+  if (failed(v))
+    return true;
+  BodyValue &bound = env[stmt.target];
+  bound.kind = BodyValue::Scalar;
+  bound.value = *v;
+  result = success();
+  return true;
+}
+
 LogicalResult BodyImporter::translateToDtype(const OpCall &c,
                                              const OpDef &def) {
   const PyValue &call = c.call;

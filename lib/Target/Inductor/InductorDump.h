@@ -422,6 +422,10 @@ const char *scanNumberToken(const char *p, const char *end, bool &isFloat);
 /// text, which the caller then gives to parsePyValue.
 PyValue *parseStatementValueDirect(StringRef text, PyValueArena &arena);
 
+/// One argument of such a call (a string, number or name) that is all of
+/// `text`, as parseStatementValueDirect builds it, or null.
+PyValue *parseArgumentDirect(StringRef text, PyValueArena &arena);
+
 } // namespace inductor
 } // namespace fusion
 } // namespace mlir
