@@ -651,6 +651,16 @@ private:
   /// Likewise `x = ops.constant(<literal>, <dtype>)`.
   bool constantDirect(const DumpStmt &stmt, BodyEnv &env,
                       LogicalResult &result);
+  /// Likewise `x = ops.store('<buffer>', <index>, <value>, None)` and
+  /// `x = ops.store_reduction('<buffer>', <index>, <value>)`.
+  bool storeDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
+  /// The node's output handle of buffer `buf`, written at `at`.
+  FailureOr<BlockArgument> outputHandle(StringRef buf, const char *at);
+  /// The store of `value` to `handle` at index `index` (written at
+  /// `indexAt`) of statement `stmt`.
+  LogicalResult store(const DumpStmt &stmt, BlockArgument handle,
+                      unsigned index, const char *indexAt, Value value,
+                      StoreModeAttr mode);
   /// The ops of those rows' statement `stmt` (whose call starts at
   /// `callAt`) on its operands.
   FailureOr<Value> arithmetic(const DumpStmt &stmt, const char *callAt,

@@ -572,7 +572,6 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
   const PyValue &call = c.call;
   BodyEnv &env = c.env;
   BodyValue &result = c.result;
-  Location l = loc(c.stmt.loc);
   auto operand = [&](unsigned i) { return scalar(call.elements[i], env); };
   bool isStore = c.name == "store";
   if (failed(expectArgs(call, 3, isStore ? 4 : 3, {"mode"})))
@@ -580,16 +579,10 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
   FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
   if (failed(buf))
     return failure();
-  auto *output = llvm::find_if(
-      node.outputs, [&](const DumpBuffer &b) { return b.name == *buf; });
-  if (output == node.outputs.end())
-    return error(call.elements[0]->loc())
-           << "'" << node.name << "' stores to '" << *buf
-           << "', which is not one of its outputs";
-  BlockArgument handle = op.getOutputHandles()[output - node.outputs.begin()];
-  if (auto type = dyn_cast<BufferType>(handle.getType());
-      type && !BufferType::isValidValueType(type.getValueType()))
-    return complexInBody(call.elements[0]->loc(), *buf, type.getElementType());
+  FailureOr<BlockArgument> handle =
+      outputHandle(*buf, call.elements[0]->loc());
+  if (failed(handle))
+    return failure();
   FailureOr<unsigned> index = indexRef(call.elements[1], env);
   if (failed(index))
     return failure();
@@ -613,16 +606,98 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
     if (modeArg->str == "atomic_add")
       mode = StoreModeAttr::get(op.getContext(), StoreMode::AtomicAdd);
   }
+  if (failed(store(c.stmt, *handle, *index, call.elements[1]->loc(), *value,
+                   mode)))
+    return failure();
+  result.kind = BodyValue::Nothing;
+  return success();
+}
+
+FailureOr<BlockArgument> BodyImporter::outputHandle(StringRef buf,
+                                                    const char *at) {
+  auto *output = llvm::find_if(
+      node.outputs, [&](const DumpBuffer &b) { return b.name == buf; });
+  if (output == node.outputs.end())
+    return error(at) << "'" << node.name << "' stores to '" << buf
+                     << "', which is not one of its outputs";
+  BlockArgument handle = op.getOutputHandles()[output - node.outputs.begin()];
+  if (auto type = dyn_cast<BufferType>(handle.getType());
+      type && !BufferType::isValidValueType(type.getValueType()))
+    return complexInBody(at, buf, type.getElementType());
+  return handle;
+}
+
+LogicalResult BodyImporter::store(const DumpStmt &stmt, BlockArgument handle,
+                                  unsigned index, const char *indexAt,
+                                  Value value, StoreModeAttr mode) {
+  Location l = loc(stmt.loc);
   AffineMap map;
   SmallVector<Value> operands;
-  if (failed(buildIndex(*index, call.elements[1]->loc(), map, operands)))
+  if (failed(buildIndex(index, indexAt, map, operands)))
     return failure();
   Type element =
       bodyDtypeOf(llvm::cast<BufferType>(handle.getType()).getElementType());
-  createStore(builder, l, convert(*value, element, l), handle, operands,
+  createStore(builder, l, convert(value, element, l), handle, operands,
               indexMapAttr(map), mode);
-  result.kind = BodyValue::Nothing;
   return success();
+}
+
+bool BodyImporter::storeDirect(const DumpStmt &stmt, BodyEnv &env,
+                               LogicalResult &result) {
+  // `x = ops.store('<buffer>', <index>, <value>, None)` and
+  // `x = ops.store_reduction('<buffer>', <index>, <value>)` exactly;
+  // anything else goes to the general path. From the buffer name on, the
+  // general path's checks run in its order, at the same places of the text.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_back(")"))
+    return false;
+  if (text.consume_front("ops.store('")) {
+    if (!text.consume_back(", None"))
+      return false;
+  } else if (!text.consume_front("ops.store_reduction('")) {
+    return false;
+  }
+  const char *bufferAt = text.data() - 1;
+  size_t quote = text.find('\'');
+  if (quote == StringRef::npos)
+    return false;
+  StringRef buf = text.take_front(quote);
+  if (buf.find_first_of("\"\\\n") != StringRef::npos)
+    return false;
+  text = text.drop_front(quote + 1);
+  // `, <index>, <value>`: two names the block bound.
+  const char *at[2];
+  BodyValue *bound[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    if (!text.consume_front(", "))
+      return false;
+    size_t end = 0;
+    while (end < text.size() && isIdentChar(text[end]))
+      ++end;
+    StringRef name = text.take_front(end);
+    if (name.empty() || llvm::isDigit(name.front()) || name == "True" ||
+        name == "False" || name == "inf" || name == "nan")
+      return false;
+    auto it = env.find(name);
+    if (it == env.end())
+      return false;
+    at[i] = name.data();
+    bound[i] = &it->second;
+    text = text.drop_front(end);
+  }
+  if (!text.empty() || bound[0]->kind != BodyValue::Index ||
+      bound[1]->kind != BodyValue::Scalar || env.count(stmt.target))
+    return false;
+  unsigned index = bound[0]->index;
+  Value value = bound[1]->value;
+  result = failure();
+  FailureOr<BlockArgument> handle = outputHandle(buf, bufferAt);
+  if (failed(handle) ||
+      failed(store(stmt, *handle, index, at[0], value, StoreModeAttr())))
+    return true;
+  env[stmt.target].kind = BodyValue::Nothing;
+  result = success();
+  return true;
 }
 
 LogicalResult BodyImporter::translateIndexExpr(const OpCall &c,
