@@ -643,9 +643,11 @@ private:
   /// value, setting `result`; false, having done nothing, for anything
   /// else.
   bool loadDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
-  /// Likewise `x = ops.<name>(a)` and `x = ops.<name>(a, b)` of named
-  /// values for the rows that translateArithmetic, translateFloatUnary and
-  /// translateUnary translate.
+  /// Likewise `x = ops.<name>(a)`, `x = ops.<name>(a, b)` and `x =
+  /// ops.where(c, a, b)` of named values for the rows of
+  /// translateArithmetic, translateFloatUnary, translateUnary,
+  /// translateCompare, translateBitwise, translateLogical and
+  /// translateWhere.
   bool elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
                          LogicalResult &result);
   /// Likewise `x = ops.constant(<literal>, <dtype>)`.
@@ -666,6 +668,11 @@ private:
   FailureOr<Value> arithmetic(const DumpStmt &stmt, const char *callAt,
                               const OpDef &def, Value x, Value y);
   Value floatUnary(const DumpStmt &stmt, const OpDef &def, Value x);
+  Value compare(const DumpStmt &stmt, const OpDef &def, Value x, Value y);
+  FailureOr<Value> bitwise(const DumpStmt &stmt, const char *callAt,
+                           const OpDef &def, Value x, Value y);
+  Value logical(const DumpStmt &stmt, const OpDef &def, Value x, Value y);
+  Value where(const DumpStmt &stmt, Value cond, Value a, Value b);
   FailureOr<Value> unary(const DumpStmt &stmt, const char *callAt,
                          const OpDef &def, Value x);
   /// `('buf0', get_index_1, ...)`: the buffer and the index values.

@@ -870,19 +870,20 @@ LogicalResult BodyImporter::translateCheckBounds(const OpCall &c,
 }
 
 LogicalResult BodyImporter::translateWhere(const OpCall &c, const OpDef &def) {
-  BodyValue &result = c.result;
-  Location l = loc(c.stmt.loc);
   FailureOr<SmallVector<Value, 3>> args = scalarArgs(c, 3);
   if (failed(args))
     return failure();
-  auto [cond, a, b] = std::tie((*args)[0], (*args)[1], (*args)[2]);
-  Type type = promote(torchType(a), torchType(b));
-  result.value =
-      setTorchType(createOp<arith::SelectOp>(
-                       builder, l, convert(cond, builder.getI1Type(), l),
-                       convert(a, type, l), convert(b, type, l)),
-                   type);
+  c.result.value = where(c.stmt, (*args)[0], (*args)[1], (*args)[2]);
   return success();
+}
+
+Value BodyImporter::where(const DumpStmt &stmt, Value cond, Value a, Value b) {
+  Location l = loc(stmt.loc);
+  Type type = promote(torchType(a), torchType(b));
+  return setTorchType(createOp<arith::SelectOp>(
+                          builder, l, convert(cond, builder.getI1Type(), l),
+                          convert(a, type, l), convert(b, type, l)),
+                      type);
 }
 
 LogicalResult BodyImporter::translateRand(const OpCall &c, const OpDef &def) {
@@ -1099,43 +1100,68 @@ BodyImporter::binaryOperands(const OpCall &c) {
   return std::make_pair((*xy)[0], (*xy)[1]);
 }
 
-LogicalResult BodyImporter::translateLogical(const OpCall &c,
-                                             const OpDef &def) {
-  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
+/// A translator of a binary row as a call of `core` on its operands.
+template <typename Core>
+static LogicalResult translateBinary(const OpCall &c,
+                                     FailureOr<std::pair<Value, Value>> xy,
+                                     Core core) {
   if (failed(xy))
     return failure();
-  Location l = loc(c.stmt.loc);
-  Type i1 = builder.getI1Type();
-  Value a = convert(xy->first, i1, l), b = convert(xy->second, i1, l);
-  c.result.value = def.buildInt(builder, l, {a, b});
+  FailureOr<Value> v = core(xy->first, xy->second);
+  if (failed(v))
+    return failure();
+  c.result.value = *v;
   return success();
+}
+
+LogicalResult BodyImporter::translateLogical(const OpCall &c,
+                                             const OpDef &def) {
+  return translateBinary(c, binaryOperands(c), [&](Value x, Value y) {
+    return FailureOr<Value>(logical(c.stmt, def, x, y));
+  });
+}
+
+Value BodyImporter::logical(const DumpStmt &stmt, const OpDef &def, Value x,
+                            Value y) {
+  Location l = loc(stmt.loc);
+  Type i1 = builder.getI1Type();
+  Value a = convert(x, i1, l), b = convert(y, i1, l);
+  return def.buildInt(builder, l, {a, b});
 }
 
 LogicalResult BodyImporter::translateBitwise(const OpCall &c,
                                              const OpDef &def) {
-  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
-  if (failed(xy))
-    return failure();
-  Location l = loc(c.stmt.loc);
-  Type type = promote(torchType(xy->first), torchType(xy->second));
-  Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
+  return translateBinary(c, binaryOperands(c), [&](Value x, Value y) {
+    return bitwise(c.stmt, c.call.loc(), def, x, y);
+  });
+}
+
+FailureOr<Value> BodyImporter::bitwise(const DumpStmt &stmt,
+                                       const char *callAt, const OpDef &def,
+                                       Value x, Value y) {
+  Location l = loc(stmt.loc);
+  Type type = promote(torchType(x), torchType(y));
+  Value a = convert(x, type, l), b = convert(y, type, l);
   if (isa<FloatType>(type))
-    return error(c.call.loc())
-           << "'ops." << c.name << "' needs integer or boolean operands, got "
-           << type;
-  c.result.value = setTorchType(def.buildInt(builder, l, {a, b}), type);
-  return success();
+    return error(callAt) << "'ops." << def.name
+                         << "' needs integer or boolean operands, got "
+                         << type;
+  return setTorchType(def.buildInt(builder, l, {a, b}), type);
 }
 
 LogicalResult BodyImporter::translateCompare(const OpCall &c,
                                              const OpDef &def) {
-  FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
-  if (failed(xy))
-    return failure();
-  Location l = loc(c.stmt.loc);
-  Type type = promote(torchType(xy->first), torchType(xy->second));
-  Value a = convert(xy->first, type, l), b = convert(xy->second, type, l);
-  StringRef name = c.name;
+  return translateBinary(c, binaryOperands(c), [&](Value x, Value y) {
+    return FailureOr<Value>(compare(c.stmt, def, x, y));
+  });
+}
+
+Value BodyImporter::compare(const DumpStmt &stmt, const OpDef &def, Value x,
+                            Value y) {
+  Location l = loc(stmt.loc);
+  Type type = promote(torchType(x), torchType(y));
+  Value a = convert(x, type, l), b = convert(y, type, l);
+  StringRef name = def.name;
   if (isa<FloatType>(type)) {
     auto pred = llvm::StringSwitch<arith::CmpFPredicate>(name)
                     .Case("eq", arith::CmpFPredicate::OEQ)
@@ -1144,8 +1170,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
                     .Case("le", arith::CmpFPredicate::OLE)
                     .Case("gt", arith::CmpFPredicate::OGT)
                     .Default(arith::CmpFPredicate::OGE);
-    c.result.value = createOp<arith::CmpFOp>(builder, l, pred, a, b);
-    return success();
+    return createOp<arith::CmpFOp>(builder, l, pred, a, b);
   }
   // Booleans compare as 0 < 1, so unsigned.
   bool isBool = type.isInteger(1) || type.isUnsignedInteger();
@@ -1160,8 +1185,7 @@ LogicalResult BodyImporter::translateCompare(const OpCall &c,
                                      : arith::CmpIPredicate::sgt)
                   .Default(isBool ? arith::CmpIPredicate::uge
                                   : arith::CmpIPredicate::sge);
-  c.result.value = createOp<arith::CmpIOp>(builder, l, pred, a, b);
-  return success();
+  return createOp<arith::CmpIOp>(builder, l, pred, a, b);
 }
 
 LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
@@ -1205,9 +1229,9 @@ FailureOr<Value> BodyImporter::arithmetic(const DumpStmt &stmt,
 
 bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
                                      LogicalResult &result) {
-  // `x = ops.<name>(a)` and `x = ops.<name>(a, b)` of values the block
-  // defined, in exactly this form, for the elementwise rows below (a
-  // third of a body's statements); anything else (literals, other
+  // `x = ops.<name>(a)`, `x = ops.<name>(a, b)` and `x = ops.where(c, a,
+  // b)` of values the block defined, in exactly this form, for the
+  // elementwise rows below (a third of a body's statements); anything else (literals, other
   // spacing, a name that is no value, a target bound before) goes to the
   // general path, which reads it in full or reports it.
   StringRef text = stmt.valueText;
@@ -1221,7 +1245,7 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
   if (!llvm::all_of(name, isIdentChar))
     return false;
   text = text.drop_front(open + 1);
-  Value operands[2];
+  Value operands[3];
   unsigned n = 0;
   while (true) {
     size_t end = 0;
@@ -1229,7 +1253,7 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
       ++end;
     StringRef arg = text.take_front(end);
     // Numbers and the names the value parser reads as numbers or booleans.
-    if (arg.empty() || n == 2 || llvm::isDigit(arg.front()) ||
+    if (arg.empty() || n == 3 || llvm::isDigit(arg.front()) ||
         arg == "True" || arg == "False" || arg == "inf" || arg == "nan")
       return false;
     auto it = env.find(arg);
@@ -1253,6 +1277,14 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
     value = floatUnary(stmt, *def, operands[0]);
   else if (def->translate == &BodyImporter::translateUnary && n == 1)
     value = unary(stmt, callAt, *def, operands[0]);
+  else if (def->translate == &BodyImporter::translateCompare && n == 2)
+    value = compare(stmt, *def, operands[0], operands[1]);
+  else if (def->translate == &BodyImporter::translateBitwise && n == 2)
+    value = bitwise(stmt, callAt, *def, operands[0], operands[1]);
+  else if (def->translate == &BodyImporter::translateLogical && n == 2)
+    value = logical(stmt, *def, operands[0], operands[1]);
+  else if (def->translate == &BodyImporter::translateWhere && n == 3)
+    value = where(stmt, operands[0], operands[1], operands[2]);
   else
     return false;
   result = failure();
