@@ -656,6 +656,12 @@ private:
   /// Likewise `x = ops.store('<buffer>', <index>, <value>, None)` and
   /// `x = ops.store_reduction('<buffer>', <index>, <value>)`.
   bool storeDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
+  /// Likewise `x = ops.index_expr(<index>, torch.<dtype>)`.
+  bool indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
+                       LogicalResult &result);
+  /// The value of index `index` (written at `indexAt`) as `type`.
+  FailureOr<Value> indexExpr(const DumpStmt &stmt, unsigned index,
+                             const char *indexAt, Type type);
   /// The node's output handle of buffer `buf`, written at `at`.
   FailureOr<BlockArgument> outputHandle(StringRef buf, const char *at);
   /// The store of `value` to `handle` at index `index` (written at

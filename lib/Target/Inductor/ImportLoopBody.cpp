@@ -285,7 +285,8 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
     return success();
   if (LogicalResult direct = success();
       loadDirect(stmt, env, direct) || elementwiseDirect(stmt, env, direct) ||
-      constantDirect(stmt, env, direct) || storeDirect(stmt, env, direct))
+      constantDirect(stmt, env, direct) || storeDirect(stmt, env, direct) ||
+      indexExprDirect(stmt, env, direct))
     return direct;
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {

@@ -711,16 +711,57 @@ LogicalResult BodyImporter::translateIndexExpr(const OpCall &c,
   FailureOr<Type> type = dtypeArg(call.elements[1]);
   if (failed(type))
     return failure();
-  // fusion.index_expr computes in int32 or int64; other dtypes (float
-  // positions of rotary embeddings) convert the int64 value.
-  bool direct = type->isSignlessInteger(32) || type->isSignlessInteger(64);
   FailureOr<Value> value =
-      indexValue(*index, call.elements[0]->loc(),
-                 direct ? *type : Type(builder.getI64Type()), loc(c.stmt.loc));
+      indexExpr(c.stmt, *index, call.elements[0]->loc(), *type);
   if (failed(value))
     return failure();
-  c.result.value = convert(*value, *type, loc(c.stmt.loc));
+  c.result.value = *value;
   return success();
+}
+
+FailureOr<Value> BodyImporter::indexExpr(const DumpStmt &stmt, unsigned index,
+                                         const char *indexAt, Type type) {
+  // fusion.index_expr computes in int32 or int64; other dtypes (float
+  // positions of rotary embeddings) convert the int64 value.
+  bool direct = type.isSignlessInteger(32) || type.isSignlessInteger(64);
+  FailureOr<Value> value =
+      indexValue(index, indexAt, direct ? type : Type(builder.getI64Type()),
+                 loc(stmt.loc));
+  if (failed(value))
+    return failure();
+  return convert(*value, type, loc(stmt.loc));
+}
+
+bool BodyImporter::indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
+                                   LogicalResult &result) {
+  // `x = ops.index_expr(<index>, torch.<dtype>)` exactly; anything else
+  // goes to the general path. From the dtype on, the general path's checks
+  // run in its order, at the same places of the text.
+  StringRef text = stmt.valueText;
+  if (stmt.target.empty() || !text.consume_front("ops.index_expr(") ||
+      !text.consume_back(")"))
+    return false;
+  auto [name, dtype] = text.split(", ");
+  if (dtype.empty() || !dtype.starts_with("torch.") ||
+      !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
+    return false;
+  auto it = env.find(name);
+  if (it == env.end() || it->second.kind != BodyValue::Index ||
+      env.count(stmt.target))
+    return false;
+  unsigned index = it->second.index;
+  result = failure();
+  FailureOr<Type> type = dtypeArg(dtype, dtype.data());
+  if (failed(type))
+    return true;
+  FailureOr<Value> value = indexExpr(stmt, index, name.data(), *type);
+  if (failed(value))
+    return true;
+  BodyValue &bound = env[stmt.target];
+  bound.kind = BodyValue::Scalar;
+  bound.value = *value;
+  result = success();
+  return true;
 }
 
 LogicalResult BodyImporter::translateConstant(const OpCall &c,
