@@ -438,6 +438,16 @@ static IndexExprOp createIndexExpr(BodyBuilder &b, Location l, Type type,
   return createOp<IndexExprOp>(b, l, type, indices, map);
 }
 
+/// The entry of `target` in `env` for a statement translated directly (its
+/// kind Nothing until bound): one probe of the table where looking the
+/// target up and binding it would make two. Null where `target` is bound
+/// already, which the general path reports. The direct translations bind
+/// no other name, so the entry stays where it is.
+static BodyValue *claimTarget(BodyEnv &env, StringRef target) {
+  auto [it, inserted] = env.try_emplace(target);
+  return inserted ? &it->second : nullptr;
+}
+
 FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
                                           StringRef opName) {
   FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
@@ -550,10 +560,12 @@ bool BodyImporter::loadDirect(const DumpStmt &stmt, BodyEnv &env,
       !llvm::all_of(text, isIdentChar))
     return false;
   auto indexIt = env.find(text);
-  if (indexIt == env.end() || indexIt->second.kind != BodyValue::Index ||
-      env.count(stmt.target))
+  if (indexIt == env.end() || indexIt->second.kind != BodyValue::Index)
     return false;
   unsigned index = indexIt->second.index;
+  BodyValue *bound = claimTarget(env, stmt.target);
+  if (!bound)
+    return false;
   result = failure();
   FailureOr<Value> buffer = readBuffer(buf, bufferAt, "load");
   if (failed(buffer))
@@ -561,9 +573,8 @@ bool BodyImporter::loadDirect(const DumpStmt &stmt, BodyEnv &env,
   FailureOr<Value> loaded = load(stmt, *buffer, index, text.data());
   if (failed(loaded))
     return true;
-  BodyValue &bound = env[stmt.target];
-  bound.kind = BodyValue::Scalar;
-  bound.value = *loaded;
+  bound->kind = BodyValue::Scalar;
+  bound->value = *loaded;
   result = success();
   return true;
 }
@@ -686,16 +697,18 @@ bool BodyImporter::storeDirect(const DumpStmt &stmt, BodyEnv &env,
     text = text.drop_front(end);
   }
   if (!text.empty() || bound[0]->kind != BodyValue::Index ||
-      bound[1]->kind != BodyValue::Scalar || env.count(stmt.target))
+      bound[1]->kind != BodyValue::Scalar)
     return false;
   unsigned index = bound[0]->index;
   Value value = bound[1]->value;
+  BodyValue *target = claimTarget(env, stmt.target);
+  if (!target)
+    return false;
   result = failure();
   FailureOr<BlockArgument> handle = outputHandle(buf, bufferAt);
   if (failed(handle) ||
       failed(store(stmt, *handle, index, at[0], value, StoreModeAttr())))
     return true;
-  env[stmt.target].kind = BodyValue::Nothing;
   result = success();
   return true;
 }
@@ -746,10 +759,12 @@ bool BodyImporter::indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
       !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
     return false;
   auto it = env.find(name);
-  if (it == env.end() || it->second.kind != BodyValue::Index ||
-      env.count(stmt.target))
+  if (it == env.end() || it->second.kind != BodyValue::Index)
     return false;
   unsigned index = it->second.index;
+  BodyValue *bound = claimTarget(env, stmt.target);
+  if (!bound)
+    return false;
   result = failure();
   FailureOr<Type> type = dtypeArg(dtype, dtype.data());
   if (failed(type))
@@ -757,9 +772,8 @@ bool BodyImporter::indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
   FailureOr<Value> value = indexExpr(stmt, index, name.data(), *type);
   if (failed(value))
     return true;
-  BodyValue &bound = env[stmt.target];
-  bound.kind = BodyValue::Scalar;
-  bound.value = *value;
+  bound->kind = BodyValue::Scalar;
+  bound->value = *value;
   result = success();
   return true;
 }
@@ -795,7 +809,10 @@ bool BodyImporter::constantDirect(const DumpStmt &stmt, BodyEnv &env,
       !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
     return false;
   PyValue *value = parseArgumentDirect(literalText, values);
-  if (!value || env.count(stmt.target))
+  if (!value)
+    return false;
+  BodyValue *bound = claimTarget(env, stmt.target);
+  if (!bound)
     return false;
   result = failure();
   FailureOr<Type> type = dtypeArg(dtype, dtype.data());
@@ -804,9 +821,8 @@ bool BodyImporter::constantDirect(const DumpStmt &stmt, BodyEnv &env,
   FailureOr<Value> v = literal(value, *type);
   if (failed(v))
     return true;
-  BodyValue &bound = env[stmt.target];
-  bound.kind = BodyValue::Scalar;
-  bound.value = *v;
+  bound->kind = BodyValue::Scalar;
+  bound->value = *v;
   result = success();
   return true;
 }
@@ -1308,32 +1324,45 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
       return false;
   }
   const OpDef *def = lookupOp(name);
-  if (!def || env.count(stmt.target))
+  if (!def)
     return false;
   const char *callAt = stmt.valueText.data();
-  FailureOr<Value> value;
-  if (def->translate == &BodyImporter::translateArithmetic && n == 2)
-    value = arithmetic(stmt, callAt, *def, operands[0], operands[1]);
-  else if (def->translate == &BodyImporter::translateFloatUnary && n == 1)
-    value = floatUnary(stmt, *def, operands[0]);
-  else if (def->translate == &BodyImporter::translateUnary && n == 1)
-    value = unary(stmt, callAt, *def, operands[0]);
-  else if (def->translate == &BodyImporter::translateCompare && n == 2)
-    value = compare(stmt, *def, operands[0], operands[1]);
-  else if (def->translate == &BodyImporter::translateBitwise && n == 2)
-    value = bitwise(stmt, callAt, *def, operands[0], operands[1]);
-  else if (def->translate == &BodyImporter::translateLogical && n == 2)
-    value = logical(stmt, *def, operands[0], operands[1]);
-  else if (def->translate == &BodyImporter::translateWhere && n == 3)
-    value = where(stmt, operands[0], operands[1], operands[2]);
-  else
+  auto translate = def->translate;
+  Value x = operands[0], y = operands[1];
+  auto is = [&](BodyImporter::Translator row, unsigned arity) {
+    return translate == row && n == arity;
+  };
+  if (!is(&BodyImporter::translateArithmetic, 2) &&
+      !is(&BodyImporter::translateFloatUnary, 1) &&
+      !is(&BodyImporter::translateUnary, 1) &&
+      !is(&BodyImporter::translateCompare, 2) &&
+      !is(&BodyImporter::translateBitwise, 2) &&
+      !is(&BodyImporter::translateLogical, 2) &&
+      !is(&BodyImporter::translateWhere, 3))
     return false;
+  BodyValue *bound = claimTarget(env, stmt.target);
+  if (!bound)
+    return false;
+  FailureOr<Value> value;
+  if (translate == &BodyImporter::translateArithmetic)
+    value = arithmetic(stmt, callAt, *def, x, y);
+  else if (translate == &BodyImporter::translateFloatUnary)
+    value = floatUnary(stmt, *def, x);
+  else if (translate == &BodyImporter::translateUnary)
+    value = unary(stmt, callAt, *def, x);
+  else if (translate == &BodyImporter::translateCompare)
+    value = compare(stmt, *def, x, y);
+  else if (translate == &BodyImporter::translateBitwise)
+    value = bitwise(stmt, callAt, *def, x, y);
+  else if (translate == &BodyImporter::translateLogical)
+    value = logical(stmt, *def, x, y);
+  else
+    value = where(stmt, x, y, operands[2]);
   result = failure();
   if (failed(value))
     return true;
-  BodyValue &bound = env[stmt.target];
-  bound.kind = BodyValue::Scalar;
-  bound.value = *value;
+  bound->kind = BodyValue::Scalar;
+  bound->value = *value;
   result = success();
   return true;
 }
