@@ -507,6 +507,31 @@ struct BodyNameInfo : llvm::DenseMapInfo<StringRef> {
   }
 };
 
+/// Helpers of the statements read straight from their text
+/// (BodyImporter::translateDirect).
+/// The number of identifier characters at the front of `text`.
+inline size_t identLength(StringRef text) {
+  size_t n = 0;
+  while (n < text.size() && isIdentChar(text[n]))
+    ++n;
+  return n;
+}
+/// Whether `name` is all of an identifier that the value parser reads as a
+/// name (not a number, `inf`, `nan`, `True` or `False`).
+inline bool isValueName(StringRef name) {
+  return !name.empty() && !llvm::isDigit(name.front()) &&
+         identLength(name) == name.size() && name != "True" &&
+         name != "False" && name != "inf" && name != "nan";
+}
+/// Whether `text`, between quotes, is read by the value parser as itself:
+/// no escape, newline or quote in it.
+inline bool isPlainQuoted(StringRef text) {
+  for (char c : text)
+    if (c == '\'' || c == '"' || c == '\\' || c == '\n')
+      return false;
+  return true;
+}
+
 /// The names a block has bound so far. Names are keys into the dump's
 /// text, which outlives the import; a typical block binds a dozen, held
 /// inline (a StringMap would allocate every entry).
@@ -592,9 +617,11 @@ private:
                                ValueRange params = {});
   LogicalResult translateStmt(const DumpStmt &stmt, BodyEnv &env,
                               BodyValue &result);
-  /// Binds `x = self.get_index('<name>')` without parsing its value;
-  /// false, having done nothing, for anything else.
-  bool bindIndexDirect(const DumpStmt &stmt, BodyEnv &env);
+  /// Translates statement `stmt` of a common form without building its
+  /// Python value, setting `result`; false, having done nothing, for
+  /// anything else (ImportLoopBody.cpp says which).
+  bool translateDirect(const DumpStmt &stmt, BodyEnv &env,
+                       LogicalResult &result);
   LogicalResult translateCall(const DumpStmt &stmt, const PyValue &call,
                               BodyEnv &env, BodyValue &result);
   LogicalResult translateMasked(const DumpStmt &stmt, const DumpBlock &block,
@@ -639,25 +666,25 @@ private:
   /// `ops.load` of `buffer` at index `index` (written at `indexAt`).
   FailureOr<Value> load(const DumpStmt &stmt, Value buffer, unsigned index,
                         const char *indexAt);
-  /// Translates `x = ops.load('<buffer>', <index>)` without parsing its
-  /// value, setting `result`; false, having done nothing, for anything
-  /// else.
-  bool loadDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
-  /// Likewise `x = ops.<name>(a)`, `x = ops.<name>(a, b)` and `x =
-  /// ops.where(c, a, b)` of named values for the rows of
-  /// translateArithmetic, translateFloatUnary, translateUnary,
-  /// translateCompare, translateBitwise, translateLogical and
-  /// translateWhere.
-  bool elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
-                         LogicalResult &result);
-  /// Likewise `x = ops.constant(<literal>, <dtype>)`.
-  bool constantDirect(const DumpStmt &stmt, BodyEnv &env,
+  /// translateDirect's forms, given the text `args` between the call's
+  /// parentheses: `ops.load('<buffer>', <index>)`;
+  bool loadDirect(const DumpStmt &stmt, StringRef args, BodyEnv &env,
+                  LogicalResult &result);
+  /// `ops.<name>(a)`, `ops.<name>(a, b)` and `ops.where(c, a, b)` of named
+  /// values for the rows of translateArithmetic, translateFloatUnary,
+  /// translateUnary, translateCompare, translateBitwise, translateLogical
+  /// and translateWhere;
+  bool elementwiseDirect(const DumpStmt &stmt, const OpDef &def,
+                         StringRef args, BodyEnv &env, LogicalResult &result);
+  /// `ops.constant(<literal>, torch.<dtype>)`;
+  bool constantDirect(const DumpStmt &stmt, StringRef args, BodyEnv &env,
                       LogicalResult &result);
-  /// Likewise `x = ops.store('<buffer>', <index>, <value>, None)` and
-  /// `x = ops.store_reduction('<buffer>', <index>, <value>)`.
-  bool storeDirect(const DumpStmt &stmt, BodyEnv &env, LogicalResult &result);
-  /// Likewise `x = ops.index_expr(<index>, torch.<dtype>)`.
-  bool indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
+  /// `ops.store('<buffer>', <index>, <value>, None)` and
+  /// `ops.store_reduction('<buffer>', <index>, <value>)`;
+  bool storeDirect(const DumpStmt &stmt, const OpDef &def, StringRef args,
+                   BodyEnv &env, LogicalResult &result);
+  /// `ops.index_expr(<index>, torch.<dtype>)`.
+  bool indexExprDirect(const DumpStmt &stmt, StringRef args, BodyEnv &env,
                        LogicalResult &result);
   /// The value of index `index` (written at `indexAt`) as `type`.
   FailureOr<Value> indexExpr(const DumpStmt &stmt, unsigned index,

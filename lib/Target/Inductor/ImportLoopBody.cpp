@@ -253,25 +253,57 @@ LogicalResult BodyImporter::translateBlock(const DumpBlock &block,
   return success();
 }
 
-bool BodyImporter::bindIndexDirect(const DumpStmt &stmt, BodyEnv &env) {
-  // A quarter of a body's statements: its Python value would cost more
-  // than the lookup. Only the exact form is read here; a name with quotes,
-  // escapes or blanks around it, a target bound before or an index that
-  // is not defined goes to the general path, which reads or reports it.
+bool BodyImporter::translateDirect(const DumpStmt &stmt, BodyEnv &env,
+                                   LogicalResult &result) {
+  // Two thirds of a body's statements are `x = self.get_index('<name>')`,
+  // `x = ops.load('<buffer>', <index>)`, `x = ops.constant(<literal>,
+  // torch.<dtype>)`, `x = ops.store(...)` or an elementwise row of named
+  // values, `x = ops.add(a, b)`; their Python values cost more than the
+  // rest of their translation. Each is read here from its text in exactly
+  // that form, down to the spacing, and translated through the general
+  // path's cores, which check what it checks in its order and report at
+  // the same places of the text. Anything else (other spacing, quotes or
+  // escapes, literals among the operands, a name not bound as the form
+  // needs, a target bound before) returns false having done nothing, and
+  // the general path reads the statement in full or reports it.
   StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_front("self.get_index('") ||
-      !text.consume_back("')") || text.find_first_of("'\"\\\n") !=
-                                      StringRef::npos)
+  if (stmt.target.empty() || !text.consume_back(")"))
     return false;
-  auto it = indexNames.find(text);
-  if (it == indexNames.end())
+  if (text.consume_front("self.get_index(")) {
+    // Only a quoted name, as the index was named.
+    if (text.size() < 2 || text.front() != '\'' || text.back() != '\'' ||
+        !isPlainQuoted(text.drop_front().drop_back()))
+      return false;
+    auto it = indexNames.find(text.drop_front().drop_back());
+    if (it == indexNames.end())
+      return false;
+    auto [bound, inserted] = env.try_emplace(stmt.target);
+    if (!inserted)
+      return false;
+    bound->second.kind = BodyValue::Index;
+    bound->second.index = it->second;
+    result = success();
+    return true;
+  }
+  if (!text.consume_front("ops."))
     return false;
-  auto [bound, inserted] = env.try_emplace(stmt.target);
-  if (!inserted)
+  size_t open = identLength(text);
+  if (open == 0 || open == text.size() || text[open] != '(')
     return false;
-  bound->second.kind = BodyValue::Index;
-  bound->second.index = it->second;
-  return true;
+  const OpDef *def = lookupOp(text.take_front(open));
+  if (!def)
+    return false;
+  StringRef args = text.drop_front(open + 1);
+  Translator translate = def->translate;
+  if (translate == &BodyImporter::translateLoad)
+    return def->name == "load" && loadDirect(stmt, args, env, result);
+  if (translate == &BodyImporter::translateStore)
+    return storeDirect(stmt, *def, args, env, result);
+  if (translate == &BodyImporter::translateConstant)
+    return constantDirect(stmt, args, env, result);
+  if (translate == &BodyImporter::translateIndexExpr)
+    return indexExprDirect(stmt, args, env, result);
+  return elementwiseDirect(stmt, *def, args, env, result);
 }
 
 LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
@@ -281,12 +313,7 @@ LogicalResult BodyImporter::translateStmt(const DumpStmt &stmt,
   // inside it, take their turn; the rest of this one asks the locator).
   currentStmt = &stmt;
   currentStmtLoc = {};
-  if (bindIndexDirect(stmt, env))
-    return success();
-  if (LogicalResult direct = success();
-      loadDirect(stmt, env, direct) || elementwiseDirect(stmt, env, direct) ||
-      constantDirect(stmt, env, direct) || storeDirect(stmt, env, direct) ||
-      indexExprDirect(stmt, env, direct))
+  if (LogicalResult direct = success(); translateDirect(stmt, env, direct))
     return direct;
   PyValue *parsed = parseStatementValueDirect(stmt.valueText, values);
   if (!parsed) {

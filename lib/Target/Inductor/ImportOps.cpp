@@ -448,6 +448,31 @@ static BodyValue *claimTarget(BodyEnv &env, StringRef target) {
   return inserted ? &it->second : nullptr;
 }
 
+/// Reads `'<text>'` off the front of `args` into `text` when the value
+/// parser would read it as that string: no escape, newline or other quote
+/// inside.
+static bool consumeQuoted(StringRef &args, StringRef &text) {
+  if (args.empty() || args.front() != '\'')
+    return false;
+  size_t close = args.find('\'', 1);
+  if (close == StringRef::npos || !isPlainQuoted(args.slice(1, close)))
+    return false;
+  text = args.slice(1, close);
+  args = args.drop_front(close + 1);
+  return true;
+}
+
+/// Whether `name` (`torch.float32`) is a dtype name as the value parser
+/// reads one.
+static bool isDtypeName(StringRef name) {
+  if (!name.consume_front("torch.") || name.empty())
+    return false;
+  for (char c : name)
+    if (!isIdentChar(c) && c != '.')
+      return false;
+  return true;
+}
+
 FailureOr<Value> BodyImporter::readBuffer(const PyValue *arg,
                                           StringRef opName) {
   FailureOr<StringRef> buf = stringArg(arg, "a buffer name");
@@ -537,27 +562,15 @@ FailureOr<Value> BodyImporter::load(const DumpStmt &stmt, Value buffer,
                       bodyDtypeOf(bufferType.getElementType()));
 }
 
-bool BodyImporter::loadDirect(const DumpStmt &stmt, BodyEnv &env,
-                              LogicalResult &result) {
-  // `x = ops.load('buf0', get_index)` exactly, a fifth of a body's
-  // statements; anything else (other spacing, quotes or escapes, an index
-  // that is no get_index result, a target bound before) goes to the
-  // general path. From the buffer name on, the general path's checks run
-  // in its order, at the same places of the text.
-  StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_front("ops.load('"))
+bool BodyImporter::loadDirect(const DumpStmt &stmt, StringRef args,
+                              BodyEnv &env, LogicalResult &result) {
+  // `'<buffer>', <index>`
+  const char *bufferAt = args.data();
+  StringRef buf;
+  if (!consumeQuoted(args, buf) || !args.consume_front(", "))
     return false;
-  const char *bufferAt = text.data() - 1;
-  size_t quote = text.find('\'');
-  if (quote == StringRef::npos)
-    return false;
-  StringRef buf = text.take_front(quote);
-  if (buf.find_first_of("\"\\\n") != StringRef::npos)
-    return false;
-  text = text.drop_front(quote + 1);
-  if (!text.consume_front(", ") || !text.consume_back(")") || text.empty() ||
-      !(llvm::isAlpha(text.front()) || text.front() == '_') ||
-      !llvm::all_of(text, isIdentChar))
+  StringRef text = args;
+  if (!isValueName(text))
     return false;
   auto indexIt = env.find(text);
   if (indexIt == env.end() || indexIt->second.kind != BodyValue::Index)
@@ -653,41 +666,28 @@ LogicalResult BodyImporter::store(const DumpStmt &stmt, BlockArgument handle,
   return success();
 }
 
-bool BodyImporter::storeDirect(const DumpStmt &stmt, BodyEnv &env,
+bool BodyImporter::storeDirect(const DumpStmt &stmt, const OpDef &def,
+                               StringRef args, BodyEnv &env,
                                LogicalResult &result) {
-  // `x = ops.store('<buffer>', <index>, <value>, None)` and
-  // `x = ops.store_reduction('<buffer>', <index>, <value>)` exactly;
-  // anything else goes to the general path. From the buffer name on, the
-  // general path's checks run in its order, at the same places of the text.
-  StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_back(")"))
+  // `'<buffer>', <index>, <value>, None` (ops.store) or `'<buffer>',
+  // <index>, <value>` (ops.store_reduction).
+  if (def.name == "store" ? !args.consume_back(", None")
+                          : def.name != "store_reduction")
     return false;
-  if (text.consume_front("ops.store('")) {
-    if (!text.consume_back(", None"))
-      return false;
-  } else if (!text.consume_front("ops.store_reduction('")) {
+  const char *bufferAt = args.data();
+  StringRef buf;
+  if (!consumeQuoted(args, buf))
     return false;
-  }
-  const char *bufferAt = text.data() - 1;
-  size_t quote = text.find('\'');
-  if (quote == StringRef::npos)
-    return false;
-  StringRef buf = text.take_front(quote);
-  if (buf.find_first_of("\"\\\n") != StringRef::npos)
-    return false;
-  text = text.drop_front(quote + 1);
+  StringRef text = args;
   // `, <index>, <value>`: two names the block bound.
   const char *at[2];
   BodyValue *bound[2];
   for (unsigned i = 0; i < 2; ++i) {
     if (!text.consume_front(", "))
       return false;
-    size_t end = 0;
-    while (end < text.size() && isIdentChar(text[end]))
-      ++end;
+    size_t end = identLength(text);
     StringRef name = text.take_front(end);
-    if (name.empty() || llvm::isDigit(name.front()) || name == "True" ||
-        name == "False" || name == "inf" || name == "nan")
+    if (!isValueName(name))
       return false;
     auto it = env.find(name);
     if (it == env.end())
@@ -745,18 +745,11 @@ FailureOr<Value> BodyImporter::indexExpr(const DumpStmt &stmt, unsigned index,
   return convert(*value, type, loc(stmt.loc));
 }
 
-bool BodyImporter::indexExprDirect(const DumpStmt &stmt, BodyEnv &env,
-                                   LogicalResult &result) {
-  // `x = ops.index_expr(<index>, torch.<dtype>)` exactly; anything else
-  // goes to the general path. From the dtype on, the general path's checks
-  // run in its order, at the same places of the text.
-  StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_front("ops.index_expr(") ||
-      !text.consume_back(")"))
-    return false;
-  auto [name, dtype] = text.split(", ");
-  if (dtype.empty() || !dtype.starts_with("torch.") ||
-      !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
+bool BodyImporter::indexExprDirect(const DumpStmt &stmt, StringRef args,
+                                   BodyEnv &env, LogicalResult &result) {
+  // `<index>, torch.<dtype>`
+  auto [name, dtype] = args.split(", ");
+  if (!isDtypeName(dtype))
     return false;
   auto it = env.find(name);
   if (it == env.end() || it->second.kind != BodyValue::Index)
@@ -794,19 +787,11 @@ LogicalResult BodyImporter::translateConstant(const OpCall &c,
   return success();
 }
 
-bool BodyImporter::constantDirect(const DumpStmt &stmt, BodyEnv &env,
-                                  LogicalResult &result) {
-  // `x = ops.constant(<literal>, torch.<dtype>)` exactly, the most
-  // frequent statement after loads and index names; anything else goes to
-  // the general path. From the dtype on, the general path's checks run in
-  // its order, at the same places of the text.
-  StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_front("ops.constant(") ||
-      !text.consume_back(")"))
-    return false;
-  auto [literalText, dtype] = text.split(", ");
-  if (dtype.empty() || !dtype.starts_with("torch.") ||
-      !llvm::all_of(dtype, [](char c) { return isIdentChar(c) || c == '.'; }))
+bool BodyImporter::constantDirect(const DumpStmt &stmt, StringRef args,
+                                  BodyEnv &env, LogicalResult &result) {
+  // `<literal>, torch.<dtype>`
+  auto [literalText, dtype] = args.split(", ");
+  if (!isDtypeName(dtype))
     return false;
   PyValue *value = parseArgumentDirect(literalText, values);
   if (!value)
@@ -1284,34 +1269,17 @@ FailureOr<Value> BodyImporter::arithmetic(const DumpStmt &stmt,
   return setTorchType(build(builder, l, {a, b}), type);
 }
 
-bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
+bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, const OpDef &def,
+                                     StringRef args, BodyEnv &env,
                                      LogicalResult &result) {
-  // `x = ops.<name>(a)`, `x = ops.<name>(a, b)` and `x = ops.where(c, a,
-  // b)` of values the block defined, in exactly this form, for the
-  // elementwise rows below (a third of a body's statements); anything else (literals, other
-  // spacing, a name that is no value, a target bound before) goes to the
-  // general path, which reads it in full or reports it.
-  StringRef text = stmt.valueText;
-  if (stmt.target.empty() || !text.consume_front("ops.") ||
-      !text.consume_back(")"))
-    return false;
-  size_t open = text.find('(');
-  if (open == StringRef::npos || open == 0)
-    return false;
-  StringRef name = text.take_front(open);
-  if (!llvm::all_of(name, isIdentChar))
-    return false;
-  text = text.drop_front(open + 1);
+  // `a`, `a, b` or `c, a, b`: values the block bound.
+  StringRef text = args;
   Value operands[3];
   unsigned n = 0;
   while (true) {
-    size_t end = 0;
-    while (end < text.size() && isIdentChar(text[end]))
-      ++end;
+    size_t end = identLength(text);
     StringRef arg = text.take_front(end);
-    // Numbers and the names the value parser reads as numbers or booleans.
-    if (arg.empty() || n == 3 || llvm::isDigit(arg.front()) ||
-        arg == "True" || arg == "False" || arg == "inf" || arg == "nan")
+    if (n == 3 || !isValueName(arg))
       return false;
     auto it = env.find(arg);
     if (it == env.end() || it->second.kind != BodyValue::Scalar)
@@ -1323,11 +1291,8 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
     if (!text.consume_front(", "))
       return false;
   }
-  const OpDef *def = lookupOp(name);
-  if (!def)
-    return false;
   const char *callAt = stmt.valueText.data();
-  auto translate = def->translate;
+  auto translate = def.translate;
   Value x = operands[0], y = operands[1];
   auto is = [&](BodyImporter::Translator row, unsigned arity) {
     return translate == row && n == arity;
@@ -1345,17 +1310,17 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, BodyEnv &env,
     return false;
   FailureOr<Value> value;
   if (translate == &BodyImporter::translateArithmetic)
-    value = arithmetic(stmt, callAt, *def, x, y);
+    value = arithmetic(stmt, callAt, def, x, y);
   else if (translate == &BodyImporter::translateFloatUnary)
-    value = floatUnary(stmt, *def, x);
+    value = floatUnary(stmt, def, x);
   else if (translate == &BodyImporter::translateUnary)
-    value = unary(stmt, callAt, *def, x);
+    value = unary(stmt, callAt, def, x);
   else if (translate == &BodyImporter::translateCompare)
-    value = compare(stmt, *def, x, y);
+    value = compare(stmt, def, x, y);
   else if (translate == &BodyImporter::translateBitwise)
-    value = bitwise(stmt, callAt, *def, x, y);
+    value = bitwise(stmt, callAt, def, x, y);
   else if (translate == &BodyImporter::translateLogical)
-    value = logical(stmt, *def, x, y);
+    value = logical(stmt, def, x, y);
   else
     value = where(stmt, x, y, operands[2]);
   result = failure();
