@@ -387,11 +387,16 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
     return llvm::map_to_vector(exprs,
                                [](AffineExpr e) { return getStaticSize(e); });
   };
+  if (tied->empty())
+    tied->assign(types.size(), -1); // No result overwrites an operand.
   NodeOp op = createOp<NodeOp>(
-      builder, nodeLoc(node), node.name,
-      staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size())),
-      staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size())), types,
-      names, mutated, *tied);
+      builder, nodeLoc(node), builder.getStringAttr(node.name),
+      i64ArrayAttr(
+          staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size()))),
+      i64ArrayAttr(
+          staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size()))),
+      ArrayRef<Type>(types), builder.getStrArrayAttr(names), ValueRange(mutated),
+      i64ArrayAttr(*tied));
   // The builder has set the static sizes; symbolic ones need the map too.
   if (llvm::any_of(loopSizes,
                    [](AffineExpr e) { return getStaticSize(e) == kSymbolicSize; }))

@@ -447,6 +447,16 @@ private:
       indexMaps;
   /// The attributes of those maps, which the accesses hold.
   llvm::DenseMap<AffineMap, AffineMapAttr> indexMapAttrs;
+  /// The nodes' loop sizes and tied operands, keyed by the attributes' own
+  /// storage: most nodes of a graph repeat a few.
+  llvm::DenseMap<ArrayRef<int64_t>, DenseI64ArrayAttr> i64ArrayAttrs;
+  DenseI64ArrayAttr i64ArrayAttr(ArrayRef<int64_t> values) {
+    if (auto it = i64ArrayAttrs.find(values); it != i64ArrayAttrs.end())
+      return it->second;
+    auto attr = DenseI64ArrayAttr::get(ctx, values);
+    i64ArrayAttrs.try_emplace(attr.asArrayRef(), attr);
+    return attr;
+  }
   /// Index expressions parsed on the importing thread that name only loop
   /// variables, by the loop variables' names and the text
   /// (BodyImporter::parseIndices).

@@ -84,16 +84,26 @@ void NodeOp::build(OpBuilder &builder, OperationState &state, StringRef name,
                    ArrayRef<int64_t> ranges, ArrayRef<int64_t> reductionRanges,
                    ArrayRef<Type> resultTypes, ArrayRef<StringRef> bufferNames,
                    ValueRange mutated, ArrayRef<int64_t> tiedOperands) {
+  build(builder, state, builder.getStringAttr(name),
+        builder.getDenseI64ArrayAttr(ranges),
+        builder.getDenseI64ArrayAttr(reductionRanges), resultTypes,
+        builder.getStrArrayAttr(bufferNames), mutated,
+        tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
+}
+
+void NodeOp::build(OpBuilder &builder, OperationState &state, StringAttr name,
+                   DenseI64ArrayAttr ranges, DenseI64ArrayAttr reductionRanges,
+                   ArrayRef<Type> resultTypes, ArrayAttr bufferNames,
+                   ValueRange mutated, DenseI64ArrayAttr tiedOperands) {
   // Straight into the properties, as ODS's own builders do: attributes
   // added to `state.attributes` would be sorted into a DictionaryAttr,
   // uniqued, and then split back into the properties by Operation::create.
   Properties &props = state.getOrAddProperties<Properties>();
-  props.setName(builder.getStringAttr(name));
-  props.setRanges(builder.getDenseI64ArrayAttr(ranges));
-  props.setReductionRanges(builder.getDenseI64ArrayAttr(reductionRanges));
-  props.setBufferNames(builder.getStrArrayAttr(bufferNames));
-  props.setTiedOperands(
-      tiedOperandsAttr(builder, tiedOperands, resultTypes.size()));
+  props.setName(name);
+  props.setRanges(ranges);
+  props.setReductionRanges(reductionRanges);
+  props.setBufferNames(bufferNames);
+  props.setTiedOperands(tiedOperands);
   state.addOperands(mutated);
   state.addTypes(resultTypes);
   Region *body = state.addRegion();

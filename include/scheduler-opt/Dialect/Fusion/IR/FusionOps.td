@@ -208,7 +208,15 @@ def Fusion_NodeOp : Fusion_SchedulerNodeOp<"node", "SchedulerNode", [
                    "::llvm::ArrayRef<::mlir::Type>":$resultTypes,
                    "::llvm::ArrayRef<::llvm::StringRef>":$bufferNames,
                    CArg<"::mlir::ValueRange", "{}">:$mutated,
-                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$tiedOperands)>
+                   CArg<"::llvm::ArrayRef<int64_t>", "{}">:$tiedOperands)>,
+    // The same from the attributes (the importer reuses equal ones).
+    OpBuilder<(ins "::mlir::StringAttr":$name,
+                   "::mlir::DenseI64ArrayAttr":$ranges,
+                   "::mlir::DenseI64ArrayAttr":$reductionRanges,
+                   "::llvm::ArrayRef<::mlir::Type>":$resultTypes,
+                   "::mlir::ArrayAttr":$bufferNames,
+                   "::mlir::ValueRange":$mutated,
+                   "::mlir::DenseI64ArrayAttr":$tiedOperands)>
   ];
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
