@@ -15,6 +15,7 @@
 #include "scheduler-opt/Analysis/DependenceGraph.h"
 #include "scheduler-opt/Dialect/Fusion/IR/ElementTypes.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -722,7 +723,7 @@ LogicalResult BodyImporter::buildMap(AffineExpr expr, ArrayRef<IndexTerm> terms,
                          true) ||
       llvm::is_contained(
           ArrayRef(usesIndirect).drop_front(symOperands.size()), true)) {
-    AffineExpr zero = getAffineConstantExpr(0, ctx);
+    AffineExpr zero = getCachedConstantExpr(0, ctx);
     auto renumber = [&](ArrayRef<bool> used, auto make) {
       SmallVector<AffineExpr> repl;
       unsigned next = 0;
