@@ -395,8 +395,8 @@ LogicalResult GraphImporter::buildSchedulerNode(const DumpNode &node) {
           staticSizes(ArrayRef(loopSizes).take_front(node.ranges.size()))),
       i64ArrayAttr(
           staticSizes(ArrayRef(loopSizes).drop_front(node.ranges.size()))),
-      ArrayRef<Type>(types), builder.getStrArrayAttr(names), ValueRange(mutated),
-      i64ArrayAttr(*tied));
+      ArrayRef<Type>(types), builder.getStrArrayAttr(names),
+      ValueRange(mutated), i64ArrayAttr(*tied));
   // The builder has set the static sizes; symbolic ones need the map too.
   if (llvm::any_of(loopSizes,
                    [](AffineExpr e) { return getStaticSize(e) == kSymbolicSize; }))

@@ -684,8 +684,8 @@ private:
   /// values for the rows of translateArithmetic, translateFloatUnary,
   /// translateUnary, translateCompare, translateBitwise, translateLogical
   /// and translateWhere;
-  bool elementwiseDirect(const DumpStmt &stmt, const OpDef &def,
-                         StringRef args, BodyEnv &env, LogicalResult &result);
+  bool elementwiseDirect(const DumpStmt &stmt, const OpDef &def, StringRef args,
+                         BodyEnv &env, LogicalResult &result);
   /// `ops.constant(<literal>, torch.<dtype>)`;
   bool constantDirect(const DumpStmt &stmt, StringRef args, BodyEnv &env,
                       LogicalResult &result);

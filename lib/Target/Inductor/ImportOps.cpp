@@ -542,10 +542,10 @@ LogicalResult BodyImporter::translateLoad(const OpCall &c, const OpDef &def) {
   AffineMap map = AffineMap::get(
       0, 0, getAffineConstantExpr(offset->intValue, op.getContext()));
   auto bufferType = cast<BufferType>(buffer->getType());
-  c.result.value = setTorchType(
-      createLoad(builder, loc(c.stmt.loc), bufferType.getValueType(), *buffer,
-                 {}, indexMapAttr(map)),
-      bodyDtypeOf(bufferType.getElementType()));
+  c.result.value = setTorchType(createLoad(builder, loc(c.stmt.loc),
+                                           bufferType.getValueType(), *buffer,
+                                           {}, indexMapAttr(map)),
+                                bodyDtypeOf(bufferType.getElementType()));
   return success();
 }
 
@@ -603,8 +603,7 @@ LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
   FailureOr<StringRef> buf = stringArg(call.elements[0], "a buffer name");
   if (failed(buf))
     return failure();
-  FailureOr<BlockArgument> handle =
-      outputHandle(*buf, call.elements[0]->loc());
+  FailureOr<BlockArgument> handle = outputHandle(*buf, call.elements[0]->loc());
   if (failed(handle))
     return failure();
   FailureOr<unsigned> index = indexRef(call.elements[1], env);
@@ -1178,16 +1177,14 @@ LogicalResult BodyImporter::translateBitwise(const OpCall &c,
   });
 }
 
-FailureOr<Value> BodyImporter::bitwise(const DumpStmt &stmt,
-                                       const char *callAt, const OpDef &def,
-                                       Value x, Value y) {
+FailureOr<Value> BodyImporter::bitwise(const DumpStmt &stmt, const char *callAt,
+                                       const OpDef &def, Value x, Value y) {
   Location l = loc(stmt.loc);
   Type type = promote(torchType(x), torchType(y));
   Value a = convert(x, type, l), b = convert(y, type, l);
   if (isa<FloatType>(type))
     return error(callAt) << "'ops." << def.name
-                         << "' needs integer or boolean operands, got "
-                         << type;
+                         << "' needs integer or boolean operands, got " << type;
   return setTorchType(def.buildInt(builder, l, {a, b}), type);
 }
 
@@ -1235,8 +1232,8 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
   FailureOr<std::pair<Value, Value>> xy = binaryOperands(c);
   if (failed(xy))
     return failure();
-  FailureOr<Value> v = arithmetic(c.stmt, c.call.loc(), def, xy->first,
-                                  xy->second);
+  FailureOr<Value> v =
+      arithmetic(c.stmt, c.call.loc(), def, xy->first, xy->second);
   if (failed(v))
     return failure();
   c.result.value = *v;
@@ -1244,8 +1241,8 @@ LogicalResult BodyImporter::translateArithmetic(const OpCall &c,
 }
 
 FailureOr<Value> BodyImporter::arithmetic(const DumpStmt &stmt,
-                                          const char *callAt,
-                                          const OpDef &def, Value x, Value y) {
+                                          const char *callAt, const OpDef &def,
+                                          Value x, Value y) {
   StringRef name = def.name;
   Location l = loc(stmt.loc);
   Type type = promote(torchType(x), torchType(y));
