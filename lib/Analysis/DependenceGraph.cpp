@@ -344,14 +344,25 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
                   operand);
     }
     DepIndexer indexer(node, indexed, cache);
+    // Loads already translated: a body often loads the same element twice
+    // (`x * x`), and an equal load gives an equal dependence, which addRead
+    // would drop.
+    SmallVector<std::tuple<Value, AffineMap, OperandRange>, 8> loaded;
     for (IndexedOpInterface op : indexed) {
       auto access = dyn_cast<AccessOpInterface>(op.getOperation());
       if (!access)
         continue;
       Value buffer = access.getAccessedBuffer();
       if (!access.isWrite()) {
-        addRead(indexer.getDep(getBufferName(buffer), access.getIndexMap(),
-                               access.getIndexOperands(), nullptr),
+        AffineMap map = access.getIndexMap();
+        OperandRange indices = access.getIndexOperands();
+        if (llvm::any_of(loaded, [&](const auto &load) {
+              auto [b, m, i] = load;
+              return b == buffer && m == map && llvm::equal(i, indices);
+            }))
+          continue;
+        loaded.emplace_back(buffer, map, indices);
+        addRead(indexer.getDep(getBufferName(buffer), map, indices, nullptr),
                 buffer);
         continue;
       }
@@ -373,7 +384,10 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
 }
 
 ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
-  return computeReadWritesImpl(leaf, /*cache=*/nullptr);
+  // The leaf's own memo: its accesses often share a map and loop pattern
+  // (a reduction reading several buffers by the same index).
+  DepMapCache cache;
+  return computeReadWritesImpl(leaf, &cache);
 }
 
 /// Inductor's SchedulerNode.can_inplace: the read has exactly the index and
