@@ -314,6 +314,31 @@ static bool addUnique(SmallVectorImpl<Attribute> &deps, Attribute dep) {
   return true;
 }
 
+namespace {
+/// The dependences of a container, merged from its leaves' lists (each
+/// without duplicates) in order, without duplicates: a set from the second
+/// list on, as a container may hold a hundred dependences.
+struct MergedDeps {
+  SmallVector<Attribute, 8> list;
+  DenseSet<Attribute> seen;
+
+  void merge(ArrayRef<Attribute> deps) {
+    if (list.empty()) {
+      list.append(deps.begin(), deps.end());
+      return;
+    }
+    if (seen.empty())
+      seen.insert_range(list);
+    for (Attribute dep : deps)
+      if (seen.insert(dep).second)
+        list.push_back(dep);
+  }
+  bool contains(Attribute dep) const {
+    return seen.empty() ? llvm::is_contained(list, dep) : seen.contains(dep);
+  }
+};
+} // namespace
+
 /// Computes the reads and writes of `leaf`, memoizing index translations in
 /// `cache` when given.
 static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
@@ -324,11 +349,17 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
     if (addUnique(rw.reads, dep))
       rw.readBuffers.push_back(buffer);
   };
+
   if (auto node = dyn_cast<NodeOp>(leaf.getOperation())) {
     // One walk of the body finds both kinds of ops.
     SmallVector<IndexedOpInterface, 8> indexed;
     SmallVector<OpaqueOp, 1> opaques;
+    // Only the fusion dialect's ops index buffers or read them whole: the
+    // arith and math ops of a body are not asked for the interface.
+    Dialect *fusionDialect = node->getDialect();
     auto collect = [&](Operation *op) {
+      if (op->getDialect() != fusionDialect)
+        return false;
       if (auto access = dyn_cast<IndexedOpInterface>(op))
         indexed.push_back(access);
       if (auto opaque = dyn_cast<OpaqueOp>(op))
@@ -494,9 +525,16 @@ void DependenceGraph::build(const DependenceGraph *before) {
   SmallVector<unsigned> firstOverwrite;
   for (unsigned n = 0; n < numNodes; ++n) {
     SchedulerNodeOpInterface node = nodes[n];
-    node.getLeafNodes(leavesOf[n]);
-    for (Value result : node->getResults())
-      producers[result] = n;
+    // A container lists its leaves; any other node is its own leaf, whose
+    // results are recorded below.
+    bool isContainer = isa<FusedOp, ForeachOp, GroupOp>(node.getOperation());
+    if (isContainer) {
+      node.getLeafNodes(leavesOf[n]);
+      for (Value result : node->getResults())
+        producers[result] = n;
+    } else {
+      leavesOf[n].push_back(node);
+    }
     for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
       firstOverwrite.push_back(overwrites.size());
       for (OpResult result : leaf->getResults()) {
@@ -511,7 +549,7 @@ void DependenceGraph::build(const DependenceGraph *before) {
           for (Value input : nop.getInputs())
             unionAliases(result, input);
     }
-    if (node.getOperation() != leavesOf[n].front().getOperation()) {
+    if (isContainer) {
       auto yield = cast<YieldOp>(
           node->getRegion(0).front().getTerminator());
       for (auto [result, inner] :
@@ -535,10 +573,16 @@ void DependenceGraph::build(const DependenceGraph *before) {
   // knows only the readers it has seen so far; SSA names every reader of a
   // version, so all of them must run before its mutation).
   SmallVector<LeafInfo> leaves;
-  leaves.reserve(numNodes);
+  size_t numLeaves = 0;
+  for (const auto &list : leavesOf)
+    numLeaves += list.size();
+  leaves.reserve(numLeaves);
   for (unsigned n = 0; n < numNodes; ++n)
-    for (SchedulerNodeOpInterface leaf : leavesOf[n])
-      leaves.push_back({leaf, n, ReadWrites()});
+    for (SchedulerNodeOpInterface leaf : leavesOf[n]) {
+      LeafInfo &info = leaves.emplace_back();
+      info.op = leaf;
+      info.node = n;
+    }
   if (before)
     reuseLeafAccesses(*before, leaves);
   // Each leaf's accesses are its own: with the context's threads, slices of
@@ -584,7 +628,12 @@ void DependenceGraph::build(const DependenceGraph *before) {
 
   unsigned leafId = 0;
   for (unsigned n = 0; n < numNodes; ++n) {
-    SmallVector<Attribute, 4> nodeReads, nodeWrites, nodeUnmet;
+    NodeDeps &nd = deps[n];
+    // A node that is its own leaf takes the leaf's lists as they are; a
+    // container merges its leaves' lists.
+    bool isLeaf = leavesOf[n].size() == 1 &&
+                  leavesOf[n].front().getOperation() == nodes[n].getOperation();
+    MergedDeps nodeReads, nodeWrites, nodeUnmet;
     for (unsigned l = 0, e = leavesOf[n].size(); l < e; ++l, ++leafId) {
       LeafInfo &info = leaves[leafId];
       SchedulerNodeOpInterface leaf = info.op;
@@ -598,9 +647,16 @@ void DependenceGraph::build(const DependenceGraph *before) {
       if (info.rw.writes.size() == 1)
         if (auto write = dyn_cast<MemoryDepAttr>(info.rw.writes.front()))
           mode = write.getMode();
-      for (auto [old, result] : overwritesOf(leafId)) {
+      // The StarDeps on the overwritten versions depend on the leaf alone:
+      // a graph built from an earlier one takes them from it.
+      if (!info.reused)
+        for (auto [old, result] : overwritesOf(leafId))
+          info.overwriteDeps.push_back(
+              StarDepAttr::get(ctx, getBufferName(old), mode));
+      for (auto [o, entry] : llvm::enumerate(overwritesOf(leafId))) {
+        auto [old, result] = entry;
         addUser(old, n, leaf, /*inplace=*/false, /*weak=*/false);
-        if (addUnique(reads, StarDepAttr::get(ctx, getBufferName(old), mode)))
+        if (addUnique(reads, info.overwriteDeps[o]))
           readBuffers.push_back(old);
         StringAttr mutating = leaf.getBufferName(result.getResultNumber());
         auto readers = readersOf.find(aliasRoot(old));
@@ -631,21 +687,19 @@ void DependenceGraph::build(const DependenceGraph *before) {
         if (std::optional<unsigned> producer = getProducer(buffer))
           addEdge(*producer, n);
       }
-      for (Attribute dep : reads)
-        addUnique(nodeReads, dep);
-      for (Attribute dep : info.rw.writes)
-        addUnique(nodeWrites, dep);
-      for (Attribute dep : unmet)
-        addUnique(nodeUnmet, dep);
+      if (isLeaf) {
+        nd.reads.assign(reads.begin(), reads.end());
+        nd.writes.assign(info.rw.writes.begin(), info.rw.writes.end());
+        nd.unmet.assign(unmet.begin(), unmet.end());
+        continue;
+      }
+      nodeReads.merge(reads);
+      nodeWrites.merge(info.rw.writes);
+      nodeUnmet.merge(unmet);
     }
 
-    NodeDeps &nd = deps[n];
-    nd.writes.assign(nodeWrites.begin(), nodeWrites.end());
-    if (leavesOf[n].size() == 1 &&
-        leavesOf[n].front().getOperation() == nodes[n].getOperation()) {
-      nd.reads.assign(nodeReads.begin(), nodeReads.end());
-      nd.unmet.assign(nodeUnmet.begin(), nodeUnmet.end());
-    } else {
+    if (!isLeaf) {
+      nd.writes.assign(nodeWrites.list.begin(), nodeWrites.list.end());
       // Inductor's ReadWrites.merge_list and refresh_group_node_dependencies:
       // reads that are also writes of the group disappear, and unmet
       // dependencies on the group's own buffers are met inside it.
@@ -653,12 +707,11 @@ void DependenceGraph::build(const DependenceGraph *before) {
       for (SchedulerNodeOpInterface leaf : leavesOf[n])
         for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r)
           own.insert(leaf.getBufferName(r));
-      for (Attribute dep : nodeReads)
-        if (!llvm::is_contained(nodeWrites, dep))
+      for (Attribute dep : nodeReads.list)
+        if (!nodeWrites.contains(dep))
           nd.reads.push_back(dep);
-      for (Attribute dep : nodeUnmet)
-        if (!own.contains(getDepName(dep)) &&
-            !llvm::is_contained(nodeWrites, dep))
+      for (Attribute dep : nodeUnmet.list)
+        if (!own.contains(getDepName(dep)) && !nodeWrites.contains(dep))
           nd.unmet.push_back(dep);
     }
     // Inductor's met_dependencies: reads - unmet_dependencies.
@@ -698,25 +751,41 @@ void DependenceGraph::build(const DependenceGraph *before) {
   if (hasContainers) {
     leafOps.reserve(leaves.size());
     leafAccesses.reserve(leaves.size());
+    leafOverwriteDeps.reserve(leaves.size());
     for (LeafInfo &info : leaves) {
       leafOps.push_back(info.op.getOperation());
       leafAccesses.push_back(std::move(info.rw));
+      leafOverwriteDeps.push_back(std::move(info.overwriteDeps));
     }
   }
 }
 
 void DependenceGraph::reuseLeafAccesses(const DependenceGraph &before,
                                         MutableArrayRef<LeafInfo> leaves) {
+  // Leaves usually keep their order (opening a container puts its members
+  // where it was): a leaf is first looked for at its own position, and the
+  // index of `before`'s leaves is built at the first that is not there.
   // Keys only: `before` may name containers erased since.
   DenseMap<Operation *, unsigned> index;
-  index.reserve(before.leafOps.size());
-  for (auto [i, op] : llvm::enumerate(before.leafOps))
-    index[op] = i;
-  for (LeafInfo &info : leaves) {
-    auto it = index.find(info.op.getOperation());
+  auto find = [&](size_t position, Operation *op) -> std::optional<unsigned> {
+    if (index.empty()) {
+      if (position < before.leafOps.size() && before.leafOps[position] == op)
+        return position;
+      index.reserve(before.leafOps.size());
+      for (auto [i, leafOp] : llvm::enumerate(before.leafOps))
+        index[leafOp] = i;
+    }
+    auto it = index.find(op);
     if (it == index.end())
+      return std::nullopt;
+    return it->second;
+  };
+  for (auto [position, info] : llvm::enumerate(leaves)) {
+    std::optional<unsigned> found = find(position, info.op.getOperation());
+    if (!found)
       continue;
-    info.rw = before.leafAccesses[it->second];
+    info.rw = before.leafAccesses[*found];
+    info.overwriteDeps = before.leafOverwriteDeps[*found];
     // A buffer read through a container's result is read through the
     // member result it yields, which every container around it re-exports
     // under the same name: the same producer and alias class here, and a

@@ -187,8 +187,11 @@ private:
   /// and writes (computed, or reused from a graph built before).
   struct LeafInfo {
     SchedulerNodeOpInterface op;
-    unsigned node;
+    unsigned node = 0;
     ReadWrites rw;
+    /// The StarDep on each version the leaf overwrites, in the order of
+    /// its results (computed, or reused with `rw`).
+    SmallVector<Attribute, 1> overwriteDeps;
     bool reused = false;
   };
 
@@ -236,6 +239,8 @@ private:
   /// the graph has containers.
   SmallVector<Operation *> leafOps;
   SmallVector<ReadWrites> leafAccesses;
+  /// Their LeafInfo::overwriteDeps.
+  SmallVector<SmallVector<Attribute, 1>> leafOverwriteDeps;
 };
 
 } // namespace fusion
