@@ -110,16 +110,17 @@ static FailureOr<Partial> combinePartials(OpBuilder &b, Location loc,
   return result;
 }
 
-/// The inclusive scan of `values` across the lanes of each warp (lane
-/// `lane`, an `index`, gets the combination of lanes 0 to `lane`): shuffles
-/// up by 1, 2, 4, 8 and 16 lanes.
-static FailureOr<SmallVector<Value>> warpInclusiveScan(OpBuilder &b,
-                                                       Location loc,
-                                                       ScanCombineFn combine,
-                                                       ValueRange values,
-                                                       Value lane) {
+/// The inclusive scan of `values` across each aligned group of `width`
+/// lanes of the warp (a power of two up to a warp; `lane`, an `index`, is
+/// the lane's index in its group, which gets the combination of its
+/// group's lanes 0 to `lane`): shuffles up by 1, 2, 4, ... lanes below
+/// `width` over the whole warp, a value taken only from a lane of the
+/// same group (`lane` at least the distance).
+static FailureOr<SmallVector<Value>>
+warpInclusiveScan(OpBuilder &b, Location loc, ScanCombineFn combine,
+                  ValueRange values, Value lane, int64_t width = kWarpSize) {
   Partial inclusive{SmallVector<Value>(values), Value()};
-  for (int32_t offset = 1; offset < kWarpSize; offset *= 2) {
+  for (int32_t offset = 1; offset < width; offset *= 2) {
     Value by = arith::ConstantIntOp::create(b, loc, b.getI32Type(), offset);
     Partial before;
     for (Value v : inclusive.values)
@@ -313,6 +314,120 @@ LogicalResult codegen::emitBlockRowScan(OpBuilder &b, Location loc,
         yieldCarry(yielded);
       });
   // The results before other threads read them.
+  gpu::BarrierOp::create(b, loc);
+  return result;
+}
+
+LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
+                                            Value tid, int64_t lanesPerRow,
+                                            int64_t elementsPerThread,
+                                            const ScanRowAccess &row,
+                                            TypeRange types,
+                                            ScanCombineFn combine) {
+  assert(llvm::isPowerOf2_64(lanesPerRow) && lanesPerRow <= kWarpSize &&
+         "a row's lanes are an aligned group of a warp");
+  OpBuilder::InsertionGuard guard(b);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // The other lanes' elements of the row are written.
+  gpu::BarrierOp::create(b, loc);
+  Value size = row.size;
+  // (A row length known at run time is the same for the whole block.)
+  if (ShapedType::isDynamic(row.staticSize)) {
+    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                           size, index(0));
+    auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  Value thread = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), tid);
+  // The thread's lane in its row's group, and the warp lane of the
+  // group's last.
+  Value lane = arith::RemUIOp::create(b, loc, thread, index(lanesPerRow));
+  Value lastOfRow = arith::AddIOp::create(
+      b, loc,
+      arith::SubIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, thread, index(kWarpSize)),
+          lane),
+      index(lanesPerRow - 1));
+  int64_t k = elementsPerThread;
+  int64_t chunk = lanesPerRow * k;
+  Value numChunks =
+      row.staticSize != ShapedType::kDynamic
+          ? index(llvm::divideCeil(row.staticSize, chunk))
+          : arith::CeilDivUIOp::create(b, loc, size, index(chunk)).getResult();
+  // The carry: the total of the chunks before, absent in the first.
+  SmallVector<Value> init;
+  for (Type type : types)
+    init.push_back(arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
+  init.push_back(arith::ConstantIntOp::create(b, loc, 0, 1));
+  LogicalResult result = success();
+  scf::ForOp::create(
+      b, loc, index(0), numChunks, index(1), init,
+      [&](OpBuilder &fb, Location, Value c, ValueRange iterArgs) {
+        OpBuilder::InsertionGuard bodyGuard(b);
+        b.setInsertionPoint(fb.getInsertionBlock(), fb.getInsertionPoint());
+        auto fail = [&] {
+          result = failure();
+          scf::YieldOp::create(b, loc, iterArgs);
+        };
+        Partial carry{SmallVector<Value>(iterArgs.drop_back()),
+                      iterArgs.back()};
+        Value first = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, c, index(chunk)),
+            arith::MulIOp::create(b, loc, lane, index(k)));
+        FailureOr<SmallVector<SmallVector<Value>>> elements =
+            row.load(b, first, k);
+        if (failed(elements))
+          return fail();
+        SmallVector<SmallVector<Value>> scanned = {elements->front()};
+        for (const SmallVector<Value> &element :
+             ArrayRef(*elements).drop_front()) {
+          FailureOr<SmallVector<Value>> next =
+              combine(b, scanned.back(), element);
+          if (failed(next))
+            return fail();
+          scanned.push_back(*next);
+        }
+        // The lanes' totals, scanned across the row's lanes only.
+        FailureOr<SmallVector<Value>> inclusive = warpInclusiveScan(
+            b, loc, combine, scanned.back(), lane, lanesPerRow);
+        if (failed(inclusive))
+          return fail();
+        Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+        Partial lanesBefore;
+        for (Value v : *inclusive)
+          lanesBefore.values.push_back(
+              shuffleScalar(b, loc, v, one, gpu::ShuffleMode::UP));
+        lanesBefore.present = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne, lane, index(0));
+        // The chunk's total, from the row's last lane.
+        Partial chunkTotal{shuffleFrom(b, loc, *inclusive, lastOfRow),
+                           Value()};
+        FailureOr<Partial> prefix =
+            combinePartials(b, loc, combine, carry, lanesBefore);
+        if (failed(prefix))
+          return fail();
+        SmallVector<SmallVector<Value>> results;
+        for (const SmallVector<Value> &element : scanned) {
+          FailureOr<Partial> out = combinePartials(
+              b, loc, combine, *prefix, Partial{element, Value()});
+          if (failed(out))
+            return fail();
+          results.push_back(out->values);
+        }
+        if (failed(row.store(b, first, results)))
+          return fail();
+        FailureOr<Partial> nextCarry =
+            combinePartials(b, loc, combine, carry, chunkTotal);
+        if (failed(nextCarry))
+          return fail();
+        SmallVector<Value> yielded(nextCarry->values);
+        yielded.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
+        scf::YieldOp::create(b, loc, yielded);
+      });
+  // The results before other lanes read them.
   gpu::BarrierOp::create(b, loc);
   return result;
 }

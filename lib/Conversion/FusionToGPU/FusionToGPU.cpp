@@ -132,12 +132,10 @@ struct MappingOptions {
 
 /// The most threads of a block scan's block (BlockScan.h).
 constexpr int64_t kMaxScanBlockSize = 1024;
-/// Rows shorter than this (at their hint) are scanned by a thread each:
-/// a block per row has too little to do. Cumsums on an H100, GPU time
-/// per call (docs/Lowering.md, "Results: block scans"): 262144 rows of 16
-/// took 58 us on a thread per row and 159 on a block per row, 65536 rows
-/// of 64 took 102 and 41.
-constexpr int64_t kMinBlockScanRow = 64;
+/// Rows shorter than this (at their hint) are scanned by a thread each
+/// (the shortest rows timed on several lanes: docs/Lowering.md, "Results:
+/// block scans").
+constexpr int64_t kMinBlockScanRow = 16;
 
 /// Most rows a thread computes at the same element positions.
 constexpr int64_t kMaxRowsPerThread = 4;
@@ -618,16 +616,41 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   if (!plan.rowOps.empty() && options.blockScans && !blockSize &&
       rnumel >= kMinBlockScanRow &&
       llvm::all_of(plan.rowOps, llvm::IsaPred<ScanOp>)) {
-    // Scans: a block per row, scan-elements-per-thread elements a thread
-    // per chunk (BlockScan.h), at least a warp.
+    // Scans: scan-elements-per-thread elements a thread per chunk
+    // (BlockScan.h). Rows of up to two such chunks of a warp take a group
+    // of a warp's lanes each, the fewest (at least two) that hold the row
+    // in one chunk, with more elements a thread where a warp needs them;
+    // a block takes kRowBlockSize threads' rows (fewer where there are
+    // fewer rows, but a warp). Longer rows take a block each.
     m.scanElementsPerThread = options.scanElementsPerThread;
-    m.numLanes = std::max<int64_t>(
-        kWarpSize, llvm::PowerOf2Ceil(std::min<int64_t>(
-                       llvm::divideCeil(rnumel, m.scanElementsPerThread),
-                       kMaxScanBlockSize)));
-    m.rowsPerBlock = 1;
-    m.blockSize = m.numLanes;
-    m.gridSize = gridOf(1);
+    int64_t threads = llvm::divideCeil(rnumel, m.scanElementsPerThread);
+    if (threads <= 2 * kWarpSize) {
+      m.numLanes = std::clamp<int64_t>(llvm::PowerOf2Ceil(threads), 2,
+                                       kWarpSize);
+      m.scanElementsPerThread = std::max<int64_t>(
+          m.scanElementsPerThread, llvm::divideCeil(rnumel, m.numLanes));
+      m.rowsPerBlock = std::min<int64_t>(
+          kRowBlockSize / m.numLanes,
+          std::max<int64_t>(kWarpSize / m.numLanes,
+                            llvm::PowerOf2Ceil(numel)));
+      // Rows kept in shared memory: fewer of them where they would not fit.
+      int64_t rowBytes = 0;
+      if (!plan.rowScratchInMemory)
+        for (Operation *op : plan.rowOps)
+          if (plan.rowRepresentative.lookup(op) == op)
+            for (Type type : op->getResultTypes())
+              rowBytes += rnumel * std::max<int64_t>(
+                                       type.getIntOrFloatBitWidth() / 8, 1);
+      while (m.rowsPerBlock * m.numLanes > kWarpSize &&
+             m.rowsPerBlock * rowBytes > kMaxStaticSharedBytes / 2)
+        m.rowsPerBlock /= 2;
+    } else {
+      m.numLanes = llvm::PowerOf2Ceil(
+          std::min<int64_t>(threads, kMaxScanBlockSize));
+      m.rowsPerBlock = 1;
+    }
+    m.blockSize = m.numLanes * m.rowsPerBlock;
+    m.gridSize = gridOf(m.rowsPerBlock);
     m.persistent = false;
     m.vectorWidth = plan.hasStaticRNumel() && plan.rnumel % 4 == 0 ? 4 : 1;
     m.elementsPerLane = llvm::alignTo(options.loopUnroll, m.vectorWidth);
@@ -1671,22 +1694,36 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   if (blockScan) {
     layout.scanAcrossLanes = [this, kernel, tid,
                               blockSize = mapping.blockSize,
+                              lanes = mapping.numLanes,
                               perThread = mapping.scanElementsPerThread](
                                  OpBuilder &cb, Location cl,
                                  const ScanRowAccess &row, TypeRange types,
                                  ScanCombineFn combine) {
+      if (lanes <= kWarpSize)
+        return emitLaneGroupRowScan(cb, cl, tid, lanes, perThread, row, types,
+                                    combine);
       return emitBlockRowScan(cb, cl, kernel, tid, blockSize, perThread, row,
                               types, combine, sharedBytes);
     };
-    layout.allocateRowArray = [this, kernel](OpBuilder &, Location cl,
-                                             MemRefType type) mutable
-        -> Value {
+    // The block's rows one after another in shared memory.
+    int64_t rowsPerBlock = mapping.rowsPerBlock;
+    if (rowsPerBlock > 1 && plan.hasStaticRNumel())
+      layout.sharedRowOffset = arith::MulIOp::create(
+          b, loc,
+          arith::IndexCastUIOp::create(
+              b, loc, b.getIndexType(),
+              arith::ShRUIOp::create(
+                  b, loc, tid, constant(llvm::Log2_64(mapping.numLanes)))),
+          arith::ConstantIndexOp::create(b, loc, plan.rnumel));
+    layout.allocateRowArray = [this, kernel, rowsPerBlock](
+                                  OpBuilder &, Location cl,
+                                  MemRefType type) mutable -> Value {
       Type element = type.getElementType();
+      int64_t elements = type.getNumElements() * rowsPerBlock;
       sharedBytes +=
-          type.getNumElements() *
-          std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
+          elements * std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
       return kernel.addWorkgroupAttribution(
-          MemRefType::get(type.getShape(), element, AffineMap(),
+          MemRefType::get({elements}, element, AffineMap(),
                           gpu::AddressSpaceAttr::get(
                               cl.getContext(), gpu::AddressSpace::Workgroup)),
           cl);

@@ -805,8 +805,11 @@ RowScratch KernelEmitter::getRowScratch(OpBuilder &b, Operation *op,
     row.staticSize = plan.rnumel;
   else
     row.size = size(plan.rnumelExpr);
-  if (!plan.rowScratchInMemory)
+  if (!plan.rowScratchInMemory) {
+    if (allocateRowArray)
+      row.offset = sharedRowOffset;
     return row;
+  }
   // Rows of numel x rnumel elements: at r * numel + x, or x * rnumel + r.
   Value xIndex = castIntegerLike(b, loc, x, index);
   if (interleavedRowScratch) {
@@ -893,7 +896,8 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
                                        Operation *op, Value rowValid,
                                        const RowLayout &layout) {
   OpBuilder::InsertionGuard guard(b);
-  if (plan.rowScratchInMemory && rowValid) {
+  bool severalLanes = layout.numLanes > 1 && isa<ScanOp>(op);
+  if (plan.rowScratchInMemory && rowValid && !severalLanes) {
     auto ifOp = scf::IfOp::create(b, loc, rowValid, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
@@ -902,10 +906,25 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
     auto combine = [&](OpBuilder &cb, ValueRange lhs, ValueRange rhs) {
       return emitScanCombine(cb, row, scan, lhs, rhs);
     };
-    if (layout.numLanes > 1)
-      return layout.scanAcrossLanes(
-          b, scan.getLoc(), getScratchAccess(b, scan.getLoc(), scratch),
-          scan.getResultTypes(), combine);
+    if (severalLanes) {
+      // Every lane takes part in the scan (its barriers and shuffles);
+      // a row past the last, a copy of the last one, writes nothing to
+      // the last one's storages.
+      ScanRowAccess access = getScratchAccess(b, scan.getLoc(), scratch);
+      if (plan.rowScratchInMemory && rowValid)
+        access.store = [store = access.store, rowValid,
+                        loc = scan.getLoc()](
+                           OpBuilder &sb, Value first,
+                           ArrayRef<SmallVector<Value>> results) {
+          OpBuilder::InsertionGuard storeGuard(sb);
+          auto ifOp =
+              scf::IfOp::create(sb, loc, rowValid, /*withElseRegion=*/false);
+          sb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+          return store(sb, first, results);
+        };
+      return layout.scanAcrossLanes(b, scan.getLoc(), access,
+                                    scan.getResultTypes(), combine);
+    }
     return emitRowScan(b, scan.getLoc(), scratch, combine);
   }
   auto opaque = cast<OpaqueOp>(op);
@@ -1422,6 +1441,7 @@ LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
         "without storages for its rows");
   interleavedRowScratch = layout.interleavedRowScratch;
   allocateRowArray = layout.allocateRowArray;
+  sharedRowOffset = layout.sharedRowOffset;
   allocateRowScratch(b);
   for (Operation *op : plan.rowOps)
     if (llvm::is_contained(rowScratch.lookup(op), Value()))

@@ -136,22 +136,132 @@ fusion.graph @cummax_cumsum(%x: !fusion.buffer<8x512xf32>) -> (!fusion.buffer<8x
 
 // -----
 
-// Rows of 16, shorter than block scans take (kMinBlockScanRow): a thread
-// scans each row, 256 rows a block, in a stack array.
-// CHECK: negative_short_rows = {{{.*}}block = [256, 1, 1], grid = [4, 1, 1]
-// CHECK-LABEL: gpu.module @negative_short_rows_kernels
-// CHECK: memref.alloca() : memref<16xf32>
+// Rows of 16: a group of 4 lanes each (4 elements a lane), 64 rows a
+// block of 256 threads, the last block's rows past the 1000th on a copy of
+// the last row (clamped), storing nothing. The lanes' totals are scanned
+// with shuffles up by 1 and 2 over the whole warp, each taken only where the
+// lane's index in its row's group is at least the distance; the lanes
+// before come from a shuffle up by 1 (none for the group's first lane), the
+// row's total from its group's last lane (a shuffle by index): no shared
+// memory exchange.
+// CHECK: short_rows = {{{.*}}block = [256, 1, 1], grid = [16, 1, 1]
+// CHECK-LABEL: gpu.module @short_rows_kernels
+// CHECK: %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c64_i32 : i32
+// CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c2_i32 : i32
+// CHECK: %[[X:.*]] = arith.addi %[[FIRST]], %[[ROW]] : i32
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[X]], %c1000_i32 : i32
+// CHECK: %[[CLAMPED:.*]] = arith.minui %[[X]], %c999_i32 : i32
+// CHECK: %[[T:.*]] = arith.index_castui %[[TID]] : i32 to index
+// CHECK: %[[LANE:.*]] = arith.remui %[[T]], %c4 : index
+// CHECK: %[[WARPLANE:.*]] = arith.remui %[[T]], %c32 : index
+// CHECK: %[[GROUP:.*]] = arith.subi %[[WARPLANE]], %[[LANE]] : index
+// CHECK: %[[LAST:.*]] = arith.addi %[[GROUP]], %c3 : index
+// CHECK: scf.for
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c16_i32
+// CHECK: arith.muli %[[CLAMPED]], %c16_i32{{.*}} : i32
+// CHECK: vector.load
+// CHECK: gpu.shuffle  up %{{.*}}, %c1_i32
+// CHECK: arith.cmpi uge, %[[LANE]], %c1
+// CHECK: gpu.shuffle  up %{{.*}}, %c2_i32
+// CHECK: arith.cmpi uge, %[[LANE]], %c2
+// CHECK-NOT: gpu.shuffle  up %{{.*}}, %c4_i32
+// CHECK: %[[BEFORE:.*]], %{{.*}} = gpu.shuffle  up %{{.*}}, %c1_i32
+// CHECK: arith.cmpi ne, %[[LANE]], %c0
+// CHECK-NEXT: %[[SRC:.*]] = arith.index_castui %[[LAST]] : index to i32
+// CHECK: gpu.shuffle  idx %{{.*}}, %[[SRC]], %c32_i32
 // CHECK-NOT: gpu.shuffle
+// CHECK: %[[STORE:.*]] = arith.andi %[[IN]], %[[VALID]] : i1
+// CHECK: scf.if %[[STORE]] {
+// CHECK-NEXT: vector.store
+// CHECK-NOT: memref.store
 // CHECK: gpu.return
-fusion.graph @negative_short_rows(%x: !fusion.buffer<1024x16xf32>) -> (!fusion.buffer<1024x16xf32>) attributes {device = "cuda:0"} {
-  %sum = fusion.node "op0" (%p0, %p1) in [1024] reduce [16] writes(%o0 : !fusion.buffer<1024x16xf32>) {
-    %a = fusion.load %x[%p0 * 16 + %p1] : !fusion.buffer<1024x16xf32>
+fusion.graph @short_rows(%x: !fusion.buffer<1000x16xf32>) -> (!fusion.buffer<1000x16xf32>) attributes {device = "cuda:0"} {
+  %sum = fusion.node "op0" (%p0, %p1) in [1000] reduce [16] writes(%o0 : !fusion.buffer<1000x16xf32>) {
+    %a = fusion.load %x[%p0 * 16 + %p1] : !fusion.buffer<1000x16xf32>
     %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
     ^bb0(%l: f32, %r: f32):
       %t = arith.addf %l, %r : f32
       fusion.scan_yield %t : f32
     }
-    fusion.store %s, %o0[%p0 * 16 + %p1] : !fusion.buffer<1024x16xf32>
+    fusion.store %s, %o0[%p0 * 16 + %p1] : !fusion.buffer<1000x16xf32>
   }
-  fusion.output %sum : !fusion.buffer<1024x16xf32>
+  fusion.output %sum : !fusion.buffer<1000x16xf32>
+}
+
+// -----
+
+// The scratch form on rows of 64 (16 lanes each, 8 rows a block): the
+// block's rows lie one after another in the shared arrays, row (tid / 16)
+// at (tid / 16) * 64; each scan of the tuple shuffles up by 1, 2, 4 and 8
+// (the i64 positions as two halves), never by 16.
+// CHECK: short_tuple = {{{.*}}block = [128, 1, 1], grid = [1, 1, 1]
+// CHECK-LABEL: gpu.module @short_tuple_kernels
+// CHECK: workgroup(%[[KEYS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<512xi64, #gpu.address_space<workgroup>>, %[[SUMS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
+// CHECK: arith.shrui %[[TID]], %c4_i32{{.*}} : i32
+// CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c4_i32{{.*}} : i32
+// CHECK: %[[ROWI:.*]] = arith.index_castui %[[ROW]] : i32 to index
+// CHECK: %[[OFFSET:.*]] = arith.muli %[[ROWI]], %c64 : index
+// CHECK: %[[AT:.*]] = arith.addi %[[OFFSET]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %[[KEYS]][%[[AT]]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: memref.load %[[KEYS]]
+// CHECK: memref.load %[[IDX]]
+// CHECK: gpu.shuffle  up %{{.*}}, %c1_i32{{.*}} : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c2_i32{{.*}} : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c4_i32{{.*}} : f32
+// CHECK: gpu.shuffle  up %{{.*}}, %c8_i32{{.*}} : f32
+// CHECK-NOT: %c16_i32
+// CHECK: gpu.shuffle  idx
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: memref.store %{{.*}}, %[[IDX]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[SUMS]]
+// CHECK: memref.store %{{.*}}, %[[SUMS]]
+// CHECK: gpu.barrier
+// CHECK: gpu.return
+fusion.graph @short_tuple(%x: !fusion.buffer<8x64xf32>) -> (!fusion.buffer<8x64xi64>, !fusion.buffer<8x64xf32>) attributes {device = "cuda:0"} {
+  %pos, %sum = fusion.node "op0" (%p0, %p1) in [8] reduce [64] writes(%o0 : !fusion.buffer<8x64xi64>, %o1 : !fusion.buffer<8x64xf32>) {
+    %a = fusion.load %x[%p0 * 64 + %p1] : !fusion.buffer<8x64xf32>
+    %i = fusion.index_expr [%p1] : i64
+    %m:2 = fusion.scan "scan1"(%a, %i) : (f32, i64) -> (f32, i64) combine {
+    ^bb0(%av: f32, %ai: i64, %bv: f32, %bi: i64):
+      %gt = arith.cmpf ogt, %av, %bv : f32
+      %v = arith.select %gt, %av, %bv : f32
+      %k = arith.select %gt, %ai, %bi : i64
+      fusion.scan_yield %v, %k : f32, i64
+    }
+    %s = fusion.scan "scan2"(%a) : (f32) -> f32 combine {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      fusion.scan_yield %t : f32
+    }
+    fusion.store %m#1, %o0[%p0 * 64 + %p1] : !fusion.buffer<8x64xi64>
+    fusion.store %s, %o1[%p0 * 64 + %p1] : !fusion.buffer<8x64xf32>
+  }
+  fusion.output %pos, %sum : !fusion.buffer<8x64xi64>, !fusion.buffer<8x64xf32>
+}
+
+// -----
+
+// Rows of 8, shorter than lane groups take (kMinBlockScanRow): a thread
+// scans each row, 256 rows a block, in a stack array.
+// CHECK: negative_short_rows = {{{.*}}block = [256, 1, 1], grid = [4, 1, 1]
+// CHECK-LABEL: gpu.module @negative_short_rows_kernels
+// CHECK: memref.alloca() : memref<8xf32>
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+fusion.graph @negative_short_rows(%x: !fusion.buffer<1024x8xf32>) -> (!fusion.buffer<1024x8xf32>) attributes {device = "cuda:0"} {
+  %sum = fusion.node "op0" (%p0, %p1) in [1024] reduce [8] writes(%o0 : !fusion.buffer<1024x8xf32>) {
+    %a = fusion.load %x[%p0 * 8 + %p1] : !fusion.buffer<1024x8xf32>
+    %s = fusion.scan "scan1"(%a) : (f32) -> f32 combine {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      fusion.scan_yield %t : f32
+    }
+    fusion.store %s, %o0[%p0 * 8 + %p1] : !fusion.buffer<1024x8xf32>
+  }
+  fusion.output %sum : !fusion.buffer<1024x8xf32>
 }

@@ -48,21 +48,26 @@
 // CHECK: %[[SCRATCH:.*]] = gpu.alloc  (%[[N]]) : memref<?xf32>
 // CHECK: gpu.launch_func
 // CHECK: gpu.dealloc  %[[SCRATCH]]
-// By default a block scans each row (BlockScan.h; 32 threads at the hint's
-// 100 elements a row, a block per row), and since the scan only feeds the
-// stores after it, it reads its inputs and stores its results in one pass:
-// the storage of the rows is planned (for any lowering) but not used. Its
-// non-empty check is the block's.
-// BLOCK: dynscan = {{{.*}}steps = [{args = ["x", "op0_rows0", "sum"], block = [32, 1, 1], grid = ["s77", 1, 1]
+// By default lanes scan each row together (BlockScan.h; a group of 32
+// lanes at the hint's 100 elements a row, 8 rows a block of 256, the rows
+// past the last clamped to it), and since the scan only feeds the stores
+// after it, it reads its inputs and stores its results in one pass: the
+// storage of the rows is planned (for any lowering) but not used. Its
+// non-empty check is the block's; the rows past the last store nothing.
+// BLOCK: dynscan = {{{.*}}steps = [{args = ["x", "op0_rows0", "sum"], block = [256, 1, 1], grid = ["(s77 + 7) // 8", 1, 1]
 // BLOCK-LABEL: gpu.module @dynscan_kernels
 // BLOCK: gpu.func @kernel_op0(%[[X:[^:]*]]: memref<281474976710656xf32> {fusion.name = "x", llvm.noalias}, %[[ROWS:[^:]*]]: memref<281474976710656xf32> {fusion.name = "op0_rows0", llvm.noalias}, %[[OUT:[^:]*]]: memref<281474976710656xf32> {fusion.name = "sum", llvm.noalias}, %{{[^:]*}}: index, %[[S1:[^:]*]]: index)
 // BLOCK-NOT: %[[ROWS]]
+// BLOCK: %[[VALID:.*]] = arith.cmpi ult, %[[ROW:.*]], %{{.*}} : i64
+// BLOCK: arith.minui %[[ROW]]
 // BLOCK: %[[NONEMPTY:.*]] = arith.cmpi ugt, %{{.*}}, %{{.*}} : index
 // BLOCK: scf.if %[[NONEMPTY]] {
 // BLOCK: scf.for
 // BLOCK: memref.load %[[X]]
 // BLOCK: gpu.shuffle  up
-// BLOCK: memref.store %{{.*}}, %[[OUT]]
+// BLOCK: %[[STORE:.*]] = arith.andi %{{.*}}, %[[VALID]] : i1
+// BLOCK: scf.if %[[STORE]] {
+// BLOCK-NEXT: memref.store %{{.*}}, %[[OUT]]
 // BLOCK-NOT: %[[ROWS]]
 // BLOCK: gpu.return
 // Nothing on the thread's stack (local memory).

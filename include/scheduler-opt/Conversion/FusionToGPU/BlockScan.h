@@ -61,6 +61,24 @@ LogicalResult emitBlockRowScan(OpBuilder &b, Location loc,
                                const ScanRowAccess &row, TypeRange types,
                                ScanCombineFn combine, int64_t &sharedBytes);
 
+/// Scans the elements of `row` as emitBlockRowScan does, on an aligned
+/// group of `lanesPerRow` lanes of a warp (a power of two up to 32) instead
+/// of a block: the block's threads take rows lanesPerRow at a time, `tid`
+/// being the thread's index in the block. The chunks are lanesPerRow x
+/// elementsPerThread elements; the lanes' totals are scanned with shuffles
+/// over the whole warp, each lane combining only the values of lanes of its
+/// own group (shuffles up by 1, 2, ... below lanesPerRow, taken where the
+/// lane's index in the group is at least the distance), and the chunk's
+/// total comes from the group's last lane: no shared memory. Every thread
+/// of the block calls this (rows past the last on a copy of the last one,
+/// storing nothing), with the same row length; starts and ends with a
+/// barrier like emitBlockRowScan.
+LogicalResult emitLaneGroupRowScan(OpBuilder &b, Location loc, Value tid,
+                                   int64_t lanesPerRow,
+                                   int64_t elementsPerThread,
+                                   const ScanRowAccess &row, TypeRange types,
+                                   ScanCombineFn combine);
+
 } // namespace mlir::fusion::codegen
 
 #endif // SCHEDULER_OPT_CONVERSION_FUSIONTOGPU_BLOCKSCAN_H

@@ -115,6 +115,10 @@ struct RowLayout {
   /// (the GPU's shared memory), where sorts and scans do not keep their
   /// rows in memory. Null: each thread's own stack array.
   std::function<Value(OpBuilder &, Location, MemRefType)> allocateRowArray;
+  /// Where a block takes several rows whose lanes share the arrays of
+  /// allocateRowArray (of `rowsPerBlock` rows then), the position of the
+  /// thread's row's first element in them (`index`). Null: one row.
+  Value sharedRowOffset;
   /// Split reductions: set by combineAcrossLanes to the i1 that says
   /// whether this thread's block finished the row (the last of the row's
   /// blocks); per-row stores after a reduction also wait for it. Null
@@ -345,6 +349,8 @@ private:
   bool interleavedRowScratch = false;
   /// RowLayout::allocateRowArray of the rows being emitted.
   std::function<Value(OpBuilder &, Location, MemRefType)> allocateRowArray;
+  /// RowLayout::sharedRowOffset of the rows being emitted.
+  Value sharedRowOffset;
   /// Storages the kernel stores to (filled by emitRows).
   DenseSet<Value> writtenMemrefs;
   /// variesInRow's answers.
