@@ -619,16 +619,16 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     // Scans: scan-elements-per-thread elements a thread per chunk
     // (BlockScan.h). Rows of up to two such chunks of a warp take a group
     // of a warp's lanes each, the fewest (at least two) that hold the row
-    // in one chunk, with more elements a thread where a warp needs them;
-    // a block takes kRowBlockSize threads' rows (fewer where there are
-    // fewer rows, but a warp). Longer rows take a block each.
+    // in one chunk, or a warp looping over two chunks (8 elements a
+    // thread in one chunk took 3 times as long on rows of 256: "Results:
+    // block scans"); a block takes kRowBlockSize threads' rows (fewer
+    // where there are fewer rows, but a warp). Longer rows take a block
+    // each.
     m.scanElementsPerThread = options.scanElementsPerThread;
     int64_t threads = llvm::divideCeil(rnumel, m.scanElementsPerThread);
     if (threads <= 2 * kWarpSize) {
       m.numLanes = std::clamp<int64_t>(llvm::PowerOf2Ceil(threads), 2,
                                        kWarpSize);
-      m.scanElementsPerThread = std::max<int64_t>(
-          m.scanElementsPerThread, llvm::divideCeil(rnumel, m.numLanes));
       m.rowsPerBlock = std::min<int64_t>(
           kRowBlockSize / m.numLanes,
           std::max<int64_t>(kWarpSize / m.numLanes,
