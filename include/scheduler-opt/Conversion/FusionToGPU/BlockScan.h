@@ -23,6 +23,9 @@
 //      own scan, in that order (the combine function need not commute),
 //      and is stored; the carry takes in the chunk's total.
 //
+// Short rows (emitLaneGroupRowScan) run the same steps on an aligned group
+// of a warp's lanes instead, several rows a block, without step 3.
+//
 // The combine function may have no identity, so "nothing before" is a
 // flag, not a value. Floating-point sums and products round as such a
 // tree does, not as the CPU's element-by-element loop (PyTorch's
