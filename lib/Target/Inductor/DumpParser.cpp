@@ -188,12 +188,8 @@ public:
   /// where it finds one of them starting: those are the nodes this parse
   /// would read there.
   LogicalResult parse(MutableArrayRef<ParsedSpan> ahead = {}) {
-    restartAt(buffer.begin(), 1);
-    skipBlankLines();
-    if (atEnd())
-      return error(buffer.begin())
-             << "empty dump: expected a scheduler node such as 'op0: "
-                "SchedulerNode(ComputedBuffer)'";
+    if (failed(begin()))
+      return failure();
     auto span = ahead.begin();
     while (!atEnd()) {
       const char *here = line().full.data();
@@ -204,21 +200,41 @@ public:
         continue;
       }
       std::unique_ptr<DumpNode> node;
-      if (failed(parseNode(node)))
+      if (failed(parseNext(node)))
         return failure();
       dump.nodes.push_back(std::move(node));
-      // Field values are read into the node; none outlives it.
-      scratch.DestroyAll();
-      if (!atEnd() && !line().text.empty())
-        return error(line().textBegin())
-               << "expected a blank line or the next scheduler node after "
-                  "node '"
-               << dump.nodes.back()->name << "', found "
-               << quoteSource(line().text);
-      skipBlankLines();
     }
     return success();
   }
+
+  /// Moves to the first node of the dump; fails on a dump without one.
+  LogicalResult begin() {
+    restartAt(buffer.begin(), 1);
+    skipBlankLines();
+    if (atEnd())
+      return error(buffer.begin())
+             << "empty dump: expected a scheduler node such as 'op0: "
+                "SchedulerNode(ComputedBuffer)'";
+    return success();
+  }
+
+  /// Parses the node at the current line and moves past the blank lines
+  /// after it, to the next node or the end of the dump (atEnd).
+  LogicalResult parseNext(std::unique_ptr<DumpNode> &node) {
+    if (failed(parseNode(node)))
+      return failure();
+    // Field values are read into the node; none outlives it.
+    scratch.DestroyAll();
+    if (!atEnd() && !line().text.empty())
+      return error(line().textBegin())
+             << "expected a blank line or the next scheduler node after "
+                "node '"
+             << node->name << "', found " << quoteSource(line().text);
+    skipBlankLines();
+    return success();
+  }
+
+  bool atEnd() const { return ended; }
 
 private:
   struct Line {
@@ -292,7 +308,6 @@ private:
     } while (!current.text.empty() && current.text.front() == '#');
   }
 
-  bool atEnd() const { return ended; }
   /// The current line (a copy: it stays valid after advance()).
   Line line() const { return current; }
   void skipBlankLines() {
@@ -528,6 +543,11 @@ private:
   static constexpr unsigned kMaxContainerDepth = 8;
 };
 } // namespace
+
+/// A DumpNodeStream's parser.
+struct DumpNodeStream::Impl {
+  DumpParser parser;
+};
 
 static bool isIdentifier(StringRef name) {
   return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
@@ -1015,6 +1035,25 @@ static SmallVector<ParsedSpan, 0> parseAheadOnThreads(unsigned bufferId,
     for (ParsedSpan &span : part)
       all.push_back(std::move(span));
   return all;
+}
+
+DumpNodeStream::DumpNodeStream(unsigned bufferId, const DumpLocator &locator,
+                               InductorDump &dump)
+    : impl(new Impl{DumpParser(bufferId, locator, dump)}) {}
+
+DumpNodeStream::~DumpNodeStream() = default;
+
+LogicalResult DumpNodeStream::start() {
+  if (failed(impl->parser.checkTabs()))
+    return failure();
+  return impl->parser.begin();
+}
+
+LogicalResult DumpNodeStream::next(std::unique_ptr<DumpNode> &node) {
+  node.reset();
+  if (impl->parser.atEnd())
+    return success();
+  return impl->parser.parseNext(node);
 }
 
 LogicalResult mlir::fusion::inductor::parseInductorDump(

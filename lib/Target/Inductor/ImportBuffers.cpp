@@ -190,32 +190,47 @@ void mlir::fusion::inductor::sortNatural(SmallVectorImpl<StringRef> &names) {
     names[i] = entry.second;
 }
 
-LogicalResult GraphImporter::collectInputs() {
+const DumpLayout *GraphImporter::keepLayout(const DumpLayout &layout) {
+  if (!layout.firstText)
+    return new (layoutCopies.Allocate()) DumpLayout(layout);
+  auto [it, inserted] = layoutsByText.try_emplace(layout.firstText, nullptr);
+  if (inserted)
+    it->second = new (layoutCopies.Allocate()) DumpLayout(layout);
+  return it->second;
+}
+
+LogicalResult GraphImporter::noteInputs(const DumpNode &node) {
   // A graph input is a buffer the nodes refer to that no node produces.
   // Names point into the dump, which outlives the importer.
-  llvm::StringMap<std::pair<StringRef, const char *>> firstReference;
-  auto noteReference = [&](StringRef name, const char *at, bool unmet) {
-    if (!buffers.count(name)) {
-      firstReference.try_emplace(name, name, at);
-      unmetOfUnwritten |= unmet;
-    }
-  };
+  size_t known = inputNames.size();
+  forEachReference(node, [&](StringRef name, const char *at, bool unmet) {
+    if (buffers.count(name))
+      return;
+    if (firstReference.try_emplace(name, name, at).second && onePass)
+      inputNames.push_back(name);
+    unmetOfUnwritten |= unmet;
+  });
   // `<name>_layout` lines repeat what the dump says elsewhere about a
   // buffer; they must all agree, with the buffer's own layout line for
   // produced buffers, and with each other for graph inputs. Only the
   // inputs' first lines are kept aside: the produced buffers' layouts are
   // found through `buffers` (a copy of that table would hold every buffer
   // of the graph again).
-  llvm::StringMap<const DumpLayout *> inputLayouts;
   LogicalResult consistent = success();
-  auto checkLayoutLine = [&](StringRef name, const DumpLayout &layout) {
+  SmallVector<std::pair<StringRef, const DumpLayout *>> firstLines;
+  forEachLayoutLine(node, [&](StringRef name, const DumpLayout &layout) {
     const DumpLayout *given;
     if (auto produced = buffers.find(name); produced != buffers.end()) {
-      given = &produced->second.second->layout;
+      given = produced->second.layout;
     } else {
       auto [it, inserted] = inputLayouts.try_emplace(name, &layout);
-      if (inserted)
+      if (inserted) {
+        if (onePass) {
+          it->second = keepLayout(layout);
+          firstLines.push_back({name, it->second});
+        }
         return;
+      }
       given = it->second;
     }
     if (failed(consistent) || sameLayout(*given, layout))
@@ -225,16 +240,76 @@ LogicalResult GraphImporter::collectInputs() {
                               << "' differs from its layout given before";
     diag.attachNote(loc(given->loc)) << "given here";
     consistent = failure();
-  };
-  // One walk over the nodes for both, which frees each node's layout lines
-  // as it leaves the node, while they are still in the caches (freed
-  // later, each line would be read from memory again), unless one of them
-  // is an input's first: those stay until the inputs' types are made.
+  });
+  if (failed(consistent) || !onePass)
+    return consistent;
+
+  // The one-pass import: an unmet dependence on a buffer no node has
+  // written yet is refused by run() when no later node writes it either.
+  if (unmetOfUnwritten)
+    return failure();
+  // An input typed from the FX graph before its first layout line: run()
+  // types it from that line.
+  for (auto [name, layout] : firstLines) {
+    Value standIn = lookupValue(name);
+    if (!standIn)
+      continue;
+    FailureOr<Type> type = inputType(name, layout->loc);
+    if (failed(type) || *type != standIn.getType())
+      return failure();
+  }
+  for (StringRef name : ArrayRef(inputNames).drop_front(known)) {
+    FailureOr<Type> type =
+        inputType(name, firstReference.lookup(name).second);
+    if (failed(type))
+      return failure();
+    setValue(name, onePassGraph.getBodyBlock().addArgument(
+                       *type, onePassGraph.getLoc()));
+  }
+  return success();
+}
+
+FailureOr<Type> GraphImporter::inputType(StringRef name, const char *at) {
+  if (const DumpLayout *layout = inputLayouts.lookup(name)) {
+    if (layout->kind != DumpLayout::Kind::Fixed)
+      return error(layout->loc)
+             << "graph input '" << name << "' must have a FixedLayout";
+    return bufferType(*layout, /*graphInput=*/true);
+  }
+  auto ph = fx.find(name);
+  if (ph == fx.end())
+    return error(at)
+           << "buffer '" << name
+           << "' is never defined: no node of the dump writes it, and "
+              "neither the dump nor an FX graph (fx_graph_readable.py) gives "
+              "a layout for it as a graph input";
+  DumpLayout layout;
+  layout.loc = ph->second.loc;
+  layout.dtype = fxDtypeName(ph->second.dtypeCode);
+  layout.dtypeLoc = ph->second.loc;
+  layout.device = device.empty() ? std::string("cuda:0") : device;
+  layout.size = ph->second.sizes;
+  if (ph->second.hasStrides)
+    layout.stride = ph->second.strides;
+  else
+    layout.stride = getContiguousStrideExprs(layout.size);
+  return bufferType(layout);
+}
+
+LogicalResult GraphImporter::collectInputs() {
+  // One walk over the nodes, which frees each node's layout lines as it
+  // leaves the node, while they are still in the caches (freed later, each
+  // line would be read from memory again), unless one of them is an
+  // input's first: those stay until the inputs' types are made.
   SmallVector<DumpNode *> keptLayouts;
+  llvm::scope_exit releaseKept([&] {
+    for (DumpNode *node : keptLayouts)
+      releaseLayoutLines(*node);
+  });
   for (const auto &node : dump.nodes) {
-    forEachReference(*node, noteReference);
     size_t inputsBefore = inputLayouts.size();
-    forEachLayoutLine(*node, checkLayoutLine);
+    if (failed(noteInputs(*node)))
+      return failure();
     if (keepParsed)
       continue;
     if (inputLayouts.size() == inputsBefore)
@@ -242,50 +317,48 @@ LogicalResult GraphImporter::collectInputs() {
     else
       keptLayouts.push_back(node.get());
   }
-  llvm::scope_exit releaseKept([&] {
-    for (DumpNode *node : keptLayouts)
-      releaseLayoutLines(*node);
-  });
-  if (failed(consistent))
-    return failure();
 
   for (auto &entry : firstReference)
     inputNames.push_back(entry.second.first);
   sortNatural(inputNames);
   for (StringRef name : inputNames) {
-    const char *at = firstReference.lookup(name).second;
-    if (const DumpLayout *layout = inputLayouts.lookup(name)) {
-      if (layout->kind != DumpLayout::Kind::Fixed)
-        return error(layout->loc)
-               << "graph input '" << name << "' must have a FixedLayout";
-      FailureOr<Type> type = bufferType(*layout, /*graphInput=*/true);
-      if (failed(type))
-        return failure();
-      inputTypes.push_back(*type);
-      continue;
-    }
-    auto ph = fx.find(name);
-    if (ph == fx.end())
-      return error(at)
-             << "buffer '" << name
-             << "' is never defined: no node of the dump writes it, and "
-                "neither the dump nor an FX graph (fx_graph_readable.py) gives "
-                "a layout for it as a graph input";
-    DumpLayout layout;
-    layout.loc = ph->second.loc;
-    layout.dtype = fxDtypeName(ph->second.dtypeCode);
-    layout.dtypeLoc = ph->second.loc;
-    layout.device = device.empty() ? std::string("cuda:0") : device;
-    layout.size = ph->second.sizes;
-    if (ph->second.hasStrides)
-      layout.stride = ph->second.strides;
-    else
-      layout.stride = getContiguousStrideExprs(layout.size);
-    FailureOr<Type> type = bufferType(layout);
+    FailureOr<Type> type =
+        inputType(name, firstReference.lookup(name).second);
     if (failed(type))
       return failure();
     inputTypes.push_back(*type);
   }
+  return success();
+}
+
+LogicalResult GraphImporter::finishInputs(GraphOp graph, Location fileLoc) {
+  // A buffer taken for a graph input at its first reference or layout line
+  // that a later node writes after all: run() decides what that is.
+  for (const auto &entry : firstReference)
+    if (buffers.count(entry.getKey()))
+      return failure();
+  for (const auto &entry : inputLayouts)
+    if (buffers.count(entry.getKey()))
+      return failure();
+  Block &block = graph.getBodyBlock();
+  unsigned numStandIns = block.getNumArguments();
+  sortNatural(inputNames);
+  SmallVector<OpOperand *> uses;
+  for (StringRef name : inputNames) {
+    Value standIn = lookupValue(name);
+    BlockArgument arg = block.addArgument(standIn.getType(), fileLoc);
+    // A use list holds the newest use first: moved oldest first, the uses
+    // end in the order they were made, as on an argument made up front.
+    uses.clear();
+    for (OpOperand &use : standIn.getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::reverse(uses))
+      use->set(arg);
+    setValue(name, arg);
+    inputTypes.push_back(arg.getType());
+  }
+  block.eraseArguments(0, numStandIns);
+  graph.setInputNamesAttr(builder.getStrArrayAttr(inputNames));
   return success();
 }
 
@@ -321,10 +394,10 @@ FailureOr<Value> GraphImporter::lookupBufferAt(StringRef name, const char *at,
   if (const Value *v = values.findAt(name, version); v && *v)
     return *v;
   auto error = [&](const char *at) { return bodyLocator.emitError(at); };
-  if (buffers.count(name))
+  if (auto produced = buffers.find(name); produced != buffers.end())
     return error(at) << "buffer '" << name
                      << "' is used before the node that writes it ("
-                     << buffers.lookup(name).first->name
+                     << produced->second.node->name
                      << "); the dump must list nodes in a topological order";
   return error(at) << "buffer '" << name << "' is never defined";
 }

@@ -3,6 +3,7 @@
 // Walks the parsed dump in its order (a topological order of the nodes) and
 // builds one op per scheduler node inside one fusion.graph: its inputs are
 // the buffers no node writes, its outputs the buffers with an OUTPUT user.
+// A large dump is built in one pass as it is parsed (runOnePass).
 // docs/Importer.md explains every mapping decision.
 //
 //===----------------------------------------------------------------------===//
@@ -27,13 +28,6 @@ using namespace mlir;
 using namespace mlir::fusion;
 using namespace mlir::fusion::inductor;
 
-/// True when `leaf` is a member of `node`, directly or in a nested container.
-static bool isDescendant(const DumpNode &node, const DumpNode *leaf) {
-  return llvm::any_of(node.members, [&](const auto &member) {
-    return member.get() == leaf || isDescendant(*member, leaf);
-  });
-}
-
 Location GraphImporter::nodeLoc(const DumpNode &node) {
   if (node.line && dumpFile) {
     // The locator is moved to the node all the same, as locating it would
@@ -50,21 +44,23 @@ Location GraphImporter::nodeLoc(const DumpNode &node) {
 }
 
 LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
-  auto [it, inserted] = nodesByName.try_emplace(keepName(node.name), &node);
+  unsigned index = nodesIndexed++;
+  auto [it, inserted] = nodesByName.try_emplace(keepName(node.name), node.loc);
   if (!inserted) {
     InFlightDiagnostic diag = error(node.loc)
                               << "node '" << node.name << "' is defined twice";
-    diag.attachNote(loc(it->second->loc)) << "first defined here";
+    diag.attachNote(loc(it->second)) << "first defined here";
     return diag;
   }
   if (!node.members.empty()) {
-    // A container lists its members' buffers as its outputs.
+    // A container lists its members' buffers as its outputs. Its members
+    // are the nodes indexed after it so far.
     for (const auto &member : node.members)
       if (failed(indexNodes(*member)))
         return failure();
     for (const DumpBuffer &buffer : node.outputs) {
-      const DumpNode *producer = buffers.lookup(buffer.name).first;
-      if (!producer || !isDescendant(node, producer))
+      auto produced = buffers.find(buffer.name);
+      if (produced == buffers.end() || produced->second.nodeIndex <= index)
         return error(buffer.loc)
                << "'" << node.name << "' lists buffer '" << buffer.name
                << "', which none of its members writes";
@@ -72,12 +68,15 @@ LogicalResult GraphImporter::indexNodes(const DumpNode &node) {
     return success();
   }
   for (const DumpBuffer &buffer : node.outputs) {
-    auto [bit, binserted] =
-        buffers.try_emplace(keepName(buffer.name), std::make_pair(&node, &buffer));
+    auto [bit, binserted] = buffers.try_emplace(
+        keepName(buffer.name),
+        ProducedBuffer{&node,
+                       onePass ? keepLayout(buffer.layout) : &buffer.layout,
+                       buffer.loc, index});
     if (!binserted) {
       InFlightDiagnostic diag = error(buffer.loc) << "buffer '" << buffer.name
                                                   << "' is defined twice";
-      diag.attachNote(loc(bit->second.second->loc)) << "first defined here";
+      diag.attachNote(loc(bit->second.loc)) << "first defined here";
       return diag;
     }
   }
@@ -134,18 +133,10 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
        llvm::zip(inputNames, graph.getBodyBlock().getArguments()))
     setValue(name, arg);
   builder.setInsertionPointToEnd(&graph.getBodyBlock());
-  // Buffers that alias another or that another aliases (an extern's view
-  // and its source, a nop and its inputs): Inductor gives each such class
-  // one list of users (Scheduler.compute_dependencies), so all of it lists
-  // the OUTPUT user of any member the graph returns.
   llvm::StringSet<> aliasClassMembers;
   if (signatureOutputs)
     for (auto &node : dump.nodes)
-      for (const DumpBuffer &buffer : node->outputs)
-        for (auto [alias, at] : buffer.aliases) {
-          aliasClassMembers.insert(alias);
-          aliasClassMembers.insert(buffer.name);
-        }
+      collectAliasClassMembers(*node, aliasClassMembers);
   // The buffers with an OUTPUT user, in dump order; a container lists its
   // members' buffers, so the top-level nodes cover all.
   SmallVector<std::pair<StringRef, const char *>> outputBuffers;
@@ -164,7 +155,112 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
         node.reset();
     }
   }
+  if (failed(finishGraph(graph, fileLoc, aliasClassMembers, outputBuffers)))
+    return nullptr;
+  return module;
+}
 
+/// Nodes the one-pass import reads before it builds them: their parsed
+/// form (tens of KB a node at most) stays in the L2 cache.
+static constexpr size_t kOnePassWindow = 32;
+
+OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
+                                                size_t maxNodes) {
+  onePass = true;
+  Location fileLoc =
+      loc(locator.getSourceMgr()
+              .getMemoryBuffer(locator.getSourceMgr().getMainFileID())
+              ->getBufferStart());
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  llvm::StringSet<> aliasClassMembers;
+  SmallVector<std::pair<StringRef, const char *>> outputBuffers;
+  // Size symbols are numbered by the parse of the whole dump first, then
+  // the FX graph, the buffer views and the loop bodies: in one pass, the
+  // order would differ.
+  auto hasSymbols = [&] { return !dump.symbols.getNames().empty(); };
+  if (hasSymbols() || failed(stream.start()))
+    return nullptr;
+  // The nodes are read and built a window at a time: the window's parsed
+  // form stays in the caches until its ops are built and verified, and
+  // the code of each step (parse, build, verify) until the window's last
+  // node has gone through it, which node by node it would not (the three
+  // do not fit in the instruction cache together).
+  std::vector<std::unique_ptr<DumpNode>> window;
+  SmallVector<NodeOp> built;
+  size_t numNodes = 0;
+  for (bool more = true; more;) {
+    window.clear();
+    while (window.size() < kOnePassWindow) {
+      std::unique_ptr<DumpNode> node;
+      if (failed(stream.next(node)))
+        return nullptr;
+      if (!node) {
+        more = false;
+        break;
+      }
+      window.push_back(std::move(node));
+    }
+    if (hasSymbols())
+      return nullptr;
+    built.clear();
+    for (const auto &node : window) {
+      if (++numNodes >= maxNodes || failed(indexNodes(*node)))
+        return nullptr;
+      // The device of the first produced buffer is the graph's device, and
+      // the graph is made at the first node that names one.
+      for (const DumpBuffer &buffer : node->outputs)
+        if (device.empty())
+          device = buffer.layout.device;
+      if (device.empty())
+        return nullptr;
+      if (!onePassGraph) {
+        builder.setInsertionPointToEnd(module->getBody());
+        onePassGraph = GraphOp::create(builder, fileLoc, options.graphName,
+                                       {}, {}, {}, device);
+        builder.setInsertionPointToEnd(&onePassGraph.getBodyBlock());
+      }
+      if (failed(noteInputs(*node)))
+        return nullptr;
+      if (signatureOutputs)
+        collectAliasClassMembers(*node, aliasClassMembers);
+      if (failed(buildNode(*node)))
+        return nullptr;
+      if (auto op = dyn_cast<NodeOp>(onePassGraph.getBodyBlock().back()))
+        built.push_back(op);
+      collectOutputBuffers(*node, outputBuffers);
+    }
+    if (hasSymbols())
+      return nullptr;
+    // A fusion.node is verified while its body is in the caches; the other
+    // ops with the graph (importInductorDump).
+    for (NodeOp op : built)
+      if (failed(verifyImportedOp(*op)))
+        return nullptr;
+  }
+  if (failed(finishInputs(onePassGraph, fileLoc)) ||
+      failed(finishGraph(onePassGraph, fileLoc, aliasClassMembers,
+                         outputBuffers)))
+    return nullptr;
+  return module;
+}
+
+void GraphImporter::collectAliasClassMembers(const DumpNode &node,
+                                             llvm::StringSet<> &members) {
+  // Buffers that alias another or that another aliases (an extern's view
+  // and its source, a nop and its inputs): Inductor gives each such class
+  // one list of users (Scheduler.compute_dependencies), so all of it lists
+  // the OUTPUT user of any member the graph returns.
+  for (const DumpBuffer &buffer : node.outputs)
+    for (auto [alias, at] : buffer.aliases) {
+      members.insert(alias);
+      members.insert(buffer.name);
+    }
+}
+
+LogicalResult GraphImporter::finishGraph(
+    GraphOp graph, Location fileLoc, const llvm::StringSet<> &aliasClassMembers,
+    ArrayRef<std::pair<StringRef, const char *>> outputBuffers) {
+  builder.setInsertionPointToEnd(&graph.getBodyBlock());
   // Graph outputs: buffers with an OUTPUT user, except the final version of
   // a mutated graph input, which the dependence analysis keeps alive itself.
   llvm::DenseSet<Value> implicitOutputs;
@@ -189,9 +285,8 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
     if (implicitOutputs.contains(value))
       continue;
     if (!isa<BufferType>(value.getType())) {
-      error(at) << "graph output '" << name
-                << "' must be a buffer, not a multi-output tuple";
-      return nullptr;
+      return error(at) << "graph output '" << name
+                       << "' must be a buffer, not a multi-output tuple";
     }
     outputs.push_back(value);
     outputTypes.push_back(value.getType());
@@ -211,7 +306,7 @@ OwningOpRef<ModuleOp> GraphImporter::run() {
   }
   graph.setFunctionTypeAttr(
       TypeAttr::get(FunctionType::get(ctx, inputTypes, outputTypes)));
-  return module;
+  return success();
 }
 
 void GraphImporter::collectOutputBuffers(
@@ -240,8 +335,13 @@ LogicalResult GraphImporter::recordConcatInput(const DumpNode &node,
                                                const DumpBuffer &buffer) {
   auto [alias, at] = buffer.aliases.front();
   // A NonOwningLayout buffer: Inductor's ConcatKernel computes its inputs
-  // into parts of its own buffer, which a later nop produces from them.
-  const DumpNode *concat = buffers.lookup(alias).first;
+  // into parts of its own buffer, which a later nop produces from them
+  // (still parsed: not built yet).
+  auto produced = buffers.find(alias);
+  const DumpNode *concat =
+      produced != buffers.end() && produced->second.nodeIndex >= nodesBuilt
+          ? produced->second.node
+          : nullptr;
   bool isPart =
       buffer.aliases.size() == 1 && node.kind == DumpNode::Kind::Scheduler &&
       node.body && concat && concat->kind == DumpNode::Kind::Nop &&
@@ -258,6 +358,7 @@ LogicalResult GraphImporter::recordConcatInput(const DumpNode &node,
 }
 
 LogicalResult GraphImporter::buildNode(const DumpNode &node) {
+  ++nodesBuilt;
   for (const DumpBuffer &buffer : node.outputs) {
     // An extern may return a view of its input (a FallbackKernel of an
     // ATen view op: view_as_complex, view_as_real, view.dtype, _conj). It

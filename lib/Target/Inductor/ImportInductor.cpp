@@ -154,9 +154,12 @@ static LogicalResult loadExternCalls(llvm::SourceMgr &sourceMgr,
 
 /// Verifies the ops of `block` (a graph's body or a container's) as MLIR's
 /// verifier does, with their region verifiers, entering containers but not
-/// the loop bodies of the nodes (verifyImportedOp).
-static LogicalResult verifyNodes(Block &block) {
+/// the loop bodies of the nodes (verifyImportedOp). Without `nodes`, skips
+/// the fusion.node ops of `block` (verified as they were built).
+static LogicalResult verifyNodes(Block &block, bool nodes = true) {
   for (Operation &op : block) {
+    if (!nodes && isa<NodeOp>(op))
+      continue;
     if (failed(verifyImportedOp(op)))
       return failure();
     if (isa<FusedOp, ForeachOp, GroupOp>(op))
@@ -177,51 +180,139 @@ static LogicalResult verifyNodes(Block &block) {
 /// (one graph, no symbol uses) is valid by construction. That the result
 /// verifies in full is what the import fuzzer checks on every input
 /// (fuzz/fuzz-import-inductor.cpp) and every lit test that reads an imported
-/// graph back (scheduler-opt verifies what it parses).
-static LogicalResult verifyImported(ModuleOp module) {
+/// graph back (scheduler-opt verifies what it parses). With `nodesVerified`,
+/// the graph's own fusion.node ops were verified as they were built.
+static LogicalResult verifyImported(ModuleOp module, bool nodesVerified) {
   for (Operation &op : *module.getBody()) {
     if (failed(verifyImportedOp(op)))
       return failure();
     if (auto graph = dyn_cast<GraphOp>(op))
-      if (failed(verifyNodes(graph.getBodyBlock())))
+      if (failed(verifyNodes(graph.getBodyBlock(), !nodesVerified)))
         return failure();
   }
   return success();
 }
 
-OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
-    InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
-    const InductorImportOptions &options, bool keepParsed, bool threads) {
+namespace {
+/// The files that come with a dump, read (loadCompanions).
+struct Companions {
   llvm::StringMap<FxPlaceholder> fx;
   llvm::StringMap<int64_t> sizeHints;
-  if (failed(loadFxGraph(sourceMgr, locator, options, dump.symbols, fx)) ||
-      failed(loadSizeHints(sourceMgr, locator, options, sizeHints)))
-    return nullptr;
-  SmallVector<ForeachList, 0> lists;
-  PyValueArena listValues;
-  if (failed(
-          loadForeachLists(sourceMgr, locator, options, listValues, lists)) ||
-      failed(createForeachNodes(dump, lists, locator)))
-    return nullptr;
   llvm::StringMap<BufferView> views;
   PyValueArena viewValues;
-  if (failed(loadBufferViews(sourceMgr, locator, options, dump.symbols,
-                             viewValues, views)))
-    return nullptr;
   llvm::StringSet<> signatureOutputs;
   bool haveSignature = false;
-  if (failed(loadSignatureOutputs(sourceMgr, locator, options,
-                                  signatureOutputs, haveSignature)))
+
+  /// Gives `importer` the buffer views and the signature's outputs.
+  void configure(GraphImporter &importer) const {
+    importer.setBufferViews(&views);
+    if (haveSignature)
+      importer.setSignatureOutputs(&signatureOutputs);
+  }
+};
+} // namespace
+
+/// Reads the foreach lists into `file` unless it holds them already.
+static LogicalResult readForeachLists(llvm::SourceMgr &sourceMgr,
+                                      const DumpLocator &locator,
+                                      const InductorImportOptions &options,
+                                      ForeachListFile &file) {
+  if (file.read)
+    return success();
+  file.read = succeeded(
+      loadForeachLists(sourceMgr, locator, options, file.values, file.lists));
+  return success(file.read);
+}
+
+/// Reads the files that come with the dump, in this order: the FX graph,
+/// the size hints, the foreach lists (unless `foreachLists` holds them;
+/// then given to `takeLists`), the buffer views and the signature.
+static LogicalResult
+loadCompanions(llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
+               const InductorImportOptions &options, InductorDump &dump,
+               ForeachListFile &foreachLists, Companions &files,
+               function_ref<LogicalResult(ArrayRef<ForeachList>)> takeLists) {
+  if (failed(loadFxGraph(sourceMgr, locator, options, dump.symbols,
+                         files.fx)) ||
+      failed(loadSizeHints(sourceMgr, locator, options, files.sizeHints)) ||
+      failed(readForeachLists(sourceMgr, locator, options, foreachLists)) ||
+      failed(takeLists(foreachLists.lists)))
+    return failure();
+  if (failed(loadBufferViews(sourceMgr, locator, options, dump.symbols,
+                             files.viewValues, files.views)))
+    return failure();
+  return loadSignatureOutputs(sourceMgr, locator, options,
+                              files.signatureOutputs, files.haveSignature);
+}
+
+/// Attaches the extern calls to the built module and verifies it once.
+static LogicalResult finishModule(llvm::SourceMgr &sourceMgr, ModuleOp module,
+                                  const InductorImportOptions &options,
+                                  bool nodesVerified) {
+  if (failed(loadExternCalls(sourceMgr, module, options)))
+    return failure();
+  return verifyImported(module, nodesVerified);
+}
+
+OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
+    InductorDump &dump, llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
+    const InductorImportOptions &options, bool keepParsed, bool threads,
+    ForeachListFile *foreachLists) {
+  ForeachListFile ownLists;
+  Companions files;
+  if (failed(loadCompanions(sourceMgr, locator, options, dump,
+                            foreachLists ? *foreachLists : ownLists, files,
+                            [&](ArrayRef<ForeachList> lists) {
+                              return createForeachNodes(dump, lists, locator);
+                            })))
     return nullptr;
-  GraphImporter importer(dump, locator, options, fx, sizeHints, keepParsed,
-                         threads);
-  importer.setBufferViews(&views);
-  if (haveSignature)
-    importer.setSignatureOutputs(&signatureOutputs);
+  GraphImporter importer(dump, locator, options, files.fx, files.sizeHints,
+                         keepParsed, threads);
+  files.configure(importer);
   OwningOpRef<ModuleOp> module = importer.run();
-  // Verified once, with the extern calls attached.
-  if (module && (failed(loadExternCalls(sourceMgr, *module, options)) ||
-                 failed(verifyImported(*module))))
+  if (module && failed(finishModule(sourceMgr, *module, options,
+                                    /*nodesVerified=*/false)))
+    return nullptr;
+  return module;
+}
+
+/// The import in one pass over the dump (GraphImporter::runOnePass), with
+/// the files that come with it read first. Reports nothing: null when it
+/// fails or meets what only the import of the parsed dump handles (foreach
+/// lists, size symbols, a buffer referenced before a node writes it, ...;
+/// runOnePass lists them), whenever anything was diagnosed, and, with
+/// `threads`, at the node from which the loop bodies are built on them.
+/// The foreach lists are read first, into `foreachLists`: a dump with
+/// lists is left to the other import (createForeachNodes regroups and
+/// sorts the whole dump), which takes them from there.
+static OwningOpRef<ModuleOp>
+importInOnePass(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+                const InductorImportOptions &options, bool threads,
+                ForeachListFile &foreachLists) {
+  bool diagnosed = false;
+  ScopedDiagnosticHandler silence(context, [&](Diagnostic &) {
+    diagnosed = true;
+    return success();
+  });
+  DumpLocator locator(sourceMgr, context);
+  if (failed(readForeachLists(sourceMgr, locator, options, foreachLists)) ||
+      !foreachLists.lists.empty())
+    return nullptr;
+  InductorDump dump;
+  Companions files;
+  if (failed(loadCompanions(
+          sourceMgr, locator, options, dump, foreachLists, files,
+          [](ArrayRef<ForeachList>) { return success(); })))
+    return nullptr;
+  GraphImporter importer(dump, locator, options, files.fx, files.sizeHints,
+                         /*keepParsed=*/false, /*threads=*/false);
+  files.configure(importer);
+  DumpNodeStream stream(sourceMgr.getMainFileID(), locator, dump);
+  OwningOpRef<ModuleOp> module = importer.runOnePass(
+      stream, threads ? options.parallelMinNodes : ~size_t(0));
+  if (!module ||
+      failed(finishModule(sourceMgr, *module, options, /*nodesVerified=*/true)) ||
+      diagnosed)
     return nullptr;
   return module;
 }
@@ -241,13 +332,25 @@ mlir::fusion::importInductorDump(llvm::SourceMgr &sourceMgr,
   context->disableMultithreading();
   llvm::scope_exit restore(
       [&] { context->disableMultithreading(!threaded); });
+  // A large dump's nodes are built as they are parsed, unless the dump is
+  // parsed and built on the context's threads. The dumps that import
+  // cannot take, and every dump with an error, are parsed whole and then
+  // imported, which reports the errors in their order.
+  size_t dumpBytes =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferSize();
+  ForeachListFile foreachLists;
+  if (dumpBytes >= options.onePassMinBytes &&
+      (!threads || dumpBytes < options.parallelParseMinBytes))
+    if (OwningOpRef<ModuleOp> module = importInOnePass(
+            sourceMgr, context, options, threads, foreachLists))
+      return module;
   DumpLocator locator(sourceMgr, context);
   InductorDump dump;
   if (failed(parseInductorDump(sourceMgr.getMainFileID(), locator, dump,
                                threads, options.parallelParseMinBytes)))
     return nullptr;
   return importParsedDump(dump, sourceMgr, locator, options,
-                          /*keepParsed=*/false, threads);
+                          /*keepParsed=*/false, threads, &foreachLists);
 }
 
 void mlir::fusion::printInductorImportTable(llvm::raw_ostream &os) {

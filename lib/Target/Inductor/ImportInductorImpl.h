@@ -61,15 +61,20 @@ struct FxPlaceholder {
   bool hasStrides = false;
 };
 
+struct ForeachListFile;
+
 /// Builds and verifies the graph of a parsed dump. Unless `keepParsed`,
 /// frees each node's layout lines, body and dependences once they are
 /// used, leaving the nodes' outputs. With `threads`, builds the loop bodies
 /// of a large graph on the context's threads (enabling them for that time).
+/// Takes the foreach lists from `foreachLists` when it holds them already
+/// read.
 OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
                                        llvm::SourceMgr &sourceMgr,
                                        const DumpLocator &locator,
                                        const InductorImportOptions &options,
-                                       bool keepParsed, bool threads);
+                                       bool keepParsed, bool threads,
+                                       ForeachListFile *foreachLists = nullptr);
 
 /// What verify(&op, /*verifyRecursively=*/false) checks of an op the
 /// importer built, with the same diagnostics, except MLIR's dominance check
@@ -97,6 +102,15 @@ struct ForeachList {
   StringRef name;
   const char *loc;
   SmallVector<std::pair<StringRef, const char *>, 16> names;
+};
+
+/// The foreach lists of a dump and the values they were read into.
+struct ForeachListFile {
+  SmallVector<ForeachList, 0> lists;
+  PyValueArena values;
+  /// Whether they were read (none when there is no file) without an error:
+  /// reading them again would give the same lists and report nothing.
+  bool read = false;
 };
 
 /// Reads the foreach lists given in the options, or `foreach_lists.json`
@@ -255,7 +269,26 @@ public:
     signatureOutputs = outputs;
   }
 
+  /// Builds the graph of the parsed dump: indexes its nodes, collects the
+  /// graph inputs, then builds the nodes in order.
   OwningOpRef<ModuleOp> run();
+
+  /// Builds the graph while `stream` reads the dump, a window of nodes at a
+  /// time: each node is indexed, its references noted, its op built and,
+  /// for a fusion.node, verified while its parsed form is still in the
+  /// caches; then the window is freed. What the
+  /// whole dump decides is gathered as the nodes come or settled at the
+  /// end: the graph inputs get stand-in arguments at their first reference
+  /// and their place in natural order at the end. Fails (not always with a
+  /// diagnostic) on any error, and wherever a later node could change what
+  /// run() builds for an earlier one: a buffer referenced before a node
+  /// writes it, a graph input whose layout line comes after the FX graph
+  /// typed it differently, a concatenation's part (built before the
+  /// concatenation), a size symbol (numbered in another order than the
+  /// parse of the whole dump numbers them), a graph device no node up to
+  /// the current one names, and at the `maxNodes`-th node. The caller then
+  /// imports with run(), which reports what is wrong.
+  OwningOpRef<ModuleOp> runOnePass(DumpNodeStream &stream, size_t maxNodes);
 
 private:
   friend class BodyImporter;
@@ -273,6 +306,18 @@ private:
       const DumpNode &node,
       SmallVectorImpl<std::pair<StringRef, const char *>> &outputBuffers);
   LogicalResult indexNodes(const DumpNode &node);
+  /// What run() and runOnePass() do once the nodes are built: the graph's
+  /// outputs (`outputBuffers`, less the alias classes' members the graph
+  /// does not return), its size symbols and its function type.
+  LogicalResult
+  finishGraph(GraphOp graph, Location fileLoc,
+              const llvm::StringSet<> &aliasClassMembers,
+              ArrayRef<std::pair<StringRef, const char *>> outputBuffers);
+  /// Adds the buffers of `node` that alias another or that another aliases
+  /// to `members` (with a signature, the graph returns only those of them
+  /// it names).
+  static void collectAliasClassMembers(const DumpNode &node,
+                                       llvm::StringSet<> &members);
   LogicalResult buildNode(const DumpNode &node);
   LogicalResult buildSchedulerNode(const DumpNode &node);
   LogicalResult buildContainer(const DumpNode &node);
@@ -332,6 +377,23 @@ private:
   /// refer to and the `<name>_layout` lines, which it checks against each
   /// other; then frees those lines unless the parsed dump is kept.
   LogicalResult collectInputs();
+  /// Notes the buffers `node` refers to that no node indexed so far writes
+  /// (graph inputs, in order of first reference) and checks its
+  /// `<name>_layout` lines against the layouts known so far. In the
+  /// one-pass import, also gives each new input a stand-in argument of its
+  /// type.
+  LogicalResult noteInputs(const DumpNode &node);
+  /// The type of graph input `name`, first referenced at `at`: from its
+  /// first `<name>_layout` line, else from the FX graph.
+  FailureOr<Type> inputType(StringRef name, const char *at);
+  /// The one-pass import's graph inputs in natural order: real arguments
+  /// of `graph` in place of the stand-ins, each taking its stand-in's uses
+  /// in the order they were made. Fails when a node wrote a buffer after
+  /// an earlier node's reference or layout line took it for an input.
+  LogicalResult finishInputs(GraphOp graph, Location fileLoc);
+  /// A copy of `layout` that outlives its node (the one-pass import frees
+  /// each node once built): one for each layout text the parser knows.
+  const DumpLayout *keepLayout(const DumpLayout &layout);
   /// The buffer type of a layout on the graph's device; `graphInput`
   /// also accepts a zero-dimensional CPU tensor, which Inductor passes to
   /// the device's kernels by value (`GraphLowering.is_unspec_arg`).
@@ -397,14 +459,37 @@ private:
   StringAttr dumpFile;
   unsigned dumpBufferId = 0;
 
-  /// Every node and buffer of the dump, keyed by their names in the dump's
-  /// text (which outlives the importer): dense maps keep the key in the
-  /// bucket, where a StringMap allocates an entry for each key and a lookup
-  /// reads it (a million of each, and a cache miss more per lookup, at 1M
-  /// nodes).
-  llvm::DenseMap<StringRef, const DumpNode *> nodesByName;
-  llvm::DenseMap<StringRef, std::pair<const DumpNode *, const DumpBuffer *>>
-      buffers;
+  /// A buffer some node writes: the node (parsed until it is built, so
+  /// followed only for a node not built yet: the index is at least
+  /// nodesBuilt), the buffer's layout and place, and the node's number in
+  /// the order of indexNodes (a container before its members).
+  struct ProducedBuffer {
+    const DumpNode *node;
+    const DumpLayout *layout;
+    const char *loc;
+    unsigned nodeIndex;
+  };
+  /// Every node (its place) and buffer of the dump, keyed by their names
+  /// in the dump's text (which outlives the importer): dense maps keep the
+  /// key in the bucket, where a StringMap allocates an entry for each key
+  /// and a lookup reads it (a million of each, and a cache miss more per
+  /// lookup, at 1M nodes).
+  llvm::DenseMap<StringRef, const char *> nodesByName;
+  llvm::DenseMap<StringRef, ProducedBuffer> buffers;
+  /// Nodes indexed and nodes whose build has started, in the same order.
+  unsigned nodesIndexed = 0, nodesBuilt = 0;
+  /// Whether this is the one-pass import (runOnePass), and its graph,
+  /// whose arguments are the inputs' stand-ins until finishInputs.
+  bool onePass = false;
+  GraphOp onePassGraph;
+  /// The graph inputs met so far: the first reference of each, and the
+  /// first `<name>_layout` line of each that has one (in the one-pass
+  /// import, copies: keepLayout).
+  llvm::StringMap<std::pair<StringRef, const char *>> firstReference;
+  llvm::StringMap<const DumpLayout *> inputLayouts;
+  /// keepLayout's copies, by the text the parser first read them at.
+  llvm::SpecificBumpPtrAllocator<DumpLayout> layoutCopies;
+  llvm::DenseMap<const char *, const DumpLayout *> layoutsByText;
   /// The text of those keys, copied side by side (keepName): a lookup
   /// compares the name it is given with the text of every key of that
   /// length it probes, which in the dump lies where the node or buffer was

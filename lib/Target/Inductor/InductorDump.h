@@ -386,6 +386,27 @@ LogicalResult parseInductorDump(unsigned bufferId, const DumpLocator &locator,
                                 InductorDump &dump, bool threads = false,
                                 size_t parallelMinBytes = 0);
 
+/// Reads the dump in buffer `bufferId` one node at a time, as
+/// parseInductorDump does without threads, numbering the size symbols in
+/// `dump`: the one-pass import (importInductorDump) builds each node while
+/// its parsed form is still in the caches, then frees it.
+class DumpNodeStream {
+public:
+  DumpNodeStream(unsigned bufferId, const DumpLocator &locator,
+                 InductorDump &dump);
+  ~DumpNodeStream();
+  /// The checks of the whole file, then the first node's place: fails as
+  /// parseInductorDump does before it reads a node.
+  LogicalResult start();
+  /// The next node, null after the last one; fails on a malformed node as
+  /// parseInductorDump does there.
+  LogicalResult next(std::unique_ptr<DumpNode> &node);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
 /// A scheduler node class the dump prints (`op0: SchedulerNode(...)`).
 struct SchedulerNodeKind {
   StringRef name;

@@ -88,6 +88,14 @@ void mlir::fusion::registerInductorTranslations() {
                      "way"),
       llvm::cl::init(InductorImportOptions::kDefaultParallelParseMinBytes),
       llvm::cl::cat(category));
+  static llvm::cl::opt<uint64_t> onePassMinBytes(
+      "inductor-one-pass-min-bytes",
+      llvm::cl::desc("Build each node as soon as it is parsed, in one pass "
+                     "over the dump, when the dump has at least this many "
+                     "bytes and is not parsed on the context's threads; the "
+                     "output is the same either way"),
+      llvm::cl::init(InductorImportOptions::kDefaultOnePassMinBytes),
+      llvm::cl::cat(category));
 
   static llvm::cl::opt<bool> emitBytecode(
       "emit-bytecode",
@@ -110,6 +118,7 @@ void mlir::fusion::registerInductorTranslations() {
     opts.noSignatureLookup = noSignatureLookup;
     opts.parallelMinNodes = parallelMinNodes;
     opts.parallelParseMinBytes = parallelParseMinBytes;
+    opts.onePassMinBytes = onePassMinBytes;
     return opts;
   };
   auto registerDialects = [](DialectRegistry &registry) {

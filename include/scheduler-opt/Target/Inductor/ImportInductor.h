@@ -82,6 +82,13 @@ struct InductorImportOptions {
   /// the threads cost.
   uint64_t parallelParseMinBytes = kDefaultParallelParseMinBytes;
   static constexpr uint64_t kDefaultParallelParseMinBytes = 1 << 20;
+  /// Build each node as soon as it is parsed, in one pass over the dump,
+  /// when the dump has at least this many bytes and is not parsed on the
+  /// context's threads; the output and the diagnostics are the same either
+  /// way. A smaller dump's parsed form stays in the caches between the
+  /// passes of the other import, which costs fewer instructions.
+  uint64_t onePassMinBytes = kDefaultOnePassMinBytes;
+  static constexpr uint64_t kDefaultOnePassMinBytes = 1 << 20;
 };
 
 /// Imports the Inductor dump held by the main buffer of `sourceMgr` into a
