@@ -36,9 +36,10 @@ Value codegen::shuffleScalar(OpBuilder &b, Location loc, Value value,
   if (width == 32)
     return shuffle(value);
   Type intType = b.getIntegerType(width);
-  Value bits = isa<FloatType>(type)
-                   ? arith::BitcastOp::create(b, loc, intType, value).getResult()
-                   : value;
+  Value bits =
+      isa<FloatType>(type)
+          ? arith::BitcastOp::create(b, loc, intType, value).getResult()
+          : value;
   Value result;
   if (width == 64) {
     Value lo = arith::TruncIOp::create(b, loc, i32, bits);
@@ -64,12 +65,10 @@ Value codegen::shuffleScalar(OpBuilder &b, Location loc, Value value,
 /// `values` from lane `lane` (an `index`) of the warp.
 static SmallVector<Value> shuffleFrom(OpBuilder &b, Location loc,
                                       ValueRange values, Value lane) {
-  Value source =
-      arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lane);
+  Value source = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), lane);
   SmallVector<Value> result;
   for (Value v : values)
-    result.push_back(
-        shuffleScalar(b, loc, v, source, gpu::ShuffleMode::IDX));
+    result.push_back(shuffleScalar(b, loc, v, source, gpu::ShuffleMode::IDX));
   return result;
 }
 
@@ -79,8 +78,7 @@ static FailureOr<Partial> combinePartials(OpBuilder &b, Location loc,
                                           ScanCombineFn combine,
                                           const Partial &first,
                                           const Partial &second) {
-  FailureOr<SmallVector<Value>> both =
-      combine(b, first.values, second.values);
+  FailureOr<SmallVector<Value>> both = combine(b, first.values, second.values);
   if (failed(both))
     return failure();
   if (!first.present && !second.present)
@@ -88,7 +86,8 @@ static FailureOr<Partial> combinePartials(OpBuilder &b, Location loc,
   Partial result;
   // Present when either is (null: always).
   if (first.present && second.present)
-    result.present = arith::OrIOp::create(b, loc, first.present, second.present);
+    result.present =
+        arith::OrIOp::create(b, loc, first.present, second.present);
   for (auto [v, a, c] : llvm::zip(*both, first.values, second.values)) {
     if (!first.present) {
       // `first` is there: `second` may not be.
@@ -126,9 +125,9 @@ warpInclusiveScan(OpBuilder &b, Location loc, ScanCombineFn combine,
     for (Value v : inclusive.values)
       before.values.push_back(
           shuffleScalar(b, loc, v, by, gpu::ShuffleMode::UP));
-    before.present = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::uge, lane,
-        arith::ConstantIndexOp::create(b, loc, offset));
+    before.present =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, lane,
+                              arith::ConstantIndexOp::create(b, loc, offset));
     FailureOr<Partial> next =
         combinePartials(b, loc, combine, before, inclusive);
     if (failed(next))
@@ -138,224 +137,62 @@ warpInclusiveScan(OpBuilder &b, Location loc, ScanCombineFn combine,
   return inclusive.values;
 }
 
-LogicalResult codegen::emitBlockRowScan(OpBuilder &b, Location loc,
-                                        gpu::GPUFuncOp kernel, Value tid,
-                                        int64_t blockSize,
-                                        int64_t elementsPerThread,
-                                        const ScanRowAccess &row,
-                                        TypeRange types,
-                                        ScanCombineFn combine,
-                                        int64_t &sharedBytes) {
-  assert(blockSize % kWarpSize == 0 && "a block scan takes whole warps");
-  OpBuilder::InsertionGuard guard(b);
-  auto index = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  // The other threads' elements of the row are written.
+/// Starts a row's scan: a barrier (other threads may have written the
+/// row), then, for a row whose length is only known at run time, an
+/// `scf.if` that the row is not empty (the same for the whole block, so
+/// the barriers after it are reached by all threads or none) with `b` in
+/// it. Returns the thread's index (`tid`) as an `index`.
+static Value beginRowScan(OpBuilder &b, Location loc, const ScanRowAccess &row,
+                          Value tid) {
   gpu::BarrierOp::create(b, loc);
-  Value size = row.size;
-  // A row whose length is only known at run time may be empty (the same
-  // for the whole block: the barriers below are reached by all or none).
   if (ShapedType::isDynamic(row.staticSize)) {
-    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                           size, index(0));
+    Value nonEmpty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, row.size,
+                              arith::ConstantIndexOp::create(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
-  Value thread = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), tid);
-  Value warp = arith::DivUIOp::create(b, loc, thread, index(kWarpSize));
-  Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarpSize));
-  int64_t numWarps = blockSize / kWarpSize;
-  // One total per warp and value of the tuple.
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  SmallVector<Value> slots;
-  for (Type type : types) {
-    slots.push_back(kernel.addWorkgroupAttribution(
-        MemRefType::get({numWarps}, type, AffineMap(), workgroup), loc));
-    sharedBytes +=
-        numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
-  }
-  int64_t k = elementsPerThread;
-  int64_t chunk = blockSize * k;
-  Value numChunks =
-      row.staticSize != ShapedType::kDynamic
-          ? index(llvm::divideCeil(row.staticSize, chunk))
-          : arith::CeilDivUIOp::create(b, loc, size, index(chunk)).getResult();
-  // The carry: the total of the chunks before, absent in the first.
-  SmallVector<Value> init;
-  for (Type type : types)
-    init.push_back(arith::ConstantOp::create(
-        b, loc, cast<TypedAttr>(b.getZeroAttr(type))));
-  init.push_back(arith::ConstantIntOp::create(b, loc, 0, 1));
-  LogicalResult result = success();
-  scf::ForOp::create(
-      b, loc, index(0), numChunks, index(1), init,
-      [&](OpBuilder &fb, Location, Value c, ValueRange iterArgs) {
-        OpBuilder::InsertionGuard bodyGuard(b);
-        b.setInsertionPoint(fb.getInsertionBlock(), fb.getInsertionPoint());
-        auto yieldCarry = [&](ValueRange carry) {
-          scf::YieldOp::create(b, loc, carry);
-        };
-        Partial carry{SmallVector<Value>(iterArgs.drop_back()),
-                      iterArgs.back()};
-        // This thread's elements: first .. first + k - 1 (clamped into the
-        // row; those past it are not written back).
-        Value first = arith::AddIOp::create(
-            b, loc, arith::MulIOp::create(b, loc, c, index(chunk)),
-            arith::MulIOp::create(b, loc, thread, index(k)));
-        FailureOr<SmallVector<SmallVector<Value>>> elements =
-            row.load(b, first, k);
-        if (failed(elements)) {
-          result = failure();
-          return yieldCarry(iterArgs);
-        }
-        SmallVector<SmallVector<Value>> scanned = {elements->front()};
-        for (const SmallVector<Value> &element :
-             ArrayRef(*elements).drop_front()) {
-          FailureOr<SmallVector<Value>> next =
-              combine(b, scanned.back(), element);
-          if (failed(next)) {
-            result = failure();
-            return yieldCarry(iterArgs);
-          }
-          scanned.push_back(*next);
-        }
-        // The threads' totals, scanned across the warp.
-        FailureOr<SmallVector<Value>> inclusive =
-            warpInclusiveScan(b, loc, combine, scanned.back(), lane);
-        if (failed(inclusive)) {
-          result = failure();
-          return yieldCarry(iterArgs);
-        }
-        Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-        Partial lanesBefore;
-        for (Value v : *inclusive)
-          lanesBefore.values.push_back(
-              shuffleScalar(b, loc, v, one, gpu::ShuffleMode::UP));
-        lanesBefore.present = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ne, lane, index(0));
-        Partial chunkTotal, warpsBefore;
-        if (numWarps == 1) {
-          // One warp: its last lane has the chunk's total.
-          chunkTotal.values =
-              shuffleFrom(b, loc, *inclusive, index(kWarpSize - 1));
-          warpsBefore = Partial{chunkTotal.values,
-                                arith::ConstantIntOp::create(b, loc, 0, 1)};
-        } else {
-          // The warp's last lane publishes the warp's total; after a
-          // barrier, lane l of every warp takes warp l's and the warp
-          // scans them: lane w then holds the total of warps 0 to w.
-          {
-            OpBuilder::InsertionGuard publishGuard(b);
-            Value isLast = arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::eq, lane, index(kWarpSize - 1));
-            auto ifOp =
-                scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
-            b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-            for (auto [v, slot] : llvm::zip(*inclusive, slots))
-              memref::StoreOp::create(b, loc, v, slot, ValueRange{warp});
-          }
-          gpu::BarrierOp::create(b, loc);
-          Value from = arith::MinUIOp::create(b, loc, lane, index(numWarps - 1));
-          SmallVector<Value> totals;
-          for (Value slot : slots)
-            totals.push_back(
-                memref::LoadOp::create(b, loc, slot, ValueRange{from}));
-          FailureOr<SmallVector<Value>> upTo =
-              warpInclusiveScan(b, loc, combine, totals, lane);
-          if (failed(upTo)) {
-            result = failure();
-            return yieldCarry(iterArgs);
-          }
-          chunkTotal.values = shuffleFrom(b, loc, *upTo, index(numWarps - 1));
-          Value hasBefore = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ne, warp, index(0));
-          Value previous = arith::SubIOp::create(
-              b, loc, arith::MaxUIOp::create(b, loc, warp, index(1)),
-              index(1));
-          warpsBefore =
-              Partial{shuffleFrom(b, loc, *upTo, previous), hasBefore};
-        }
-        FailureOr<Partial> prefix =
-            combinePartials(b, loc, combine, carry, warpsBefore);
-        if (succeeded(prefix))
-          prefix = combinePartials(b, loc, combine, *prefix, lanesBefore);
-        if (failed(prefix)) {
-          result = failure();
-          return yieldCarry(iterArgs);
-        }
-        SmallVector<SmallVector<Value>> results;
-        for (const SmallVector<Value> &element : scanned) {
-          FailureOr<Partial> out = combinePartials(
-              b, loc, combine, *prefix, Partial{element, Value()});
-          if (failed(out)) {
-            result = failure();
-            return yieldCarry(iterArgs);
-          }
-          results.push_back(out->values);
-        }
-        if (failed(row.store(b, first, results))) {
-          result = failure();
-          return yieldCarry(iterArgs);
-        }
-        FailureOr<Partial> nextCarry =
-            combinePartials(b, loc, combine, carry, chunkTotal);
-        if (failed(nextCarry)) {
-          result = failure();
-          return yieldCarry(iterArgs);
-        }
-        // The warps' totals are read before the next chunk's overwrite
-        // them (one warp has none).
-        if (numWarps > 1)
-          gpu::BarrierOp::create(b, loc);
-        SmallVector<Value> yielded(nextCarry->values);
-        yielded.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
-        yieldCarry(yielded);
-      });
-  // The results before other threads read them.
-  gpu::BarrierOp::create(b, loc);
-  return result;
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), tid);
 }
 
-LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
-                                            Value tid, int64_t lanesPerRow,
-                                            int64_t elementsPerThread,
-                                            const ScanRowAccess &row,
-                                            TypeRange types,
-                                            ScanCombineFn combine) {
-  assert(llvm::isPowerOf2_64(lanesPerRow) && lanesPerRow <= kWarpSize &&
-         "a row's lanes are an aligned group of a warp");
-  OpBuilder::InsertionGuard guard(b);
+namespace {
+/// What a chunk's threads of a row give each other past one warp's group
+/// of lanes (ChunkExchangeFn): the total of the threads before the
+/// thread's own group (absent: none), and the chunk's total.
+struct ChunkExchange {
+  std::optional<Partial> groupsBefore;
+  Partial chunkTotal;
+};
+
+/// From the inclusive scan of the threads' totals across the thread's
+/// group of lanes, the ChunkExchange of a chunk.
+using ChunkExchangeFn =
+    function_ref<FailureOr<ChunkExchange>(ArrayRef<Value> inclusive)>;
+} // namespace
+
+/// The loop over a row's chunks of `threadsPerRow` x `elementsPerThread`
+/// elements that both scans run (the file comment's steps): the thread
+/// (`threadInRow` of the row's threads, `lane` of its group of
+/// `groupWidth` lanes) scans its adjacent elements, the group's lanes
+/// their totals, `exchange` gives what lies past the group, and each
+/// element becomes carry . groups before . lanes before . its own, then
+/// is stored; `afterChunk` runs at the end of each chunk.
+static LogicalResult
+emitChunkLoop(OpBuilder &b, Location loc, const ScanRowAccess &row,
+              TypeRange types, ScanCombineFn combine, Value threadInRow,
+              Value lane, int64_t groupWidth, int64_t threadsPerRow,
+              int64_t elementsPerThread, ChunkExchangeFn exchange,
+              function_ref<void()> afterChunk) {
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // The other lanes' elements of the row are written.
-  gpu::BarrierOp::create(b, loc);
-  Value size = row.size;
-  // (A row length known at run time is the same for the whole block.)
-  if (ShapedType::isDynamic(row.staticSize)) {
-    Value nonEmpty = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                           size, index(0));
-    auto ifOp = scf::IfOp::create(b, loc, nonEmpty, /*withElseRegion=*/false);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  }
-  Value thread = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), tid);
-  // The thread's lane in its row's group, and the warp lane of the
-  // group's last.
-  Value lane = arith::RemUIOp::create(b, loc, thread, index(lanesPerRow));
-  Value lastOfRow = arith::AddIOp::create(
-      b, loc,
-      arith::SubIOp::create(
-          b, loc, arith::RemUIOp::create(b, loc, thread, index(kWarpSize)),
-          lane),
-      index(lanesPerRow - 1));
   int64_t k = elementsPerThread;
-  int64_t chunk = lanesPerRow * k;
+  int64_t chunk = threadsPerRow * k;
   Value numChunks =
       row.staticSize != ShapedType::kDynamic
           ? index(llvm::divideCeil(row.staticSize, chunk))
-          : arith::CeilDivUIOp::create(b, loc, size, index(chunk)).getResult();
+          : arith::CeilDivUIOp::create(b, loc, row.size, index(chunk))
+                .getResult();
   // The carry: the total of the chunks before, absent in the first.
   SmallVector<Value> init;
   for (Type type : types)
@@ -374,9 +211,11 @@ LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
         };
         Partial carry{SmallVector<Value>(iterArgs.drop_back()),
                       iterArgs.back()};
+        // This thread's elements: first .. first + k - 1 (clamped into the
+        // row; those past it are not written back).
         Value first = arith::AddIOp::create(
             b, loc, arith::MulIOp::create(b, loc, c, index(chunk)),
-            arith::MulIOp::create(b, loc, lane, index(k)));
+            arith::MulIOp::create(b, loc, threadInRow, index(k)));
         FailureOr<SmallVector<SmallVector<Value>>> elements =
             row.load(b, first, k);
         if (failed(elements))
@@ -390,9 +229,9 @@ LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
             return fail();
           scanned.push_back(*next);
         }
-        // The lanes' totals, scanned across the row's lanes only.
+        // The threads' totals, scanned across the group's lanes.
         FailureOr<SmallVector<Value>> inclusive = warpInclusiveScan(
-            b, loc, combine, scanned.back(), lane, lanesPerRow);
+            b, loc, combine, scanned.back(), lane, groupWidth);
         if (failed(inclusive))
           return fail();
         Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
@@ -402,17 +241,21 @@ LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
               shuffleScalar(b, loc, v, one, gpu::ShuffleMode::UP));
         lanesBefore.present = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ne, lane, index(0));
-        // The chunk's total, from the row's last lane.
-        Partial chunkTotal{shuffleFrom(b, loc, *inclusive, lastOfRow),
-                           Value()};
-        FailureOr<Partial> prefix =
-            combinePartials(b, loc, combine, carry, lanesBefore);
+        FailureOr<ChunkExchange> exchanged = exchange(*inclusive);
+        if (failed(exchanged))
+          return fail();
+        FailureOr<Partial> prefix = carry;
+        if (exchanged->groupsBefore)
+          prefix = combinePartials(b, loc, combine, *prefix,
+                                   *exchanged->groupsBefore);
+        if (succeeded(prefix))
+          prefix = combinePartials(b, loc, combine, *prefix, lanesBefore);
         if (failed(prefix))
           return fail();
         SmallVector<SmallVector<Value>> results;
         for (const SmallVector<Value> &element : scanned) {
-          FailureOr<Partial> out = combinePartials(
-              b, loc, combine, *prefix, Partial{element, Value()});
+          FailureOr<Partial> out = combinePartials(b, loc, combine, *prefix,
+                                                   Partial{element, Value()});
           if (failed(out))
             return fail();
           results.push_back(out->values);
@@ -420,14 +263,119 @@ LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
         if (failed(row.store(b, first, results)))
           return fail();
         FailureOr<Partial> nextCarry =
-            combinePartials(b, loc, combine, carry, chunkTotal);
+            combinePartials(b, loc, combine, carry, exchanged->chunkTotal);
         if (failed(nextCarry))
           return fail();
+        afterChunk();
         SmallVector<Value> yielded(nextCarry->values);
         yielded.push_back(arith::ConstantIntOp::create(b, loc, 1, 1));
         scf::YieldOp::create(b, loc, yielded);
       });
-  // The results before other lanes read them.
+  // The results before other threads read them.
   gpu::BarrierOp::create(b, loc);
   return result;
+}
+
+LogicalResult codegen::emitBlockRowScan(
+    OpBuilder &b, Location loc, gpu::GPUFuncOp kernel, Value tid,
+    int64_t blockSize, int64_t elementsPerThread, const ScanRowAccess &row,
+    TypeRange types, ScanCombineFn combine, int64_t &sharedBytes) {
+  assert(blockSize % kWarpSize == 0 && "a block scan takes whole warps");
+  OpBuilder::InsertionGuard guard(b);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value thread = beginRowScan(b, loc, row, tid);
+  Value warp = arith::DivUIOp::create(b, loc, thread, index(kWarpSize));
+  Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarpSize));
+  int64_t numWarps = blockSize / kWarpSize;
+  // One total per warp and value of the tuple.
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<Value> slots;
+  for (Type type : types) {
+    slots.push_back(kernel.addWorkgroupAttribution(
+        MemRefType::get({numWarps}, type, AffineMap(), workgroup), loc));
+    sharedBytes +=
+        numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+  }
+  auto exchange = [&](ArrayRef<Value> inclusive) -> FailureOr<ChunkExchange> {
+    if (numWarps == 1) {
+      // One warp: its last lane has the chunk's total.
+      Partial chunkTotal{shuffleFrom(b, loc, inclusive, index(kWarpSize - 1)),
+                         Value()};
+      return ChunkExchange{Partial{chunkTotal.values,
+                                   arith::ConstantIntOp::create(b, loc, 0, 1)},
+                           chunkTotal};
+    }
+    // The warp's last lane publishes the warp's total; after a barrier,
+    // lane l of every warp takes warp l's and the warp scans them: lane w
+    // then holds the total of warps 0 to w.
+    {
+      OpBuilder::InsertionGuard publishGuard(b);
+      Value isLast = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           lane, index(kWarpSize - 1));
+      auto ifOp = scf::IfOp::create(b, loc, isLast, /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      for (auto [v, slot] : llvm::zip(inclusive, slots))
+        memref::StoreOp::create(b, loc, v, slot, ValueRange{warp});
+    }
+    gpu::BarrierOp::create(b, loc);
+    Value from = arith::MinUIOp::create(b, loc, lane, index(numWarps - 1));
+    SmallVector<Value> totals;
+    for (Value slot : slots)
+      totals.push_back(memref::LoadOp::create(b, loc, slot, ValueRange{from}));
+    FailureOr<SmallVector<Value>> upTo =
+        warpInclusiveScan(b, loc, combine, totals, lane);
+    if (failed(upTo))
+      return failure();
+    Partial chunkTotal{shuffleFrom(b, loc, *upTo, index(numWarps - 1)),
+                       Value()};
+    Value hasBefore =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, warp, index(0));
+    Value previous = arith::SubIOp::create(
+        b, loc, arith::MaxUIOp::create(b, loc, warp, index(1)), index(1));
+    return ChunkExchange{
+        Partial{shuffleFrom(b, loc, *upTo, previous), hasBefore}, chunkTotal};
+  };
+  // The warps' totals are read before the next chunk's overwrite them (one
+  // warp has none).
+  auto afterChunk = [&] {
+    if (numWarps > 1)
+      gpu::BarrierOp::create(b, loc);
+  };
+  return emitChunkLoop(b, loc, row, types, combine, thread, lane, kWarpSize,
+                       blockSize, elementsPerThread, exchange, afterChunk);
+}
+
+LogicalResult codegen::emitLaneGroupRowScan(OpBuilder &b, Location loc,
+                                            Value tid, int64_t lanesPerRow,
+                                            int64_t elementsPerThread,
+                                            const ScanRowAccess &row,
+                                            TypeRange types,
+                                            ScanCombineFn combine) {
+  assert(llvm::isPowerOf2_64(lanesPerRow) && lanesPerRow <= kWarpSize &&
+         "a row's lanes are an aligned group of a warp");
+  OpBuilder::InsertionGuard guard(b);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value thread = beginRowScan(b, loc, row, tid);
+  // The thread's lane in its row's group, and the warp lane of the
+  // group's last.
+  Value lane = arith::RemUIOp::create(b, loc, thread, index(lanesPerRow));
+  Value lastOfRow = arith::AddIOp::create(
+      b, loc,
+      arith::SubIOp::create(
+          b, loc, arith::RemUIOp::create(b, loc, thread, index(kWarpSize)),
+          lane),
+      index(lanesPerRow - 1));
+  // The chunk's total, from the row's last lane; nothing past the group.
+  auto exchange = [&](ArrayRef<Value> inclusive) -> FailureOr<ChunkExchange> {
+    return ChunkExchange{
+        std::nullopt,
+        Partial{shuffleFrom(b, loc, inclusive, lastOfRow), Value()}};
+  };
+  return emitChunkLoop(b, loc, row, types, combine, lane, lane, lanesPerRow,
+                       lanesPerRow, elementsPerThread, exchange, [] {});
 }
