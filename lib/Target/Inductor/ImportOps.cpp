@@ -448,6 +448,28 @@ static BodyValue *claimTarget(BodyEnv &env, StringRef target) {
   return inserted ? &it->second : nullptr;
 }
 
+/// The loop-index entry `name` is bound to in `env`, if it is one.
+static std::optional<unsigned> boundIndex(const BodyEnv &env, StringRef name) {
+  auto it = env.find(name);
+  if (it == env.end() || it->second.kind != BodyValue::Index)
+    return std::nullopt;
+  return it->second.index;
+}
+
+/// Ends the direct translation of a statement that binds `bound` (claimed
+/// by claimTarget) to a scalar: to `value`, or, where that failed (its
+/// error reported), to nothing, with `result` failed. True: the statement
+/// is taken either way.
+static bool bindDirect(BodyValue &bound, FailureOr<Value> value,
+                       LogicalResult &result) {
+  result = success(succeeded(value));
+  if (succeeded(value)) {
+    bound.kind = BodyValue::Scalar;
+    bound.value = *value;
+  }
+  return true;
+}
+
 /// Reads `'<text>'` off the front of `args` into `text` when the value
 /// parser would read it as that string: no escape, newline or other quote
 /// inside.
@@ -572,24 +594,16 @@ bool BodyImporter::loadDirect(const DumpStmt &stmt, StringRef args,
   StringRef text = args;
   if (!isValueName(text))
     return false;
-  auto indexIt = env.find(text);
-  if (indexIt == env.end() || indexIt->second.kind != BodyValue::Index)
+  std::optional<unsigned> index = boundIndex(env, text);
+  if (!index)
     return false;
-  unsigned index = indexIt->second.index;
   BodyValue *bound = claimTarget(env, stmt.target);
   if (!bound)
     return false;
-  result = failure();
   FailureOr<Value> buffer = readBuffer(buf, bufferAt, "load");
   if (failed(buffer))
-    return true;
-  FailureOr<Value> loaded = load(stmt, *buffer, index, text.data());
-  if (failed(loaded))
-    return true;
-  bound->kind = BodyValue::Scalar;
-  bound->value = *loaded;
-  result = success();
-  return true;
+    return bindDirect(*bound, failure(), result);
+  return bindDirect(*bound, load(stmt, *buffer, *index, text.data()), result);
 }
 
 LogicalResult BodyImporter::translateStore(const OpCall &c, const OpDef &def) {
@@ -750,24 +764,17 @@ bool BodyImporter::indexExprDirect(const DumpStmt &stmt, StringRef args,
   auto [name, dtype] = args.split(", ");
   if (!isDtypeName(dtype))
     return false;
-  auto it = env.find(name);
-  if (it == env.end() || it->second.kind != BodyValue::Index)
+  std::optional<unsigned> index = boundIndex(env, name);
+  if (!index)
     return false;
-  unsigned index = it->second.index;
   BodyValue *bound = claimTarget(env, stmt.target);
   if (!bound)
     return false;
-  result = failure();
   FailureOr<Type> type = dtypeArg(dtype, dtype.data());
   if (failed(type))
-    return true;
-  FailureOr<Value> value = indexExpr(stmt, index, name.data(), *type);
-  if (failed(value))
-    return true;
-  bound->kind = BodyValue::Scalar;
-  bound->value = *value;
-  result = success();
-  return true;
+    return bindDirect(*bound, failure(), result);
+  return bindDirect(*bound, indexExpr(stmt, *index, name.data(), *type),
+                    result);
 }
 
 LogicalResult BodyImporter::translateConstant(const OpCall &c,
@@ -798,17 +805,10 @@ bool BodyImporter::constantDirect(const DumpStmt &stmt, StringRef args,
   BodyValue *bound = claimTarget(env, stmt.target);
   if (!bound)
     return false;
-  result = failure();
   FailureOr<Type> type = dtypeArg(dtype, dtype.data());
   if (failed(type))
-    return true;
-  FailureOr<Value> v = literal(value, *type);
-  if (failed(v))
-    return true;
-  bound->kind = BodyValue::Scalar;
-  bound->value = *v;
-  result = success();
-  return true;
+    return bindDirect(*bound, failure(), result);
+  return bindDirect(*bound, literal(value, *type), result);
 }
 
 LogicalResult BodyImporter::translateToDtype(const OpCall &c,
@@ -1320,11 +1320,5 @@ bool BodyImporter::elementwiseDirect(const DumpStmt &stmt, const OpDef &def,
     value = logical(stmt, def, x, y);
   else
     value = where(stmt, x, y, operands[2]);
-  result = failure();
-  if (failed(value))
-    return true;
-  bound->kind = BodyValue::Scalar;
-  bound->value = *value;
-  result = success();
-  return true;
+  return bindDirect(*bound, value, result);
 }
