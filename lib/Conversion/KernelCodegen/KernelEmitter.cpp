@@ -1430,8 +1430,7 @@ LogicalResult KernelEmitter::emitRows(OpBuilder &b, ArrayRef<RowInstance> rows,
   for (auto [state, row] : llvm::zip(states, rows))
     state.scope.x = row.x;
   loadedValues = &layout.loadedValues;
-  auto forgetLoadedValues =
-      llvm::make_scope_exit([&] { loadedValues = nullptr; });
+  llvm::scope_exit forgetLoadedValues([&] { loadedValues = nullptr; });
   finishedRowOps.clear();
   fusedScanLevel.reset();
   if (!plan.rowOps.empty() && !plan.rowScratchInMemory &&
