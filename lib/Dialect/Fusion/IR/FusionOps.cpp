@@ -179,7 +179,7 @@ static void printIndex(OpAsmPrinter &p, Operation *, OperandRange indices,
     size_t len = 0;
     while (len < rest.size() && llvm::isDigit(rest[len]))
       ++len;
-    unsigned number;
+    unsigned number = 0;
     rest.take_front(len).getAsInteger(10, number);
     rest = rest.drop_front(len);
     if (kind == 'd') {

@@ -196,7 +196,7 @@ private:
       }
       return failure(parseExpr(expr) || parser.parseRParen());
     }
-    int64_t value;
+    int64_t value = 0;
     OptionalParseResult integer = parser.parseOptionalInteger(value);
     if (integer.has_value()) {
       if (failed(*integer))
