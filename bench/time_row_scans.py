@@ -15,9 +15,9 @@ a thread per row, as before block scans); --no-inductor times ours alone;
 Times are triton.testing.do_bench medians (ms, 10 ms warm-up, 50 ms of
 repeats) of the compiled function on fixed random inputs, which for
 kernels of some 20 us include the host's launch overhead, and the GPU's
-busy time per call under torch.profiler (kernel_us: kernels, copies and
-memsets of 20 calls, summed, per call). Writes row_scans[_L].json under
---out.
+busy time per call under torch.profiler (kernel_us, from
+backend_models.kernel_profile: kernels, copies and memsets of 20 calls,
+summed, per call). Writes row_scans[_L].json under --out.
 """
 import argparse
 import json
@@ -26,6 +26,7 @@ import os
 import torch
 import triton.testing
 
+from backend_models import kernel_profile
 from backend_models import so_backend  # noqa: F401  (registers the backend)
 
 # (name, rows, row length, dynamic)
@@ -49,19 +50,6 @@ def cumsum(x):
     return x.cumsum(1)
 
 
-def kernel_us(call, calls=20):
-    """The GPU's busy time per call (us) under torch.profiler."""
-    from torch.profiler import ProfilerActivity, profile
-    call()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            call()
-        torch.cuda.synchronize()
-    return sum(evt.time_range.elapsed_us() for evt in prof.events()
-               if evt.device_type == torch.autograd.DeviceType.CUDA) / calls
-
-
 def run(backend, dynamic, shapes, ptx_flags=None):
     torch._dynamo.reset()
     options = ({"fallback": False, "cache": False, "ptx_flags": ptx_flags}
@@ -78,7 +66,7 @@ def run(backend, dynamic, shapes, ptx_flags=None):
                                      return_mode="median")
         out.append({"rows": rows, "cols": cols, "rel_err": err, "ms": ms,
                     "gb_per_s": 2 * 4 * rows * cols / ms / 1e6,
-                    "kernel_us": kernel_us(lambda: fn(x))})
+                    "kernel_us": kernel_profile(lambda: fn(x), steps=20)["busy_ms"] * 1e3})
     return out
 
 
