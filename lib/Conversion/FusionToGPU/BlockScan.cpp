@@ -1,6 +1,7 @@
 //===- BlockScan.cpp - Scans of a row by a whole thread block -------------===//
 
 #include "scheduler-opt/Conversion/FusionToGPU/BlockScan.h"
+#include "scheduler-opt/Conversion/FusionToGPU/SharedMemory.h"
 #include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -290,15 +291,9 @@ LogicalResult codegen::emitBlockRowScan(
   Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarpSize));
   int64_t numWarps = blockSize / kWarpSize;
   // One total per warp and value of the tuple.
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   SmallVector<Value> slots;
-  for (Type type : types) {
-    slots.push_back(kernel.addWorkgroupAttribution(
-        MemRefType::get({numWarps}, type, AffineMap(), workgroup), loc));
-    sharedBytes +=
-        numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
-  }
+  for (Type type : types)
+    slots.push_back(addSharedArray(kernel, loc, numWarps, type, sharedBytes));
   auto exchange = [&](ArrayRef<Value> inclusive) -> FailureOr<ChunkExchange> {
     if (numWarps == 1) {
       // One warp: its last lane has the chunk's total.

@@ -39,6 +39,7 @@
 #include "scheduler-opt/Analysis/DependenceGraph.h"
 #include "scheduler-opt/Conversion/FusionToGPU/BlockScan.h"
 #include "scheduler-opt/Conversion/FusionToGPU/KernelConfigs.h"
+#include "scheduler-opt/Conversion/FusionToGPU/SharedMemory.h"
 #include "scheduler-opt/Conversion/FusionToGPU/TransposeTiles.h"
 #include "scheduler-opt/Conversion/KernelCodegen/HostLowering.h"
 #include "scheduler-opt/Conversion/KernelCodegen/KernelEmitter.h"
@@ -1119,17 +1120,11 @@ GPUHostTarget::blockAllReduceMany(OpBuilder &b, Location loc,
                                       createIntConstant(b, loc, indexType, 5));
   Value laneInWarp = arith::AndIOp::create(
       b, loc, tid, createIntConstant(b, loc, indexType, kWarpSize - 1));
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
   SmallVector<SmallVector<Value>> slots;
   for (const ReductionCombiner *combiner : combiners) {
     SmallVector<Value> &own = slots.emplace_back();
-    for (Type type : combiner->getAccumulatorTypes()) {
-      auto smemType = MemRefType::get({numWarps}, type, AffineMap(), workgroup);
-      own.push_back(kernel.addWorkgroupAttribution(smemType, loc));
-      sharedBytes +=
-          numWarps * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
-    }
+    for (Type type : combiner->getAccumulatorTypes())
+      own.push_back(addSharedArray(kernel, loc, numWarps, type, sharedBytes));
   }
   Value isLeader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, laneInWarp,
@@ -1173,8 +1168,6 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
     int64_t rowsPerBlock, int64_t numLanes, const ReductionCombiner &combiner,
     ValueRange acc) {
   Type indexType = tid.getType();
-  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                              gpu::AddressSpace::Workgroup);
   auto constant = [&](int64_t v) {
     return createIntConstant(b, loc, indexType, v);
   };
@@ -1197,12 +1190,8 @@ SmallVector<Value> GPUHostTarget::columnAllReduce(
   }
   int64_t numSlots = rowsPerBlock * slotsPerRow;
   SmallVector<Value> slots;
-  for (Type type : combiner.getAccumulatorTypes()) {
-    auto smemType = MemRefType::get({numSlots}, type, AffineMap(), workgroup);
-    slots.push_back(kernel.addWorkgroupAttribution(smemType, loc));
-    sharedBytes +=
-        numSlots * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
-  }
+  for (Type type : combiner.getAccumulatorTypes())
+    slots.push_back(addSharedArray(kernel, loc, numSlots, type, sharedBytes));
   // Each thread's partials go to slot `at` of every accumulator.
   auto publish = [&](Value at) {
     Value self = arith::IndexCastOp::create(b, loc, b.getIndexType(), at);
@@ -1297,11 +1286,7 @@ SmallVector<SmallVector<Value>> GPUHostTarget::splitAllReduce(
                                       getWorkspaceType(type), rows * split,
                                       /*zero=*/false));
   Value counters = makeGlobal("count", b.getI32Type(), rows, /*zero=*/true);
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  Value flag = kernel.addWorkgroupAttribution(
-      MemRefType::get({1}, b.getI32Type(), AffineMap(), workgroup), loc);
-  sharedBytes += 4;
+  Value flag = addSharedArray(kernel, loc, 1, b.getI32Type(), sharedBytes);
 
   auto toIndex = [&](Value v) {
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v).getResult();
@@ -1718,15 +1703,8 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
     layout.allocateRowArray = [this, kernel, rowsPerBlock](
                                   OpBuilder &, Location cl,
                                   MemRefType type) mutable -> Value {
-      Type element = type.getElementType();
-      int64_t elements = type.getNumElements() * rowsPerBlock;
-      sharedBytes +=
-          elements * std::max<int64_t>(element.getIntOrFloatBitWidth() / 8, 1);
-      return kernel.addWorkgroupAttribution(
-          MemRefType::get({elements}, element, AffineMap(),
-                          gpu::AddressSpaceAttr::get(
-                              cl.getContext(), gpu::AddressSpace::Workgroup)),
-          cl);
+      return addSharedArray(kernel, cl, type.getNumElements() * rowsPerBlock,
+                            type.getElementType(), sharedBytes);
     };
   }
   layout.persistent = mapping.persistent;
