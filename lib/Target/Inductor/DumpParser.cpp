@@ -560,9 +560,7 @@ static bool isIdentifier(StringRef name) {
 /// `suffix` identifier characters that the identifier ends with).
 static size_t findAfterIdentifier(StringRef text, StringRef sep,
                                   size_t suffix = 0) {
-  size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
+  size_t n = identLength(text);
   // The first `n` characters continue a name: the part before `sep` is
   // an identifier if it is not empty and does not start with a digit.
   if (n <= suffix || !text.drop_front(n - suffix).starts_with(sep) ||

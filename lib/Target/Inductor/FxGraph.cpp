@@ -67,8 +67,7 @@ LogicalResult mlir::fusion::inductor::readFxPlaceholders(
       rest = rest.drop_front();
       return success();
     }
-    StringRef name =
-        rest.take_front(llvm::find_if_not(rest, isIdentChar) - rest.begin());
+    StringRef name = rest.take_front(identLength(rest));
     if (name.empty())
       return locator.emitError(rest.data()) << "expected a parameter name";
     rest = rest.drop_front(name.size()).ltrim(' ');

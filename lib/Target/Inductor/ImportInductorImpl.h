@@ -604,13 +604,6 @@ struct BodyNameInfo : llvm::DenseMapInfo<StringRef> {
 
 /// Helpers of the statements read straight from their text
 /// (BodyImporter::translateDirect).
-/// The number of identifier characters at the front of `text`.
-inline size_t identLength(StringRef text) {
-  size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
-  return n;
-}
 /// Whether `name` is all of an identifier that the value parser reads as a
 /// name (not a number, `inf`, `nan`, `True` or `False`).
 inline bool isValueName(StringRef name) {

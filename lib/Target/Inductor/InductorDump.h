@@ -51,6 +51,15 @@ inline bool isIdentChar(char c) {
   return table[static_cast<unsigned char>(c)];
 }
 
+/// The number of identifier characters (isIdentChar) at the front of
+/// `text`.
+inline size_t identLength(StringRef text) {
+  size_t n = 0;
+  while (n < text.size() && isIdentChar(text[n]))
+    ++n;
+  return n;
+}
+
 //===----------------------------------------------------------------------===//
 // Python values
 //===----------------------------------------------------------------------===//
