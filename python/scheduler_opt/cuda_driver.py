@@ -6,7 +6,10 @@ once PyTorch has initialized CUDA); kernels take bare device pointers
 64-bit value per storage. Each `Kernel` keeps its parameter array, so a
 launch only writes the pointers and calls cuLaunchKernel; a kernel whose
 blocks form thread block clusters (sm_90) is launched with cuLaunchKernelEx
-and the CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute.
+and the CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute. A launch from a
+thread where no context is current (autograd's device thread, whose first
+CUDA work in a process can be a compiled backward graph's) makes the
+module's context current and launches again.
 """
 import ctypes
 import ctypes.util
@@ -21,6 +24,8 @@ class CudaError(RuntimeError):
 
 # cuda.h's CUlaunchAttributeID of the cluster dimension.
 CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+# cuda.h's CUresult when no context is current in the calling thread.
+CUDA_ERROR_INVALID_CONTEXT = 201
 
 
 class LaunchAttribute(ctypes.Structure):
@@ -62,6 +67,7 @@ def _driver():
             ctypes.POINTER(LaunchConfig), ctypes.c_void_p, ctypes.c_void_p,
             ctypes.c_void_p]
         _lib.cuCtxGetCurrent.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+        _lib.cuCtxSetCurrent.argtypes = [ctypes.c_void_p]
     return _lib
 
 
@@ -80,12 +86,13 @@ def current_context() -> int:
 
 
 class Module:
-    """A loaded PTX or cubin image."""
+    """A loaded PTX or cubin image, in the context current when loaded."""
 
     def __init__(self, image: bytes):
         if image and not image.endswith(b"\0") and image.lstrip()[:1] in \
                 (b".", b"/"):
             image += b"\0"  # PTX text is loaded as a C string
+        self.context = current_context()
         self.handle = ctypes.c_void_p()
         check(_driver().cuModuleLoadDataEx(ctypes.byref(self.handle), image,
                                            0, None, None),
@@ -107,6 +114,7 @@ class Kernel:
         # The kernels' shared memory is static (declared in the PTX): no
         # dynamic shared memory at launch.
         self.name = name
+        self.context = module.context
         self.function = module.function(name)
         self.block = block
         self.cluster = tuple(cluster)
@@ -131,18 +139,23 @@ class Kernel:
     def launch(self, grid: Sequence[int], pointers: Sequence[int],
                stream: int):
         self._values[:len(pointers)] = pointers
+        status = self._send(grid, stream)
+        if status == CUDA_ERROR_INVALID_CONTEXT and self.context:
+            check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+            status = self._send(grid, stream)
+        if status:
+            check(status, "%s(%s)" % ("cuLaunchKernel"
+                                      if self.cluster == (1, 1, 1) else
+                                      "cuLaunchKernelEx", self.name))
+
+    def _send(self, grid: Sequence[int], stream: int) -> int:
+        """Launches with the parameter array as written; the status."""
         if self.cluster != (1, 1, 1):
             c = self._config
             c.gridDimX, c.gridDimY, c.gridDimZ = grid[0], grid[1], grid[2]
             c.hStream = stream
-            status = self._launch_ex(ctypes.byref(c), self.function,
-                                     self._params, None)
-            if status:
-                check(status, "cuLaunchKernelEx(%s)" % self.name)
-            return
+            return self._launch_ex(ctypes.byref(c), self.function,
+                                   self._params, None)
         bx, by, bz = self.block
-        status = self._launch(self.function, grid[0], grid[1], grid[2],
-                              bx, by, bz, 0, stream, self._params,
-                              None)
-        if status:
-            check(status, "cuLaunchKernel(%s)" % self.name)
+        return self._launch(self.function, grid[0], grid[1], grid[2],
+                            bx, by, bz, 0, stream, self._params, None)

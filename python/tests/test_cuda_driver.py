@@ -44,6 +44,8 @@ class FakeLib:
 
 
 class FakeModule:
+    context = 0x99  # the context it was loaded in
+
     def function(self, name):
         return ctypes.c_void_p(0x1234)
 
@@ -103,3 +105,34 @@ def test_launch_error_names_the_call():
     k = d.Kernel(FakeModule(), "kernel_op0", (64, 1, 1), 1, cluster=(2, 1, 1))
     with pytest.raises(d.CudaError, match=r"cuLaunchKernelEx\(kernel_op0\)"):
         k.launch((2, 1, 1), [1], 0)
+
+
+def test_launch_without_a_current_context_makes_the_modules_current():
+    # Autograd's device thread: no context current until one is set.
+    d = load_driver()
+
+    class NoContext(FakeLib):
+        current = None
+
+        def cuCtxSetCurrent(self, context):
+            self.current = context
+            return 0
+
+        def cuLaunchKernel(self, *args):
+            if self.current != FakeModule.context:
+                return d.CUDA_ERROR_INVALID_CONTEXT
+            return super().cuLaunchKernel(*args)
+
+        def cuGetErrorString(self, status, text):
+            return 0
+    lib = NoContext(d)
+    d._lib = lib
+    k = d.Kernel(FakeModule(), "kernel_op0", (128, 1, 1), 1)
+    k.launch((3, 1, 1), [0x1000], 0)
+    assert lib.current == FakeModule.context
+    assert [c[0] for c in lib.calls] == ["plain"]
+    # A context that does not help: the launch's error, not a loop.
+    lib.current = None
+    lib.cuCtxSetCurrent = lambda context: 0
+    with pytest.raises(d.CudaError, match=r"cuLaunchKernel\(kernel_op0\)"):
+        k.launch((3, 1, 1), [0x1000], 0)
