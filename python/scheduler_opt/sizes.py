@@ -10,6 +10,11 @@ small integer constants (`s27**2`, as sympy prints them), parentheses and
 `min`/`max`, with Python's (floor) semantics, which are sympy's and
 Inductor's for non-negative sizes.
 
+Each expression is compiled once into a Python function (`Expr.evaluate`
+calls it), and `function` compiles a whole template of sizes (a grid, a
+view's shape, strides and offset) into one, since the runtime evaluates
+them on every call of a dynamic graph.
+
 Pure Python: no PyTorch needed.
 """
 import ast
@@ -45,6 +50,7 @@ class Expr:
         except SyntaxError as e:
             raise SizeError("bad size expression %r: %s" % (text, e.msg))
         self.symbols = frozenset(self._check(self._tree))
+        self._fn = _compile(_lowered(self._tree))
 
     def _check(self, node):
         if isinstance(node, ast.Constant) and type(node.value) is int:
@@ -68,7 +74,11 @@ class Expr:
                         % (self.text, ast.dump(node)))
 
     def evaluate(self, symbols: Mapping[str, int]) -> int:
-        return self._eval(self._tree, symbols)
+        try:
+            return self._fn(symbols)
+        except KeyError:
+            # The tree's walk says which symbol is unbound.
+            return self._eval(self._tree, symbols)
 
     def _eval(self, node, symbols):
         if isinstance(node, ast.Constant):
@@ -96,6 +106,66 @@ class Expr:
 
     def __repr__(self):
         return "Expr(%r)" % self.text
+
+
+def _lowered(node):
+    """A checked expression tree as Python computes it, its symbols read
+    from the mapping `s` (converted with int, as `_eval` reads them)."""
+    if isinstance(node, ast.Constant):
+        return ast.Constant(node.value)
+    if isinstance(node, ast.Name):
+        return ast.Call(ast.Name("int", ast.Load()), [ast.Subscript(
+            ast.Name("s", ast.Load()), ast.Constant(node.id), ast.Load())],
+            [])
+    if isinstance(node, ast.BinOp):
+        return ast.BinOp(_lowered(node.left), type(node.op)(),
+                         _lowered(node.right))
+    if isinstance(node, ast.UnaryOp):
+        return ast.UnaryOp(ast.USub(), _lowered(node.operand))
+    return ast.Call(ast.Name(node.func.id.lower(), ast.Load()),
+                    [_lowered(a) for a in node.args], [])
+
+
+def _compile(body):
+    """The function `lambda s: body` of an expression tree (compiled from
+    the tree, not from text: Python's parser refuses over 200 nested
+    parentheses, which long sums of terms printed as text would reach)."""
+    tree = ast.Expression(ast.Lambda(
+        ast.arguments(posonlyargs=[], args=[ast.arg("s")], kwonlyargs=[],
+                      kw_defaults=[], defaults=[]), body))
+    code = compile(ast.fix_missing_locations(tree), "<size expression>",
+                   "eval")
+    return eval(code, {"__builtins__": {}, "int": int, "min": min,
+                       "max": max})
+
+
+def _template_tree(template):
+    if isinstance(template, tuple):
+        return ast.Tuple([_template_tree(v) for v in template], ast.Load())
+    if isinstance(template, Expr):
+        return _lowered(template._tree)
+    return ast.Constant(template)
+
+
+def _template_value(template, symbols):
+    if isinstance(template, tuple):
+        return tuple(_template_value(v, symbols) for v in template)
+    return evaluate(template, symbols)
+
+
+def function(template):
+    """A function of the symbols that returns `template` (a size, or nested
+    tuples of sizes) evaluated, as `evaluate` would each size, compiled
+    into one Python expression."""
+    fn = _compile(_template_tree(template))
+
+    def evaluated(symbols):
+        try:
+            return fn(symbols)
+        except KeyError:
+            # `evaluate` names the unbound symbol.
+            return _template_value(template, symbols)
+    return evaluated
 
 
 @functools.lru_cache(maxsize=4096)
@@ -150,6 +220,21 @@ def grid(values: Tuple[Size, ...], symbols: Mapping[str, int]
                     ", ".join("%s = %d" % kv for kv in sorted(
                         symbols.items())), limit))
     return counts
+
+
+def grid_function(values: Tuple[Size, Size, Size]):
+    """`grid(values, symbols)` as a function of the symbols, compiled once
+    (a dynamic graph's launch computes its grid on every call)."""
+    counts = function(tuple(values))
+    mx, my, mz = MAX_GRID
+
+    def checked(symbols):
+        g = counts(symbols)
+        x, y, z = g
+        if 0 <= x <= mx and 0 <= y <= my and 0 <= z <= mz:
+            return g
+        return grid(values, symbols)  # raises, saying which
+    return checked
 
 
 def bind(pattern: Tuple[Size, ...], actual: Tuple[int, ...],

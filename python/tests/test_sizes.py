@@ -81,3 +81,51 @@ def test_grid_limits():
         sizes.grid((1, sizes.parse("s0"), 1), {"s0": 65536})
     assert sizes.grid((1, 1, sizes.parse("s0")), {"s0": 65535}) == \
         (1, 1, 65535)
+
+
+def test_compiled_expressions_compute_what_the_tree_computes():
+    """`evaluate` runs the expression compiled to Python; the tree's walk
+    (`_eval`) is the reference, with negative operands (floor semantics)
+    and values on both sides of Min and Max."""
+    texts = ["s0*s1", "((s0 + 3)//4)", "s0 % 3", "-s0 // 4", "(-s0) % 5",
+             "max(s0, 2*s1) - 1", "s27*Max(1,(s53//2))", "Min(s0, 5)",
+             "8*s27**2", "(s0 - s1)//(s1 + 1)", "Max(s0, Min(s1, 7)) % 4"]
+    for text in texts:
+        e = sizes.parse(text)
+        for a in (-9, 0, 1, 6, 13):
+            for b in (1, 2, 11):
+                symbols = {"s0": a, "s1": b, "s27": a, "s53": b}
+                assert e.evaluate(symbols) == e._eval(e._tree, symbols), \
+                    (text, symbols)
+
+
+def test_long_sums_compile():
+    # Printed as text, 400 nested additions would exceed the 200 nested
+    # parentheses Python's parser takes; compiled from the tree they run.
+    e = sizes.parse(" + ".join("s%d" % (i % 3) for i in range(400)))
+    assert e.evaluate({"s0": 1, "s1": 2, "s2": 3}) == 134 + 133 * (2 + 3)
+
+
+def test_function_of_a_template():
+    """`function` evaluates nested tuples of sizes at once, as `evaluate`
+    each, and names an unbound symbol as `evaluate` does."""
+    layout = tuple(sizes.parse(v) for v in ["s0", "s1"]), \
+        (sizes.parse("s1"), 1), sizes.parse("s1*2")
+    f = sizes.function(layout)
+    assert f({"s0": 3, "s1": 5}) == ((3, 5), (5, 1), 10)
+    assert sizes.function(())({}) == ()
+    assert sizes.function((4, (1,)))({}) == (4, (1,))
+    with pytest.raises(sizes.SizeError, match="'s1' of 's1' is not bound"):
+        f({"s0": 3})
+
+
+def test_grid_function_checks_as_grid():
+    rows = sizes.parse("(s0*s1 + 255) // 256")
+    g = sizes.grid_function((rows, 1, 1))
+    assert g({"s0": 64, "s1": 100}) == (25, 1, 1)
+    assert g({"s0": 2**31 - 1, "s1": 256}) == (2**31 - 1, 1, 1)
+    with pytest.raises(sizes.SizeError, match="a grid of 2147483648 thread "
+                       "blocks in x"):
+        g({"s0": 2**31, "s1": 256})
+    with pytest.raises(sizes.SizeError, match="in z"):
+        sizes.grid_function((1, 1, sizes.parse("s0")))({"s0": 65536})
