@@ -80,14 +80,9 @@ def _eval(size, symbols):
     return size if isinstance(size, int) else size.evaluate(symbols)
 
 
-def _tuple(values, symbols):
-    return tuple(v if isinstance(v, int) else v.evaluate(symbols)
-                 for v in values)
-
-
 class _Hole:
     """A tensor argument: a view of a storage, built on each call."""
-    __slots__ = ("storage", "size", "stride", "offset", "static")
+    __slots__ = ("storage", "size", "stride", "offset", "static", "_layout")
 
     def __init__(self, storage, size, stride, offset):
         self.storage = storage
@@ -96,21 +91,22 @@ class _Hole:
         self.offset = sizes.parse(offset)
         self.static = all(isinstance(v, int) for v in
                           self.size + self.stride + (self.offset,))
+        self._layout = None if self.static else sizes.function(
+            (self.size, self.stride, self.offset))
 
     def layout(self, symbols):
         """(size, stride, offset) under `symbols`."""
         if self.static:
             return self.size, self.stride, self.offset
-        return (_tuple(self.size, symbols), _tuple(self.stride, symbols),
-                _eval(self.offset, symbols))
+        return self._layout(symbols)
 
     def get(self, storages, symbols):
         s = storages[self.storage]
         if self.static:
             return _reinterpret(s.tensor, self.size, self.stride,
                                 s.delta + self.offset)
-        return s.view(_tuple(self.size, symbols), _tuple(self.stride, symbols),
-                      _eval(self.offset, symbols))
+        size, stride, offset = self._layout(symbols)
+        return _reinterpret(s.tensor, size, stride, s.delta + offset)
 
 
 def _decode(value, buffers: Dict[str, str], where: str):
@@ -333,6 +329,74 @@ def _same_strides(value, size, stride) -> bool:
                for n, a, b in zip(size, value.stride(), stride))
 
 
+def _binder(inputs, constants: bool, dynamic: bool, device):
+    """A function `(args, constants) -> (storages, symbols)` that binds the
+    call's arguments as `CompiledGraph._bind_checked` does, written out for
+    these `inputs` (the plan's bindings): the symbols each tensor's shape
+    binds and the dimensions it checks are known here, since which symbols
+    are bound before each binding does not depend on the values. It returns
+    None wherever `_bind_checked` would raise (a shape or argument that does
+    not match), for `_bind_checked` to say why."""
+    lines = ["def bind(args, constants):", "    n = len(args)",
+             "    s = {}", "    st = {}"]
+    env = {"Tensor": torch.Tensor, "Storage": Storage, "int": int,
+           "isinstance": isinstance, "len": len, "device": device}
+    bound = set()
+
+    def value(size):
+        """An expression of `size` in the generated code."""
+        if isinstance(size, int):
+            return repr(size)
+        name = "f%d" % len(env)
+        env[name] = size.evaluate
+        return "%s(s)" % name
+
+    for b in inputs:
+        p = b.position
+        lines.append("    a = args[%d]" % p if not constants else
+                     "    a = args[%d] if %d < n else constants[%d - n]"
+                     % (p, p, p))
+        if b.symbol:
+            lines.append("    s[%r] = int(a)" % b.symbol)
+            bound.add(b.symbol)
+            continue
+        lines.append("    if not isinstance(a, Tensor): return None")
+        if dynamic and b.shape:
+            # sizes.bind: dimensions that are a symbol alone bind it (or
+            # are checked against it), then the others are checked where
+            # their symbols are bound.
+            lines += ["    sh = a.shape",
+                      "    if len(sh) != %d: return None" % len(b.shape)]
+            pending = []
+            for k, d in enumerate(b.shape):
+                if isinstance(d, sizes.Expr) and len(d.symbols) == 1 and \
+                        d.text == next(iter(d.symbols)):
+                    if d.text in bound:
+                        lines.append("    if s[%r] != sh[%d]: return None"
+                                     % (d.text, k))
+                    lines.append("    s[%r] = int(sh[%d])" % (d.text, k))
+                    bound.add(d.text)
+                else:
+                    pending.append((k, d))
+            for k, d in pending:
+                if isinstance(d, int) or d.symbols <= bound:
+                    lines.append("    if %s != sh[%d]: return None"
+                                 % (value(d), k))
+        if b.host:
+            lines.append("    a = a.to(device, non_blocking=True)")
+        offset = value(b.offset)
+        if offset == "0":
+            lines.append("    st[%r] = Storage(a, 0, a.data_ptr())"
+                         % b.storage)
+        else:
+            lines += ["    o = %s" % offset,
+                      "    st[%r] = Storage(a, -o, a.data_ptr() - "
+                      "o * a.element_size())" % b.storage]
+    lines.append("    return st, s")
+    exec(compile("\n".join(lines), "<bind>", "exec"), env)
+    return env["bind"]
+
+
 class CompiledGraph:
     """A graph compiled by scheduler-opt, called with Inductor's boxed
     calling convention (one list of arguments, cleared by the call)."""
@@ -382,7 +446,8 @@ class CompiledGraph:
                     (n - 1) * st for n, st in zip(v.size, v.stride))
                 layouts.setdefault(v.storage, (span, v.size, v.stride))
         # name -> (size, stride, dtype, elements): size None for a
-        # symbolic number of elements (evaluated per call).
+        # symbolic number of elements, and elements then the function of
+        # the symbols giving the shape.
         self._allocations = {}
         for name, dtype, elements in plan.allocations:
             layout = layouts.get(name)
@@ -391,7 +456,10 @@ class CompiledGraph:
             elif isinstance(elements, int):
                 size, stride = (elements,), (1,)
             else:
+                # A symbolic number of elements: its shape, evaluated per
+                # call.
                 size, stride = None, (1,)
+                elements = sizes.function((elements,))
             self._allocations[name] = (size, stride, TORCH_DTYPES[dtype],
                                        elements)
         self._device_index = self.device.index
@@ -405,13 +473,24 @@ class CompiledGraph:
                     if b.offset else 0
                 self._binds.append((b.position, b.storage, b.offset,
                                     b.offset * esize))
-        self._outputs = [
-            (out, out.view is not None and all(
-                isinstance(x, int) for x in
-                out.view.size + out.view.stride + (out.view.offset,)))
-            for out in plan.outputs]
+        # Other graphs with a function written for their bindings.
+        self._bind_fast = None if self._binds is not None else _binder(
+            plan.inputs, bool(self.constants), self.dynamic, self.device)
+        # (output, its view's layout: a tuple when static, else the
+        # function of the symbols giving it)
+        self._outputs = []
+        for out in plan.outputs:
+            layout = None
+            if out.view is not None:
+                v = out.view
+                layout = (v.size, v.stride, v.offset)
+                if not all(isinstance(x, int)
+                           for x in v.size + v.stride + (v.offset,)):
+                    layout = sizes.function(layout)
+            self._outputs.append((out, layout))
         # The call sequence, decided here so that a call only looks things
-        # up: (kernel launch, static grid or None, grid expressions,
+        # up: (kernel launch, static grid or None, the grid as a function
+        # of the symbols (sizes.grid_function),
         # argument storages, size symbols passed after the storages'
         # pointers, storages first written here (allocated before the
         # launch unless present), (storage, dying temporary it takes over),
@@ -431,7 +510,9 @@ class CompiledGraph:
                     n not in allocated and n not in reused))
                 self._program.append((kernels[step.name].launch,
                                       tuple(step.grid) if static else None,
-                                      step.grid, tuple(step.args),
+                                      None if static else
+                                      sizes.grid_function(step.grid),
+                                      tuple(step.args),
                                       step.symbols, first, run.reuse,
                                       run.free_after, run.handover))
                 allocated.update(step.args)
@@ -450,10 +531,11 @@ class CompiledGraph:
                 allocated.update(o.storage for o in step.outputs)
         self._aliases = plan.aliases
 
-    def _bind(self, args: Sequence[Any], symbols: Dict[str, int]):
-        storages = {}
-        n = len(args)
+    def _bind(self, args: Sequence[Any]):
+        """The call's input storages and size symbols."""
         if self._binds is not None:
+            storages = {}
+            n = len(args)
             constants = self.constants
             try:
                 for p, name, offset, offset_bytes in self._binds:
@@ -463,7 +545,22 @@ class CompiledGraph:
             except AttributeError:
                 pass  # not a tensor: the general path says which
             else:
-                return storages
+                return storages, {}
+        else:
+            try:
+                bound = self._bind_fast(args, self.constants)
+            except Exception:
+                bound = None  # the general path says what is wrong
+            if bound is not None:
+                return bound
+        symbols: Dict[str, int] = {}
+        return self._bind_checked(args, symbols), symbols
+
+    def _bind_checked(self, args: Sequence[Any], symbols: Dict[str, int]):
+        """`_bind` binding by binding, raising where an argument does not
+        match."""
+        storages = {}
+        n = len(args)
         for binding in self.plan.inputs:
             p = binding.position
             arg = args[p] if p < n else self.constants[p - n]
@@ -486,10 +583,11 @@ class CompiledGraph:
                 arg, _eval(binding.offset, symbols))
         return storages
 
-    def _grid(self, values, symbols):
-        """A grid computed from size symbols, checked against CUDA's."""
+    def _grid(self, grid, symbols):
+        """A grid computed from size symbols (`grid`, a
+        sizes.grid_function), checked against CUDA's."""
         try:
-            return sizes.grid(values, symbols)
+            return grid(symbols)
         except sizes.SizeError as e:
             raise RuntimeError_("graph %s: %s" % (self.plan.graph, e))
 
@@ -500,15 +598,14 @@ class CompiledGraph:
         return self._run(args)
 
     def _run(self, args: List[Any]):
-        symbols: Dict[str, int] = {}
-        storages = self._bind(args, symbols)
+        storages, symbols = self._bind(args)
         args.clear()  # the boxed convention: let inputs die early
         allocations = self._allocations
 
         def allocate(name):
             size, stride, dtype, elements = allocations[name]
             if size is None:  # a symbolic number of elements
-                size = (elements.evaluate(symbols),)
+                size = elements(symbols)
             t = _empty(size, stride, dtype)
             storages[name] = Storage(t, 0, t.data_ptr())
 
@@ -544,14 +641,14 @@ class CompiledGraph:
         for dst, src in self._aliases:
             storages[dst] = storages[src]
         outputs = []
-        for out, static in self._outputs:
+        for out, layout in self._outputs:
             if out.view is not None:
                 v = out.view
                 s = storages.get(v.storage)
                 if s is None:  # written by no step: it has no elements
                     allocate(v.storage)
                     s = storages[v.storage]
-                if static:
+                if type(layout) is tuple:
                     t = s.tensor
                     if s.delta + v.offset == 0 and t.shape == v.size and \
                             t.stride() == v.stride:
@@ -560,9 +657,9 @@ class CompiledGraph:
                         outputs.append(_reinterpret(t, v.size, v.stride,
                                                     s.delta + v.offset))
                     continue
-                outputs.append(s.view(_tuple(v.size, symbols),
-                                      _tuple(v.stride, symbols),
-                                      _eval(v.offset, symbols)))
+                size, stride, offset = layout(symbols)
+                outputs.append(_reinterpret(s.tensor, size, stride,
+                                            s.delta + offset))
             elif out.size is not None:
                 outputs.append(_eval(out.size, symbols))
             else:

@@ -112,6 +112,10 @@ class World:
         self.allocations = 0
         self.kernels = {}
         self.launches = []
+        # Each launch's grid, and the number of size symbols a kernel takes
+        # after its pointers (the test sets it).
+        self.grids = []
+        self.symbol_args = {}
         # The cluster shape each kernel was created with.
         self.clusters = {}
 
@@ -172,7 +176,8 @@ class Module:
 
 class Kernel:
     """Launching calls the test's function of that name with (Memory,
-    element offset) per pointer."""
+    element offset) per pointer and the size symbols' values as they are
+    (the arguments after the kernel's `num_args - symbols` pointers)."""
 
     def __init__(self, module, name, block, num_args, cluster=(1, 1, 1)):
         self.name = name
@@ -181,7 +186,11 @@ class Kernel:
 
     def launch(self, grid, pointers, stream):
         WORLD.launches.append((self.name, list(pointers)))
-        WORLD.kernels[self.name](*[WORLD.resolve(p) for p in pointers])
+        WORLD.grids.append((self.name, tuple(grid)))
+        symbols = WORLD.symbol_args.get(self.name, 0)
+        cut = len(pointers) - symbols
+        WORLD.kernels[self.name](*[WORLD.resolve(p) for p in pointers[:cut]],
+                                 *pointers[cut:])
 
 
 def _module(name, **attributes):

@@ -306,3 +306,112 @@ def test_kernels_get_their_cluster(world):
     g([world.tensor([0.0] * 32)])
     assert world.clusters == {"k0": (1, 1, 1), "k1": (2, 1, 1)}
     assert [name for name, _ in world.launches] == ["k0", "k1"]
+
+
+def _centered_rows():
+    """A graph with size symbols: x (s0 rows of s1, one row into its
+    storage) and the size argument n (s1); k0 sums each row into a
+    temporary, k1 subtracts the row's mean into the output. Both kernels
+    take s0 and s1 after their pointers; k1's grid is a quotient."""
+    elements = "(s0 + 1)*s1"
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32",
+             "elements": elements},
+            {"name": "buf0", "role": "temp", "dtype": "f32",
+             "elements": "s0"},
+            {"name": "buf1", "role": "output", "dtype": "f32",
+             "elements": "s0*s1"}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": ["s0", "s1"], "strides": ["s1", 1],
+                    "offset": "s1"}],
+        "outputs": [{"name": "buf1", "storage": "buf1", "dtype": "f32",
+                     "shape": ["s0", "s1"], "strides": ["s1", 1],
+                     "offset": 0}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": ["s0", 1, 1],
+             "block": [32, 1, 1], "args": ["x", "buf0"],
+             "symbols": ["s0", "s1"]},
+            {"kind": "kernel", "name": "k1",
+             "grid": ["(s0*s1 + 15)//16", 1, 1], "block": [16, 1, 1],
+             "args": ["x", "buf0", "buf1"], "symbols": ["s0", "s1"]}]}
+    sig = {"inputs": [{"name": "n", "symbol": "s1"},
+                      {"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf1", "size": ["s0", "s1"],
+                        "stride": ["s1", 1], "offset": 0},
+                       {"size": "s0*s1"}]}
+    m = manifest.parse(data)
+    return m, plan.plan(m, sig)
+
+
+def _rows_kernels(world):
+    def k0(x, buf0, s0, s1):
+        (xd, xo), (bd, bo) = _at(x), _at(buf0)
+        for r in range(s0):
+            bd[bo + r] = sum(xd[xo + s1 * (r + 1) + j] for j in range(s1))
+
+    def k1(x, buf0, buf1, s0, s1):
+        (xd, xo), (bd, bo), (od, oo) = _at(x), _at(buf0), _at(buf1)
+        for r in range(s0):
+            for j in range(s1):
+                od[oo + s1 * r + j] = xd[xo + s1 * (r + 1) + j] - \
+                    bd[bo + r] / s1
+    world.kernels.update(k0=k0, k1=k1)
+    world.symbol_args.update(k0=2, k1=2)
+
+
+def _rows_input(world, rows, cols):
+    """x: `rows` rows of `cols`, one row into its memory."""
+    base = world.tensor([float(i % 7) for i in range((rows + 1) * cols)])
+    return fake_torch.reinterpret_tensor(base, (rows, cols), (cols, 1), cols)
+
+
+def test_dynamic_graph_at_two_sizes(world):
+    """One compiled graph with size symbols runs at two sizes: the symbols
+    bind from the size argument and x's shape, the storage's pointer lies
+    s1 elements before x, the kernels get the symbols after the pointers
+    and their grids at the symbols, temporaries and outputs are allocated
+    at the symbols' sizes, and the outputs are the view and the size."""
+    _rows_kernels(world)
+    m, p = _centered_rows()
+    g = _compiled(m, p)
+    for rows, cols in ((4, 8), (3, 37)):
+        x = _rows_input(world, rows, cols)
+        assert g._bind_fast([cols, x], []) is not None  # no fallback
+        world.launches.clear()
+        world.grids.clear()
+        out, n = g([cols, x])
+        assert n == rows * cols
+        assert out.shape == (rows, cols) and out.stride() == (cols, 1)
+        expected = []
+        for r in range(rows):
+            row = [float((cols * (r + 1) + j) % 7) for j in range(cols)]
+            expected += [v - sum(row) / cols for v in row]
+        assert out.tolist() == pytest.approx(expected)
+        assert world.grids == [("k0", (rows, 1, 1)),
+                               ("k1", ((rows * cols + 15) // 16, 1, 1))]
+        (_, a0), (_, a1) = world.launches
+        assert a0[0] == x.data_ptr() - 4 * cols
+        assert a0[2:] == [rows, cols] and a1[3:] == [rows, cols]
+
+
+def test_dynamic_graph_argument_errors(world):
+    """Arguments that do not match the graph: the errors of binding each
+    argument in turn (sizes.bind's, the runtime's)."""
+    from scheduler_opt import runtime, sizes
+    _rows_kernels(world)
+    m, p = _centered_rows()
+    g = _compiled(m, p)
+    x = _rows_input(world, 4, 8)
+    with pytest.raises(sizes.SizeError,
+                       match="argument 1: dimension 1 is 8 but s1 = 7"):
+        g([7, x])
+    flat = fake_torch.reinterpret_tensor(x, (32,), (1,), 0)
+    with pytest.raises(sizes.SizeError, match="has 1 dimensions, expected 2"):
+        g([8, flat])
+    with pytest.raises(runtime.RuntimeError_,
+                       match="argument 1 is float, expected a tensor"):
+        g([8, 1.5])
+    assert world.launches == []
