@@ -122,6 +122,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.earlyLoads = options.earlyLoads;
   gpuOptions.blockScans = options.blockScans;
   gpuOptions.scanElementsPerThread = options.scanElementsPerThread;
+  gpuOptions.blockSorts = options.blockSorts;
   // red.global.add.v4.f32 needs sm_90 and PTX 8.1.
   gpuOptions.vectorAtomics = options.vectorAtomics &&
                              getChipVersion(options.chip) >= 90 &&

@@ -139,11 +139,17 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "Scans along rows (cumsum, cummax, any combine function) run on "
            "a thread block per row, as Triton's tl.associative_scan does "
            "(BlockScan.h); false scans each row on one thread, element by "
-           "element (kernels with a sort always do)">,
+           "element (and so do kernels with a sort that block-sorts leaves "
+           "on one thread)">,
     Option<"scanElementsPerThread", "scan-elements-per-thread", "int64_t",
            "4",
            "Adjacent row elements each thread of a block scan takes per "
            "chunk (the block size follows, 32 to 1024 threads)">,
+    Option<"blockSorts", "block-sorts", "bool", "true",
+           "Sorts along static rows of 16 elements or more that fit in "
+           "shared memory run on a lane group or thread block per row, a "
+           "bitonic network as Triton's tl.sort (BlockSort.h); false, and "
+           "other rows, sort each row on one thread (an insertion sort)">,
     Option<"earlyLoads", "early-loads", "bool", "false",
            "Threads of rows held in registers issue the loads a pass's "
            "stores need (a normalization's weight and bias) for all of "

@@ -147,6 +147,10 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "scan-elements-per-thread",
       llvm::cl::desc("convert-fusion-to-gpu's scan-elements-per-thread"),
       llvm::cl::init(4)};
+  PassOptions::Option<bool> blockSorts{
+      *this, "block-sorts",
+      llvm::cl::desc("convert-fusion-to-gpu's block-sorts"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> earlyLoads{
       *this, "early-loads",
       llvm::cl::desc("convert-fusion-to-gpu's early-loads"),

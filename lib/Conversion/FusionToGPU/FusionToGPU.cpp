@@ -38,6 +38,7 @@
 
 #include "scheduler-opt/Analysis/DependenceGraph.h"
 #include "scheduler-opt/Conversion/FusionToGPU/BlockScan.h"
+#include "scheduler-opt/Conversion/FusionToGPU/BlockSort.h"
 #include "scheduler-opt/Conversion/FusionToGPU/KernelConfigs.h"
 #include "scheduler-opt/Conversion/FusionToGPU/SharedMemory.h"
 #include "scheduler-opt/Conversion/FusionToGPU/TransposeTiles.h"
@@ -129,6 +130,9 @@ struct MappingOptions {
   /// scanElementsPerThread adjacent elements per chunk.
   bool blockScans;
   int64_t scanElementsPerThread;
+  /// Sorts along static rows kept in shared memory on the lanes of a block
+  /// (BlockSort.h).
+  bool blockSorts;
 };
 
 /// The most threads of a block scan's block (BlockScan.h).
@@ -137,6 +141,10 @@ constexpr int64_t kMaxScanBlockSize = 1024;
 /// (the shortest rows timed on several lanes: docs/Lowering.md, "Results:
 /// block scans").
 constexpr int64_t kMinBlockScanRow = 16;
+/// Rows shorter than this are sorted by a thread each.
+constexpr int64_t kMinBlockSortRow = 16;
+/// The most threads of a block sort's block (BlockSort.h).
+constexpr int64_t kMaxSortBlockSize = 1024;
 
 /// Most rows a thread computes at the same element positions.
 constexpr int64_t kMaxRowsPerThread = 4;
@@ -571,6 +579,50 @@ static int64_t getAccumulatorBytes(const KernelPlan &plan) {
   return bytes;
 }
 
+/// The bytes of shared memory one row of `plan`'s sorts and scans takes
+/// where its lanes share it (the scratch arrays of the row ops computed
+/// once, and the block sorts' positions, BlockSort.h); 0 where the plan
+/// keeps its rows in memory.
+static int64_t getSharedRowBytes(const KernelPlan &plan, int64_t rnumel) {
+  if (plan.rowScratchInMemory)
+    return 0;
+  int64_t bytes = 0;
+  for (Operation *op : plan.rowOps) {
+    if (plan.rowRepresentative.lookup(op) != op)
+      continue;
+    for (Type type : op->getResultTypes())
+      bytes += rnumel * std::max<int64_t>(type.getIntOrFloatBitWidth() / 8, 1);
+    if (!isa<ScanOp>(op))
+      bytes += rnumel * 4;
+  }
+  return bytes;
+}
+
+/// A row of `threads` lanes: a group of a warp's lanes for rows of up to
+/// 2 x kWarpSize threads (`maxGroupThreads`), the block's kRowBlockSize
+/// threads taking rows of it (fewer where there are fewer rows, but a
+/// warp; fewer where the rows' `rowBytes` of shared memory would pass half
+/// of kMaxStaticSharedBytes), else a block of up to `maxBlockSize` threads
+/// a row.
+static void setRowLanes(KernelMapping &m, int64_t threads, int64_t numel,
+                        int64_t rowBytes, int64_t maxGroupThreads,
+                        int64_t maxBlockSize) {
+  if (threads <= maxGroupThreads) {
+    m.numLanes =
+        std::clamp<int64_t>(llvm::PowerOf2Ceil(threads), 2, kWarpSize);
+    m.rowsPerBlock = std::min<int64_t>(
+        kRowBlockSize / m.numLanes,
+        std::max<int64_t>(kWarpSize / m.numLanes, llvm::PowerOf2Ceil(numel)));
+    while (m.rowsPerBlock * m.numLanes > kWarpSize &&
+           m.rowsPerBlock * rowBytes > kMaxStaticSharedBytes / 2)
+      m.rowsPerBlock /= 2;
+  } else {
+    m.numLanes =
+        llvm::PowerOf2Ceil(std::min<int64_t>(threads, maxBlockSize));
+    m.rowsPerBlock = 1;
+  }
+}
+
 /// The mapping of one kernel; with `blockSize`, a power of two of at least
 /// a warp, that block size instead of the kernel's own (the parts of a
 /// combo kernel share their blocks' size).
@@ -614,6 +666,32 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     return m;
   }
   m.kind = KernelMapping::Kind::Reduction;
+  bool hasSort = llvm::any_of(plan.rowOps, [](Operation *op) {
+    return !isa<ScanOp>(op);
+  });
+  if (hasSort && options.blockSorts && !blockSize &&
+      plan.hasStaticRNumel() && !plan.rowScratchInMemory &&
+      rnumel >= kMinBlockSortRow &&
+      getSharedRowBytes(plan, rnumel) <= kMaxStaticSharedBytes / 2 &&
+      llvm::all_of(plan.rowOps, [&](Operation *op) {
+        return isa<ScanOp>(op) ? options.blockScans
+                               : cast<OpaqueOp>(op).getOpName() == "sort";
+      })) {
+    // Sorts (BlockSort.h): a lane per pair of the padded row at each
+    // stage, up to a block of kMaxSortBlockSize lanes; rows of up to a
+    // warp's pairs take a group of a warp's lanes, several rows a block.
+    // The kernel's scans run on the same lanes (BlockScan.h).
+    m.scanElementsPerThread = options.scanElementsPerThread;
+    setRowLanes(m, llvm::PowerOf2Ceil(rnumel) / 2, numel,
+                getSharedRowBytes(plan, rnumel), kWarpSize,
+                kMaxSortBlockSize);
+    m.blockSize = m.numLanes * m.rowsPerBlock;
+    m.gridSize = gridOf(m.rowsPerBlock);
+    m.persistent = false;
+    m.vectorWidth = plan.rnumel % 4 == 0 ? 4 : 1;
+    m.elementsPerLane = llvm::alignTo(options.loopUnroll, m.vectorWidth);
+    return m;
+  }
   if (!plan.rowOps.empty() && options.blockScans && !blockSize &&
       rnumel >= kMinBlockScanRow &&
       llvm::all_of(plan.rowOps, llvm::IsaPred<ScanOp>)) {
@@ -626,30 +704,9 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     // where there are fewer rows, but a warp). Longer rows take a block
     // each.
     m.scanElementsPerThread = options.scanElementsPerThread;
-    int64_t threads = llvm::divideCeil(rnumel, m.scanElementsPerThread);
-    if (threads <= 2 * kWarpSize) {
-      m.numLanes = std::clamp<int64_t>(llvm::PowerOf2Ceil(threads), 2,
-                                       kWarpSize);
-      m.rowsPerBlock = std::min<int64_t>(
-          kRowBlockSize / m.numLanes,
-          std::max<int64_t>(kWarpSize / m.numLanes,
-                            llvm::PowerOf2Ceil(numel)));
-      // Rows kept in shared memory: fewer of them where they would not fit.
-      int64_t rowBytes = 0;
-      if (!plan.rowScratchInMemory)
-        for (Operation *op : plan.rowOps)
-          if (plan.rowRepresentative.lookup(op) == op)
-            for (Type type : op->getResultTypes())
-              rowBytes += rnumel * std::max<int64_t>(
-                                       type.getIntOrFloatBitWidth() / 8, 1);
-      while (m.rowsPerBlock * m.numLanes > kWarpSize &&
-             m.rowsPerBlock * rowBytes > kMaxStaticSharedBytes / 2)
-        m.rowsPerBlock /= 2;
-    } else {
-      m.numLanes = llvm::PowerOf2Ceil(
-          std::min<int64_t>(threads, kMaxScanBlockSize));
-      m.rowsPerBlock = 1;
-    }
+    setRowLanes(m, llvm::divideCeil(rnumel, m.scanElementsPerThread), numel,
+                getSharedRowBytes(plan, rnumel), 2 * kWarpSize,
+                kMaxScanBlockSize);
     m.blockSize = m.numLanes * m.rowsPerBlock;
     m.gridSize = gridOf(m.rowsPerBlock);
     m.persistent = false;
@@ -1672,8 +1729,9 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
   layout.numLanes = mapping.numLanes;
   // Sorts and scans on a thread per row take adjacent rows on adjacent
   // threads: their rows kept in memory are interleaved, so that a warp's
-  // accesses at one position of its rows are adjacent. A block scanning a
-  // row keeps it contiguous, in shared memory where it is not in memory.
+  // accesses at one position of its rows are adjacent. A block scanning or
+  // sorting a row keeps it contiguous, in shared memory where it is not in
+  // memory (always, for sorts).
   bool blockScan = !plan.rowOps.empty() && mapping.numLanes > 1;
   layout.interleavedRowScratch = !blockScan;
   if (blockScan) {
@@ -1700,6 +1758,13 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
               arith::ShRUIOp::create(
                   b, loc, tid, constant(llvm::Log2_64(mapping.numLanes)))),
           arith::ConstantIndexOp::create(b, loc, plan.rnumel));
+    layout.sortAcrossLanes = [this, kernel, tid, rowsPerBlock,
+                              lanes = mapping.numLanes](
+                                 OpBuilder &cb, Location cl,
+                                 const RowScratch &row, bool descending) {
+      return emitBlockRowSort(cb, cl, kernel, tid, lanes, rowsPerBlock, row,
+                              descending, sharedBytes);
+    };
     layout.allocateRowArray = [this, kernel, rowsPerBlock](
                                   OpBuilder &, Location cl,
                                   MemRefType type) mutable -> Value {
@@ -2296,7 +2361,8 @@ struct ConvertFusionToGPUPass final
                                   hoistLoads,
                                   vectorAtomics,
                                   blockScans,
-                                  scanElementsPerThread};
+                                  scanElementsPerThread,
+                                  blockSorts};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "

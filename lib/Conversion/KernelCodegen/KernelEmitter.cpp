@@ -896,7 +896,7 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
                                        Operation *op, Value rowValid,
                                        const RowLayout &layout) {
   OpBuilder::InsertionGuard guard(b);
-  bool severalLanes = layout.numLanes > 1 && isa<ScanOp>(op);
+  bool severalLanes = layout.numLanes > 1;
   if (plan.rowScratchInMemory && rowValid && !severalLanes) {
     auto ifOp = scf::IfOp::create(b, loc, rowValid, /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -930,8 +930,11 @@ LogicalResult KernelEmitter::emitRowOp(OpBuilder &b, Scope &row,
   auto opaque = cast<OpaqueOp>(op);
   if (opaque.getOpName() == "sort") {
     auto descending = op->getAttrOfType<BoolAttr>("descending");
-    emitRowSort(b, op->getLoc(), scratch,
-                descending && descending.getValue());
+    bool isDescending = descending && descending.getValue();
+    // Every lane takes part in the sort (its barriers).
+    if (severalLanes)
+      return layout.sortAcrossLanes(b, op->getLoc(), scratch, isDescending);
+    emitRowSort(b, op->getLoc(), scratch, isDescending);
     return success();
   }
   return checkRowOp(op);
@@ -999,10 +1002,12 @@ LogicalResult KernelEmitter::emitLevel(
     if (plan.rowRepresentative.lookup(op) == op && plan.getLevel(op) == level)
       rowOps.push_back(op);
   for (Operation *op : rowOps)
-    if (layout.numLanes != 1 && (!isa<ScanOp>(op) || !layout.scanAcrossLanes))
-      return op->emitOpError("internal error: a sort, or a scan where the "
-                             "target scans rows on one lane, needs one lane "
-                             "per row");
+    if (layout.numLanes != 1 &&
+        (isa<ScanOp>(op) ? !layout.scanAcrossLanes
+                         : !isa<OpaqueOp>(op) || !layout.sortAcrossLanes))
+      return op->emitOpError("internal error: a sort or scan where the "
+                             "target sorts or scans rows on one lane needs "
+                             "one lane per row");
   SmallVector<StoreOp> stores;
   for (StoreOp store : plan.memoryStores)
     if (plan.isElementStore(store) && plan.getEmitDepth(store) == level)

@@ -66,10 +66,8 @@ LogicalResult codegen::checkRowOp(Operation *op) {
   return success();
 }
 
-/// True when `a` comes strictly before `b` in torch.sort's order: NaN
-/// above every number; booleans unsigned, other integers signed.
-static Value emitBefore(OpBuilder &b, Location loc, Value a, Value c,
-                        bool descending) {
+Value codegen::emitSortBefore(OpBuilder &b, Location loc, Value a, Value c,
+                              bool descending) {
   Type type = a.getType();
   if (auto intType = dyn_cast<IntegerType>(type)) {
     bool isBool = intType.getWidth() == 1;
@@ -145,7 +143,7 @@ void codegen::emitRowSort(OpBuilder &b, Location loc, const RowScratch &row,
                     Value key = load(tb, row.arrays.front(), prev);
                     scf::YieldOp::create(
                         tb, loc,
-                        emitBefore(tb, loc, moving.front(), key, descending));
+                        emitSortBefore(tb, loc, moving.front(), key, descending));
                   },
                   [&](OpBuilder &eb, Location) {
                     scf::YieldOp::create(

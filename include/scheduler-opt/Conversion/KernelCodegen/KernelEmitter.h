@@ -106,11 +106,17 @@ struct RowLayout {
   /// element after it), or, where the scan's results only feed the element
   /// stores of the next pass over the row, the scan's inputs and those
   /// stores (the next pass is then not emitted). Null where a row has one
-  /// lane, which scans it alone (emitRowScan). Kernels with sorts have one
-  /// lane per row.
+  /// lane, which scans it alone (emitRowScan).
   std::function<LogicalResult(OpBuilder &, Location, const ScanRowAccess &,
                               TypeRange, ScanCombineFn)>
       scanAcrossLanes;
+  /// Sorts a row's scratch arrays in place (ascending when the bool is
+  /// false) with all `numLanes` lanes of the row together (the GPU's block
+  /// sorts, BlockSort.h), once every lane wrote its elements. Null where
+  /// the target sorts rows on one lane (emitRowSort).
+  std::function<LogicalResult(OpBuilder &, Location, const RowScratch &,
+                              bool)>
+      sortAcrossLanes;
   /// Allocates a scratch array of a static row that the row's lanes share
   /// (the GPU's shared memory), where sorts and scans do not keep their
   /// rows in memory. Null: each thread's own stack array.

@@ -6,8 +6,9 @@
 // reduction level of their own (KernelPlan.h): one pass over the row writes
 // their inputs into scratch arrays of the row's length, the functions here
 // sort or scan those arrays in place, and later passes read each element's
-// result back at its position. One thread holds a whole row (the GPU gives
-// such kernels one lane per row). The arrays are per-thread stack arrays,
+// result back at its position. One thread holds a whole row here; the GPU
+// sorts and scans most rows with several lanes instead (BlockSort.h,
+// BlockScan.h), on arrays they share. The arrays are per-thread stack arrays,
 // or for rows of symbolic or large length one storage of the graph per
 // result holding every row (KernelPlan::rowScratchInMemory), in which a
 // row's elements lie `stride` apart from its `offset`.
@@ -50,6 +51,12 @@ struct RowScratch {
   /// The position of element `i` (`index`) in the arrays.
   Value getPosition(OpBuilder &b, Location loc, Value i) const;
 };
+
+/// True (an i1) when `a` comes strictly before `c` in torch.sort's order,
+/// ascending or descending: NaN above every number; booleans unsigned,
+/// other integers signed.
+Value emitSortBefore(OpBuilder &b, Location loc, Value a, Value c,
+                     bool descending);
 
 /// Sorts the elements of `row` (the values of the tuple moved together)
 /// by the first, stably, in ascending or descending order; NaNs order
