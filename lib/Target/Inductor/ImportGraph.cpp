@@ -212,6 +212,9 @@ OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
     if (hasSymbols())
       return nullptr;
     built.clear();
+    Operation *lastBefore = onePassGraph && !onePassGraph.getBodyBlock().empty()
+                                ? &onePassGraph.getBodyBlock().back()
+                                : nullptr;
     for (const auto &node : window) {
       if (++numNodes >= maxNodes || failed(indexNodes(*node)))
         return nullptr;
@@ -226,6 +229,7 @@ OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
         builder.setInsertionPointToEnd(module->getBody());
         onePassGraph = GraphOp::create(builder, fileLoc, options.graphName,
                                        {}, {}, {}, device);
+        onePassWalk.emplace(onePassGraph);
         builder.setInsertionPointToEnd(&onePassGraph.getBodyBlock());
       }
       if (failed(noteInputs(*node)))
@@ -245,6 +249,16 @@ OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
     for (NodeOp op : built)
       if (failed(verifyImportedOp(*op)))
         return nullptr;
+    // So is the graph verifier's walk over the window's ops (its total
+    // bytes and size symbols), which at the end would find them cold.
+    if (onePassGraph) {
+      Block &body = onePassGraph.getBodyBlock();
+      for (Operation &op : llvm::make_range(
+               lastBefore ? std::next(Block::iterator(lastBefore))
+                          : body.begin(),
+               body.end()))
+        onePassWalk->visit(op);
+    }
   }
   if (failed(finishInputs(onePassGraph, fileLoc)) ||
       failed(finishGraph(onePassGraph, fileLoc, aliasClassMembers,
@@ -572,7 +586,8 @@ LogicalResult GraphImporter::buildContainer(const DumpNode &node) {
 /// in their order, then the op's own.
 template <typename ConcreteOp, template <typename T> class... Traits>
 static LogicalResult verifyRegionsButIsolation(Operation *op,
-                                               Op<ConcreteOp, Traits...> *) {
+                                               Op<ConcreteOp, Traits...> *,
+                                               GraphOpsWalk *walk) {
   auto verifyTrait = [op](auto *trait) {
     using Trait = std::remove_pointer_t<decltype(trait)>;
     if constexpr (std::is_same_v<Trait,
@@ -583,6 +598,8 @@ static LogicalResult verifyRegionsButIsolation(Operation *op,
   };
   if (!(verifyTrait(static_cast<Traits<ConcreteOp> *>(nullptr)) && ...))
     return failure();
+  if (walk)
+    return verifyGraphRegions(cast<ConcreteOp>(op), *walk);
   return cast<ConcreteOp>(op).verifyRegions();
 }
 
@@ -603,7 +620,8 @@ static LogicalResult verifyRegionsButIsolation(Operation *op,
 // Both are left to the verifiers that read the IR back (the import fuzzer,
 // scheduler-opt). Everything else runs as verify(&op, false) runs it, in its
 // order, with its diagnostics.
-LogicalResult mlir::fusion::inductor::verifyImportedOp(Operation &op) {
+LogicalResult mlir::fusion::inductor::verifyImportedOp(Operation &op,
+                                                      GraphOpsWalk *walk) {
   if (!isa<NodeOp, GraphOp>(op))
     return verify(&op, /*verifyRecursively=*/false);
   // MLIR's OperationVerifier on an op, in its order, without recursion.
@@ -630,5 +648,5 @@ LogicalResult mlir::fusion::inductor::verifyImportedOp(Operation &op) {
   }
   if (isa<NodeOp>(op))
     return name.verifyRegionInvariants(&op);
-  return verifyRegionsButIsolation(&op, static_cast<GraphOp *>(nullptr));
+  return verifyRegionsButIsolation(&op, static_cast<GraphOp *>(nullptr), walk);
 }

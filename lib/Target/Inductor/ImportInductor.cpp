@@ -181,10 +181,12 @@ static LogicalResult verifyNodes(Block &block, bool nodes = true) {
 /// verifies in full is what the import fuzzer checks on every input
 /// (fuzz/fuzz-import-inductor.cpp) and every lit test that reads an imported
 /// graph back (scheduler-opt verifies what it parses). With `nodesVerified`,
-/// the graph's own fusion.node ops were verified as they were built.
-static LogicalResult verifyImported(ModuleOp module, bool nodesVerified) {
+/// the graph's own fusion.node ops were verified as they were built; the
+/// ops `walk` visited are not walked again (the module's one graph).
+static LogicalResult verifyImported(ModuleOp module, bool nodesVerified,
+                                    GraphOpsWalk *walk) {
   for (Operation &op : *module.getBody()) {
-    if (failed(verifyImportedOp(op)))
+    if (failed(verifyImportedOp(op, walk)))
       return failure();
     if (auto graph = dyn_cast<GraphOp>(op))
       if (failed(verifyNodes(graph.getBodyBlock(), !nodesVerified)))
@@ -248,10 +250,11 @@ loadCompanions(llvm::SourceMgr &sourceMgr, const DumpLocator &locator,
 /// Attaches the extern calls to the built module and verifies it once.
 static LogicalResult finishModule(llvm::SourceMgr &sourceMgr, ModuleOp module,
                                   const InductorImportOptions &options,
-                                  bool nodesVerified) {
+                                  bool nodesVerified,
+                                  GraphOpsWalk *walk = nullptr) {
   if (failed(loadExternCalls(sourceMgr, module, options)))
     return failure();
-  return verifyImported(module, nodesVerified);
+  return verifyImported(module, nodesVerified, walk);
 }
 
 OwningOpRef<ModuleOp> mlir::fusion::inductor::importParsedDump(
@@ -311,7 +314,8 @@ importInOnePass(llvm::SourceMgr &sourceMgr, MLIRContext *context,
   OwningOpRef<ModuleOp> module = importer.runOnePass(
       stream, threads ? options.parallelMinNodes : ~size_t(0));
   if (!module ||
-      failed(finishModule(sourceMgr, *module, options, /*nodesVerified=*/true)) ||
+      failed(finishModule(sourceMgr, *module, options, /*nodesVerified=*/true,
+                          importer.getOnePassWalk())) ||
       diagnosed)
     return nullptr;
   return module;

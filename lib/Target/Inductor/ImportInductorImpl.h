@@ -35,6 +35,7 @@
 #include "VersionedStringMap.h"
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/GraphOpsWalk.h"
 #include "scheduler-opt/Target/Inductor/ImportInductor.h"
 
 #include "mlir/IR/Builders.h"
@@ -48,6 +49,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace mlir {
 namespace fusion {
@@ -80,8 +82,9 @@ OwningOpRef<ModuleOp> importParsedDump(InductorDump &dump,
 /// importer built, with the same diagnostics, except MLIR's dominance check
 /// of the operands of a fusion.node's body ops and the IsolatedFromAbove
 /// walk of the fusion.graph (ImportGraph.cpp says why the import needs
-/// neither).
-LogicalResult verifyImportedOp(Operation &op);
+/// neither). A fusion.graph's ops that `walk` visited are not walked again
+/// (verifyGraphRegions).
+LogicalResult verifyImportedOp(Operation &op, GraphOpsWalk *walk = nullptr);
 
 /// Whether `context` has threads to build loop bodies on: multithreading
 /// enabled, with a pool of more than one thread (ParallelBodies.cpp).
@@ -289,6 +292,11 @@ public:
   /// the current one names, and at the `maxNodes`-th node. The caller then
   /// imports with run(), which reports what is wrong.
   OwningOpRef<ModuleOp> runOnePass(DumpNodeStream &stream, size_t maxNodes);
+  /// The graph verifier's walk over the ops runOnePass built, which it took
+  /// a window at a time (verifyImportedOp takes it).
+  GraphOpsWalk *getOnePassWalk() {
+    return onePassWalk ? &*onePassWalk : nullptr;
+  }
 
 private:
   friend class BodyImporter;
@@ -482,6 +490,7 @@ private:
   /// whose arguments are the inputs' stand-ins until finishInputs.
   bool onePass = false;
   GraphOp onePassGraph;
+  std::optional<GraphOpsWalk> onePassWalk;
   /// The graph inputs met so far: the first reference of each, and the
   /// first `<name>_layout` line of each that has one (in the one-pass
   /// import, copies: keepLayout).

@@ -2,9 +2,11 @@
 
 #include "FusionOpsInternal.h"
 #include "scheduler-opt/Dialect/Fusion/IR/FusionOps.h"
+#include "scheduler-opt/Dialect/Fusion/IR/GraphOpsWalk.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeChecks.h"
 #include "scheduler-opt/Dialect/Fusion/IR/SizeExpr.h"
 #include "scheduler-opt/Support/TopologicalOrder.h"
+#include "scheduler-opt/Support/WalkPostOrder.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -271,28 +273,122 @@ static StringAttr leafName(SchedulerNodeOpInterface node) {
   return StringAttr::get(node->getContext(), node.getNodeName());
 }
 
+//===----------------------------------------------------------------------===//
+// GraphOpsWalk
+//===----------------------------------------------------------------------===//
+
+/// The bytes of all the buffers with a static layout made or taken in the
+/// graph (arguments and results of every op, nested ones too) must fit in
+/// int64 together; then no sum of buffer sizes a pass computes (live bytes,
+/// peak memory, bytes a kernel moves) can overflow. The size symbols'
+/// checker visits every op in the same walk, which looks at the op's result
+/// types once for both.
+struct GraphOpsWalk::State {
+  explicit State(GraphOp graph)
+      : graph(graph), sizeSymbols(graph), declared(graph.getNumSizeSymbols()),
+        hinted(!graph.getSizeHints().empty()) {}
+
+  /// Adds the bytes of `op`'s results and visits it; false when the sum no
+  /// longer fits.
+  bool add(Operation *op) {
+    bool hasBufferResult = false;
+    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i) {
+      auto type = dyn_cast<BufferType>(op->getResult(i).getType());
+      if (!type)
+        continue;
+      hasBufferResult = true;
+      if (!addStaticBufferBytes(type, total))
+        return false;
+    }
+    sizeSymbols.visit(op, hasBufferResult);
+    return true;
+  }
+  /// Visits `op` and the ops nested in it, in walk order.
+  void visit(Operation &op) {
+    if (overflow)
+      return;
+    auto stop = [&](Operation *nested) { return !add(nested); };
+    overflow = walkNestedPostOrderUntil(&op, stop) || stop(&op);
+  }
+  /// Adds the graph's arguments and visits the ops after the last visited;
+  /// fails, with an error on the graph, when the sum does not fit. Once.
+  LogicalResult finish() {
+    finished = true;
+    Block &block = graph.getBodyBlock();
+    for (BlockArgument arg : block.getArguments())
+      if (auto type = dyn_cast<BufferType>(arg.getType());
+          type && !addStaticBufferBytes(type, total))
+        return emitTotalBytesError(graph);
+    auto rest = last ? std::next(Block::iterator(last)) : block.begin();
+    for (Operation &op : llvm::make_range(rest, block.end()))
+      visit(op);
+    if (overflow)
+      return emitTotalBytesError(graph);
+    return success();
+  }
+
+  GraphOp graph;
+  SizeSymbolChecker sizeSymbols;
+  /// The graph's size symbols and whether it has hints, which the checks
+  /// of the visited ops assumed.
+  unsigned declared;
+  bool hinted;
+  int64_t total = 0;
+  bool overflow = false;
+  /// The last top-level op visited.
+  Operation *last = nullptr;
+  bool finished = false;
+};
+
+GraphOpsWalk::GraphOpsWalk(GraphOp graph)
+    : state(std::make_unique<State>(graph)) {}
+GraphOpsWalk::~GraphOpsWalk() = default;
+GraphOpsWalk::GraphOpsWalk(GraphOpsWalk &&) noexcept = default;
+GraphOpsWalk &GraphOpsWalk::operator=(GraphOpsWalk &&) noexcept = default;
+
+void GraphOpsWalk::visit(Operation &op) {
+  assert(op.getBlock() == &state->graph.getBodyBlock() &&
+         (state->last ? state->last->getNextNode() == &op
+                      : &op == &op.getBlock()->front()) &&
+         "visits the graph's ops in order");
+  state->visit(op);
+  state->last = &op;
+}
+
 LogicalResult GraphOp::verifyRegions() {
-  Block &block = getBodyBlock();
-  FunctionType type = getFunctionType();
+  GraphOpsWalk walk(*this);
+  return verifyGraphRegions(*this, walk);
+}
+
+LogicalResult mlir::fusion::verifyGraphRegions(GraphOp graph,
+                                               GraphOpsWalk &walk) {
+  Block &block = graph.getBodyBlock();
+  FunctionType type = graph.getFunctionType();
   if (block.getNumArguments() != type.getNumInputs())
-    return emitOpError("body has ")
+    return graph.emitOpError("body has ")
            << block.getNumArguments() << " arguments but the graph has "
            << type.getNumInputs() << " inputs";
   for (auto [arg, input] : llvm::zip(block.getArguments(), type.getInputs()))
     if (arg.getType() != input)
-      return emitOpError("body argument type ")
+      return graph.emitOpError("body argument type ")
              << arg.getType() << " does not match input type " << input;
-  OutputOp output = getOutputOp();
+  OutputOp output = graph.getOutputOp();
   if (!output)
-    return emitOpError("body must end with fusion.output");
+    return graph.emitOpError("body must end with fusion.output");
   if (output.getBuffers().getTypes() != type.getResults())
     return output.emitOpError("types do not match the graph result types");
-  // One walk over every op for the total bytes and the size symbols.
-  SizeSymbolChecker sizeSymbols(*this);
-  if (failed(verifyTotalBytes(*this, [&](Operation *op, bool hasBufferResult) {
-        sizeSymbols.visit(op, hasBufferResult);
-      })))
+  // One walk over every op for the total bytes and the size symbols, less
+  // the ops `walk` visited as they were built.
+  GraphOpsWalk::State *walked = walk.state.get();
+  if (walked->finished || walked->graph != graph ||
+      walked->declared != graph.getNumSizeSymbols() ||
+      walked->hinted != !graph.getSizeHints().empty()) {
+    walk = GraphOpsWalk(graph);
+    walked = walk.state.get();
+  }
+  if (failed(walked->finish()))
     return failure();
+  SizeSymbolChecker &sizeSymbols = walked->sizeSymbols;
 
   for (Operation &op : block.without_terminator())
     if (!isa<SchedulerNodeOpInterface>(op))
@@ -308,9 +404,9 @@ LogicalResult GraphOp::verifyRegions() {
   nodeNames.reserve(numOps);
   bufferNames.reserve(block.getNumArguments() + numOps);
   for (auto [i, arg] : llvm::enumerate(block.getArguments()))
-    if (!bufferNames.try_emplace(getInputName(i), arg.getLoc()).second)
-      return emitOpError("input name '")
-             << getInputName(i).getValue() << "' is used twice";
+    if (!bufferNames.try_emplace(graph.getInputName(i), arg.getLoc()).second)
+      return graph.emitOpError("input name '")
+             << graph.getInputName(i).getValue() << "' is used twice";
   DenseMap<Value, Operation *> mutatedBy;
   auto checkNames = [&](SchedulerNodeOpInterface node) -> WalkResult {
     StringAttr name = leafName(node);
@@ -353,9 +449,9 @@ LogicalResult GraphOp::verifyRegions() {
              << cast<SchedulerNodeOpInterface>(mutator).getNodeName()
              << "' overwrites in place; return that node's result instead";
 
-  if (failed(sizeSymbols.verify()) || failed(verifySizesAtHints(*this)))
+  if (failed(sizeSymbols.verify()) || failed(verifySizesAtHints(graph)))
     return failure();
-  return verifyAcyclic(*this);
+  return verifyAcyclic(graph);
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,7 +14,6 @@
 #define SCHEDULER_OPT_DIALECT_FUSION_IR_SIZECHECKS_H
 
 #include "scheduler-opt/Dialect/Fusion/IR/FusionTypes.h"
-#include "scheduler-opt/Support/WalkPostOrder.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Diagnostics.h"
@@ -61,49 +60,10 @@ namespace detail {
 /// when they, or the sum, do not fit in int64.
 bool addStaticBufferBytes(BufferType type, int64_t &total);
 
-/// The error of verifyTotalBytes.
+/// The error of the graph verifier's total bytes (GraphOpsWalk.h).
 LogicalResult emitTotalBytesError(Operation *graph);
 
 } // namespace detail
-
-/// Fails, with an error on `graph`, when the bytes of all the buffers with
-/// a static layout made or taken in it (arguments and results of every op,
-/// nested ones too) do not fit in int64 together; then no sum of buffer sizes a
-/// pass computes (live bytes, peak memory, bytes a kernel moves) can overflow.
-/// Calls `visit(op, hasBufferResult)` on every op nested in `graph`, in walk
-/// order, until the sum overflows: checks of every op share this walk (and
-/// its look at the op's result types) instead of making their own. A
-/// template, so that the visit of each op is not an indirect call.
-template <typename VisitFn>
-LogicalResult verifyTotalBytes(Operation *graph, VisitFn &&visit) {
-  int64_t total = 0;
-  auto add = [&](Type t) {
-    // A symbolic layout's size is known only at run time.
-    auto type = dyn_cast<BufferType>(t);
-    return !type || detail::addStaticBufferBytes(type, total);
-  };
-  for (Region &region : graph->getRegions())
-    for (Block &block : region)
-      for (BlockArgument arg : block.getArguments())
-        if (!add(arg.getType()))
-          return detail::emitTotalBytesError(graph);
-  auto visitOp = [&](Operation *op) {
-    bool hasBufferResult = false;
-    for (unsigned i = 0, e = op->getNumResults(); i != e; ++i) {
-      auto type = dyn_cast<BufferType>(op->getResult(i).getType());
-      if (!type)
-        continue;
-      hasBufferResult = true;
-      if (!detail::addStaticBufferBytes(type, total))
-        return true;
-    }
-    visit(op, hasBufferResult);
-    return false;
-  };
-  if (walkNestedPostOrderUntil(graph, visitOp))
-    return detail::emitTotalBytesError(graph);
-  return success();
-}
 
 /// Appends the size hints to `diag` as "s0 = 4, s1 = ?" (? for a symbol
 /// without a hint).

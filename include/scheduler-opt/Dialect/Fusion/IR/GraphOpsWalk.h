@@ -1,0 +1,54 @@
+//===- GraphOpsWalk.h - The graph verifier's walk, op by op ----*- C++ -*-===//
+//
+// GraphOp's verifier visits every op of the graph, loop-body ops included,
+// for the bytes of all its buffers together and its size symbols: at 100k
+// nodes a walk over 1.3M ops that have long left the caches. A GraphOpsWalk
+// is that walk taken a top-level op at a time: an importer that builds the
+// graph a few nodes at a time visits each node's ops right after building
+// them, then verifies the graph with verifyGraphRegions, which walks only
+// the ops built after the last one visited.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SCHEDULER_OPT_DIALECT_FUSION_IR_GRAPHOPSWALK_H
+#define SCHEDULER_OPT_DIALECT_FUSION_IR_GRAPHOPSWALK_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+
+namespace mlir {
+class Operation;
+namespace fusion {
+class GraphOp;
+
+class GraphOpsWalk {
+public:
+  explicit GraphOpsWalk(GraphOp graph);
+  ~GraphOpsWalk();
+  GraphOpsWalk(GraphOpsWalk &&) noexcept;
+  GraphOpsWalk &operator=(GraphOpsWalk &&) noexcept;
+
+  /// Visits `op`, the op of the graph's body after the last one visited
+  /// (the first one at first), and the ops nested in it, as the graph's
+  /// verifier does; an op built later is walked by verifyGraphRegions.
+  void visit(Operation &op);
+
+  struct State;
+
+private:
+  friend LogicalResult verifyGraphRegions(GraphOp graph, GraphOpsWalk &walk);
+  std::unique_ptr<State> state;
+};
+
+/// GraphOp::verifyRegions with the ops `walk` visited not walked again: it
+/// fails where that fails. The first error it reports may be another op's,
+/// since the visited ops come before the graph's arguments. A walk of
+/// another graph, taken before the graph's size symbols or hints changed,
+/// or already used here, is taken again.
+LogicalResult verifyGraphRegions(GraphOp graph, GraphOpsWalk &walk);
+
+} // namespace fusion
+} // namespace mlir
+
+#endif // SCHEDULER_OPT_DIALECT_FUSION_IR_GRAPHOPSWALK_H
