@@ -6,7 +6,8 @@
 // context's table of operation names), allocates the op's properties on the
 // heap, and OpBuilder::create copies the state's attributes through a
 // DictionaryAttr and a NamedAttrList on their way to Operation::create. Here
-// the op is named by its TypeID, its properties live on the stack until the
+// the op is named by its TypeID (at a loop body's builder, from the import's
+// cache of the names), its properties live on the stack until the
 // op copies them, and an op without discardable attributes or successors (a
 // node with its body as much as an op of that body) is created from the
 // state's fields directly. The importer builds about 9 ops a node.
@@ -50,29 +51,15 @@ inline Operation *createFromState(OpBuilder &builder, OperationState &state) {
   return builder.insert(op);
 }
 
-/// OpTy::create(builder, loc, args...), cheaper (see the file comment).
-template <typename OpTy, typename... Args>
-OpTy createOp(OpBuilder &builder, Location loc, Args &&...args) {
-  std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(
-      TypeID::get<OpTy>(), builder.getContext());
-  // An op of a dialect the context has not loaded: ODS's create, which
-  // reports it as it always has.
-  if (!name)
-    return OpTy::create(builder, loc, std::forward<Args>(args)...);
-  OperationState state(loc, *name);
-  if constexpr (OpTy::hasProperties()) {
-    typename OpTy::Properties properties{};
-    state.useProperties(properties);
-    OpTy::build(builder, state, std::forward<Args>(args)...);
-    return cast<OpTy>(createFromState(builder, state));
-  } else {
-    OpTy::build(builder, state, std::forward<Args>(args)...);
-    return cast<OpTy>(createFromState(builder, state));
-  }
-}
-
 /// Float attributes by their type and value's bits.
 using FloatAttrCache = llvm::DenseMap<std::pair<Type, uint64_t>, FloatAttr>;
+
+/// The registered names of op types, by their TypeID: a probe of a small
+/// table where RegisteredOperationName::lookup, an out-of-line probe of the
+/// context's table of every registered op, takes about 70 instructions, for
+/// each of the 9 or so ops of a node.
+using OpNameCache =
+    llvm::SmallDenseMap<TypeID, std::optional<RegisteredOperationName>, 32>;
 
 /// The builder of a loop body. Most arith and math ops of a body carry their
 /// `none` fast-math or overflow flags, an attribute that their ODS builders
@@ -100,8 +87,10 @@ public:
     }
   };
 
-  BodyBuilder(MLIRContext *ctx, Flags flags, FloatAttrCache *floatAttrs)
-      : OpBuilder(ctx), flags(flags), floatAttrs(floatAttrs) {}
+  BodyBuilder(MLIRContext *ctx, Flags flags, FloatAttrCache *floatAttrs,
+              OpNameCache *opNames)
+      : OpBuilder(ctx), flags(flags), floatAttrs(floatAttrs),
+        opNames(opNames) {}
 
   const Flags &getFlags() const { return flags; }
 
@@ -115,10 +104,54 @@ public:
     return attr;
   }
 
+  /// RegisteredOperationName::lookup(id), through the cache when there is
+  /// one.
+  std::optional<RegisteredOperationName> opName(TypeID id) {
+    if (!opNames)
+      return RegisteredOperationName::lookup(id, getContext());
+    auto [it, inserted] = opNames->try_emplace(id);
+    if (inserted)
+      it->second = RegisteredOperationName::lookup(id, getContext());
+    return it->second;
+  }
+
 private:
   Flags flags;
   FloatAttrCache *floatAttrs;
+  OpNameCache *opNames;
 };
+
+/// OpTy::create(builder, loc, args...), cheaper (see the file comment),
+/// for the registered name `name` of OpTy.
+template <typename OpTy, typename... Args>
+OpTy createNamedOp(OpBuilder &builder,
+                   std::optional<RegisteredOperationName> name, Location loc,
+                   Args &&...args) {
+  // An op of a dialect the context has not loaded: ODS's create, which
+  // reports it as it always has.
+  if (!name)
+    return OpTy::create(builder, loc, std::forward<Args>(args)...);
+  OperationState state(loc, *name);
+  if constexpr (OpTy::hasProperties()) {
+    typename OpTy::Properties properties{};
+    state.useProperties(properties);
+    OpTy::build(builder, state, std::forward<Args>(args)...);
+    return cast<OpTy>(createFromState(builder, state));
+  } else {
+    OpTy::build(builder, state, std::forward<Args>(args)...);
+    return cast<OpTy>(createFromState(builder, state));
+  }
+}
+
+/// OpTy::create(builder, loc, args...), cheaper (see the file comment).
+template <typename OpTy, typename... Args>
+OpTy createOp(OpBuilder &builder, Location loc, Args &&...args) {
+  return createNamedOp<OpTy>(
+      builder,
+      RegisteredOperationName::lookup(TypeID::get<OpTy>(),
+                                      builder.getContext()),
+      loc, std::forward<Args>(args)...);
+}
 
 namespace detail {
 template <typename Props>
@@ -188,8 +221,8 @@ constexpr bool isComparison() {
 template <typename OpTy>
 OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
                   ValueRange operands, typename OpTy::Properties &properties) {
-  std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(
-      TypeID::get<OpTy>(), builder.getContext());
+  std::optional<RegisteredOperationName> name =
+      builder.opName(TypeID::get<OpTy>());
   if (!name)
     return OpTy();
   OpaqueProperties opaque(nullptr);
@@ -208,6 +241,7 @@ OpTy createDirect(BodyBuilder &builder, Location loc, TypeRange resultTypes,
 /// the flags and the type; a constant's value is a TypedAttr, an attribute
 /// and its interface), an elementwise op of one type without properties and
 /// a scalar comparison are created directly; other ops as createOp does.
+/// Either way the op's name comes from the builder's cache (opName).
 template <typename OpTy, typename... Args>
 OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
   OpBuilder &base = builder;
@@ -272,7 +306,8 @@ OpTy createOp(BodyBuilder &builder, Location loc, Args &&...args) {
       return op;
     return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
   } else {
-    return createOp<OpTy>(base, loc, std::forward<Args>(args)...);
+    return createNamedOp<OpTy>(base, builder.opName(TypeID::get<OpTy>()), loc,
+                               std::forward<Args>(args)...);
   }
 }
 

@@ -533,10 +533,12 @@ private:
   PyValueArena bodyValues;
   /// Attributes the loop bodies make over and over, by their value: float
   /// constants and index maps, each a probe of the context's uniquer (and,
-  /// for a float, a conversion) when made again. Only bodies built on the
-  /// importing thread use them (BodyImporter::floatAttr, indexMap); those
-  /// built on the context's threads make their own.
+  /// for a float, a conversion) when made again; and the names of the ops
+  /// they make. Only bodies built on the importing thread use them
+  /// (BodyImporter::floatAttr, indexMap, createOp); those built on the
+  /// context's threads ask the context each time.
   FloatAttrCache floatAttrs;
+  OpNameCache opNames;
   llvm::DenseMap<std::tuple<unsigned, unsigned, AffineExpr>, AffineMap>
       indexMaps;
   /// The attributes of those maps, which the accesses hold.

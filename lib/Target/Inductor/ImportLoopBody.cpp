@@ -32,7 +32,8 @@ BodyImporter::BodyImporter(GraphImporter &graph, const DumpNode &node,
                            NodeOp op, const BodySite &site)
     : graph(graph), node(node), body(*node.body), op(op),
       builder(op.getContext(), graph.bodyFlags,
-              site.placeholders ? nullptr : &graph.floatAttrs),
+              site.placeholders ? nullptr : &graph.floatAttrs,
+              site.placeholders ? nullptr : &graph.opNames),
       values(site.values), locator(site.locator), version(site.version),
       placeholders(site.placeholders) {
   // The statements are in the text of the node's op's location: their
