@@ -302,7 +302,8 @@ def _compile_recorded(rec: Dict[str, Any], opts: Options,
     t1 = time.perf_counter()
     m = manifest_lib.load(os.path.join(entry, "graph.json"))
     run_plan = plan_lib.plan(m, signature, deps_lib.parse(rec["dump_text"]),
-                             views=deps_lib.aliases(rec["dump_text"]))
+                             views=deps_lib.aliases(rec["dump_text"]),
+                             hints=rec["size_hints"])
     image = None
     if m.kernels():
         cubin = os.path.join(entry, "graph.cubin")

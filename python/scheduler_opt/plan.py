@@ -385,49 +385,40 @@ def _first_writes(run: List[Step], allocatable: set) -> Dict[int, List[str]]:
 def _handovers(manifest: Manifest, run: List[Step],
                releases: Dict[int, List[str]],
                reuse: Dict[int, List[Tuple[str, str]]],
-               allocations, inputs) -> Dict[int, List[Tuple[str, str]]]:
+               allocations, inputs,
+               hints: Optional[Dict[str, int]] = None
+               ) -> Dict[int, List[Tuple[str, str]]]:
     """Inductor's buffer reuse (its wrapper's MemoryPlanningState): a
     storage first written by a kernel, or by an extern writing through
     `out=`, takes the memory of a temporary released earlier with the
     same dtype and number of elements (the most recently released first),
-    instead of a new allocation. The caching allocator would hand the same
-    block back; taking it directly saves the allocation's host work. The
-    temporary's memory is then held from its release to that step, which
-    may keep another allocation in between from reusing it: the
-    handovers are made only when the estimated peak memory does not rise.
+    instead of a new allocation. A symbolic number of elements matches as
+    Inductor's `buffer_reuse_key` matches it: the same expression (its
+    text, as Inductor compares the printed simplified expression), never
+    two expressions that merely agree at the size hints. The caching
+    allocator would hand the same block back; taking it directly saves the
+    allocation's host work. The temporary's memory is then held from its
+    release to that step, which may keep another allocation in between
+    from reusing it: each handover is made only when the estimated peak
+    memory (with the handovers made before it) does not rise, the next
+    most recent of equal size tried otherwise; symbolic sizes are counted
+    at the graph's size `hints` (storages whose symbols have no hint take
+    no part).
     Returns {step of the release: [(storage, temporary)]}."""
-    sizes_of = {name: (dtype, elements) for name, dtype, elements in
-                allocations if isinstance(elements, int)}
+    bytes_of = {}
+    sizes_of = {}
+    for name, dtype, elements in allocations:
+        if isinstance(elements, int):
+            count = elements
+        elif hints is not None and elements.symbols <= hints.keys():
+            count = elements.evaluate(hints)
+        else:
+            continue
+        sizes_of[name] = (dtype, elements)
+        bytes_of[name] = count * dtype_size(dtype)
     temps = {s.name for s in manifest.storages if s.role == "temp"}
     first = _first_writes(run, set(sizes_of))
     in_place = {dst for pairs in reuse.values() for dst, _ in pairs}
-    pool: Dict[Tuple[str, int], List[Tuple[str, int]]] = {}
-    handover: Dict[int, List[Tuple[str, str]]] = {}
-    # Storages the runtime allocates itself (or takes over from one it
-    # allocated): only their memory is known to span all their elements
-    # (an extern's returned tensor it adopts may span less).
-    own: set = set()
-    for i, step in enumerate(run):
-        eligible = step.kind == "kernel" or (
-            step.kind == "extern" and step.call is not None and
-            "out" in step.call)
-        for name in first.get(i, ()) if eligible else ():
-            if name in in_place:
-                continue
-            own.add(name)
-            free = pool.get(sizes_of[name])
-            if free:
-                src, j = free.pop()
-                handover.setdefault(j, []).append((name, src))
-        # A temporary a kernel of this step updated in place is the memory
-        # of that kernel's result from now on: it is not free.
-        in_place_here = {src for _, src in reuse.get(i, ())}
-        for name in sorted(releases.get(i, ())):
-            if name in temps and name in own and name not in in_place_here:
-                pool.setdefault(sizes_of[name], []).append((name, i))
-    if not handover:
-        return {}
-    bytes_of = {name: e * dtype_size(d) for name, (d, e) in sizes_of.items()}
 
     def peak(handed):
         given = {dst for pairs in handed.values() for dst, _ in pairs}
@@ -443,7 +434,40 @@ def _handovers(manifest: Manifest, run: List[Step],
                     live -= bytes_of.get(name, 0)
         return top
 
-    return handover if peak(handover) <= peak({}) else {}
+    limit = peak({})
+    pool: Dict[Tuple[str, sizes.Size], List[Tuple[str, int]]] = {}
+    handover: Dict[int, List[Tuple[str, str]]] = {}
+    # Storages the runtime allocates itself (or takes over from one it
+    # allocated): only their memory is known to span all their elements
+    # (an extern's returned tensor it adopts may span less).
+    own: set = set()
+    for i, step in enumerate(run):
+        eligible = step.kind == "kernel" or (
+            step.kind == "extern" and step.call is not None and
+            "out" in step.call)
+        for name in first.get(i, ()) if eligible else ():
+            if name in in_place:
+                continue
+            own.add(name)
+            free = pool.get(sizes_of[name], [])
+            # The most recently released temporary whose holding keeps
+            # the peak (each handover is checked with those made before).
+            for k in range(len(free) - 1, -1, -1):
+                src, j = free[k]
+                handover.setdefault(j, []).append((name, src))
+                if peak(handover) <= limit:
+                    del free[k]
+                    break
+                handover[j].pop()
+                if not handover[j]:
+                    del handover[j]
+        # A temporary a kernel of this step updated in place is the memory
+        # of that kernel's result from now on: it is not free.
+        in_place_here = {src for _, src in reuse.get(i, ())}
+        for name in sorted(releases.get(i, ())):
+            if name in temps and name in own and name not in in_place_here:
+                pool.setdefault(sizes_of[name], []).append((name, i))
+    return handover
 
 
 def _check_exclusive_memory(steps: Tuple[RunStep, ...],
@@ -564,13 +588,16 @@ _CALLER_HELD = ("primals_", "arg")
 def plan(manifest: Manifest, signature: dict,
          deps: Optional[Dict[str, NodeDeps]] = None,
          reorder: bool = True,
-         views: Optional[Dict[str, Tuple[str, ...]]] = None) -> Plan:
+         views: Optional[Dict[str, Tuple[str, ...]]] = None,
+         hints: Optional[Dict[str, int]] = None) -> Plan:
     """The run plan of `manifest` for calls with `signature`'s arguments;
     with the dump's dependencies (`deps.parse`), kernels update dying
     temporaries in place; with its aliases (`deps.aliases`), storages that
     externs return views of live as long as the views. With `reorder`, the steps run in the order of
     least estimated peak memory (`order.py`, Inductor's
-    reorder_for_peak_memory)."""
+    reorder_for_peak_memory). With the graph's size hints (symbol ->
+    value, `size_hints.json`), storages of a symbolic number of elements
+    take part in handovers (`_handovers`)."""
     by_name = {t.name: t for t in manifest.inputs}
     inputs: List[InputBinding] = []
     arg_storage: Dict[str, str] = {}
@@ -655,7 +682,7 @@ def plan(manifest: Manifest, signature: dict,
                         if s.role == "temp" or
                         (s.role == "output" and s.name not in aliases))
     handover = _handovers(manifest, run, releases, reuse, allocations,
-                          inputs)
+                          inputs, hints)
     steps = tuple(RunStep(step,
                           tuple(sorted(set(releases.get(i, ())) -
                                        {src for _, src in

@@ -125,3 +125,41 @@ def test_every_kernel_takes_the_symbols(graph, tmp_path):
     for k in m.kernels():
         assert all(sizes.evaluate(g, large) >= 1 for g in k.grid)
 
+
+
+@pytest.mark.parametrize("graph,expected", [
+    ("attention_dynamic/model__1_forward_1.0", [("buf15", "buf13")]),
+    ("attention_dynamic/model__1_backward_2.1",
+     [("buf5", "buf0"), ("buf12", "buf9")]),
+])
+def test_attention_handovers_as_inductor(graph, expected, tmp_path):
+    """attention_dynamic's storages of symbolic size are handed over as
+    Inductor's wrapper reuses them (its output_code.py: `buf15 =
+    reinterpret_tensor(buf13, ...); del buf13  # reuse`), at the graph's
+    size hints. The corpus has no extern calls: each extern is given a
+    call writing its output through out=, as Inductor's mm and bmm do."""
+    import dataclasses
+    import json
+    from scheduler_opt import deps
+    m, _, params = compile_dynamic(graph, tmp_path)
+    with open(os.path.join(CORPUS, graph, "output_code.py")) as f:
+        code = f.read()
+    for dst, src in expected:
+        assert "%s = reinterpret_tensor(%s, " % (dst, src) in code
+    steps = [dataclasses.replace(s, call={
+        "kernel": s.name, "args": [],
+        "out": {"buffer": s.outputs[0].buffer}}) if s.kind == "extern"
+        else s for s in m.steps]
+    m = dataclasses.replace(m, steps=type(m.steps)(steps))
+    signature = {
+        "inputs": [{"name": q.name, "symbol": q.symbol} if q.symbol else
+                   {"name": q.name, "dtype": q.dtype} for q in params],
+        "outputs": [{"buffer": t.name, "size": list(t.shape),
+                     "stride": list(t.strides), "offset": t.offset}
+                    for t in m.outputs]}
+    with open(tmp_path / "dump" / "ir_pre_fusion.txt") as f:
+        dependences = deps.parse(f.read())
+    with open(tmp_path / "dump" / "size_hints.json") as f:
+        hints = json.load(f)
+    p = plan.plan(m, signature, dependences, hints=hints)
+    assert [h for r in p.steps for h in r.handover] == expected

@@ -387,44 +387,52 @@ def test_in_place_waits_for_the_last_reduction_level():
     assert not any(r.reuse for r in plan.plan(m2, sig, d).steps)
 
 
-def _handover_graph(second="kernel", middle=4):
-    """k0 writes t0 (temp, 32 elements) from x; k1 reads t0 into t1 (temp,
-    `middle` elements), releasing t0; then `second` (a kernel, or an
-    extern with or without out=) writes out (32 elements) from t1."""
+def _handover_graph(second="kernel", middle=4, size=32, out_size=None):
+    """k0 writes t0 (temp, `size` elements) from x; k1 reads t0 into t1
+    (temp, `middle` elements), releasing t0; then `second` (a kernel, or
+    an extern with or without out=) writes out (`out_size` elements,
+    `size` by default) from t1. Sizes may be expressions in s0: x is
+    then s0 rows of 4 (`size` is 4*s0), and the kernels take s0 after
+    their pointers."""
+    out_size = size if out_size is None else out_size
+    symbols = [] if isinstance(size, int) else ["s0"]
+    shape, strides = ([size], [1]) if isinstance(size, int) else \
+        (["s0", 4], [4, 1])
     data = {
         "version": manifest.VERSION, "graph": "g", "module": "m", "binary": "g.ptx", "format": "ptx",
         "storages": [
-            {"name": "x", "role": "input", "dtype": "f32", "elements": 32},
-            {"name": "t0", "role": "temp", "dtype": "f32", "elements": 32},
+            {"name": "x", "role": "input", "dtype": "f32", "elements": size},
+            {"name": "t0", "role": "temp", "dtype": "f32", "elements": size},
             {"name": "t1", "role": "temp", "dtype": "f32",
              "elements": middle},
             {"name": "out", "role": "output", "dtype": "f32",
-             "elements": 32}],
+             "elements": out_size}],
         "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
-                    "shape": [32], "strides": [1], "offset": 0}],
+                    "shape": shape, "strides": strides, "offset": 0}],
         "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
-                     "shape": [32], "strides": [1], "offset": 0}],
+                     "shape": [out_size], "strides": [1], "offset": 0}],
         "steps": [
             {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
-             "block": [32, 1, 1], "args": ["x", "t0"]},
+             "block": [32, 1, 1], "args": ["x", "t0"], "symbols": symbols},
             {"kind": "kernel", "name": "k1", "grid": [1, 1, 1],
-             "block": [32, 1, 1], "args": ["t0", "t1"]}]}
+             "block": [32, 1, 1], "args": ["t0", "t1"],
+             "symbols": symbols}]}
     if second == "kernel":
         data["steps"].append({"kind": "kernel", "name": "k2",
                               "grid": [1, 1, 1], "block": [32, 1, 1],
-                              "args": ["t1", "out"]})
+                              "args": ["t1", "out"], "symbols": symbols})
     else:
         call = {"kernel": "extern_kernels.mm", "args": []}
         if second == "out":
-            call["out"] = {"buffer": "out", "size": [32], "stride": [1],
-                           "offset": 0}
+            call["out"] = {"buffer": "out", "size": [out_size],
+                           "stride": [1], "offset": 0}
         data["steps"].append({
             "kind": "extern", "name": "extern_kernels.mm", "node": "op3",
             "args": ["t1", "out"], "inputs": ["t1"],
             "outputs": [{"buffer": "out", "storage": "out", "index": -1}],
             "buffers": {"t1": "t1", "out": "out"}, "call": call})
     sig = {"inputs": [{"name": "x", "dtype": "f32"}],
-           "outputs": [{"buffer": "out", "size": [32], "stride": [1],
+           "outputs": [{"buffer": "out", "size": [out_size], "stride": [1],
                         "offset": 0}]}
     return manifest.parse(data), sig
 
@@ -445,6 +453,64 @@ def test_handover_of_a_released_temporary():
     p = plan.plan(m, sig)
     assert not any(r.handover for r in p.steps)
     assert "t0" in p.steps[1].free_after
+
+
+def test_handover_of_a_symbolic_size():
+    """Inductor's buffer reuse for symbolic sizes (its `buffer_reuse_key`
+    compares the expressions, not their values at the hints): `out` of
+    4*s0 elements takes t0's memory (4*s0 too) when the plan has the
+    graph's size hints to estimate the peak at; without hints, or when
+    out's size only agrees with t0's at the hints (s0*s0 at s0 = 4), it
+    does not."""
+    hints = {"s0": 4}
+    m, sig = _handover_graph(size="4*s0", middle="s0")
+    p = plan.plan(m, sig, hints=hints)
+    assert [r.handover for r in p.steps] == [(), (("out", "t0"),), ()]
+    assert "t0" not in {n for r in p.steps for n in r.free_after}
+    m, sig = _handover_graph("out", size="4*s0", middle="s0")
+    assert plan.plan(m, sig, hints=hints).steps[1].handover == \
+        (("out", "t0"),)
+    m, sig = _handover_graph(size="4*s0", middle="s0")
+    p = plan.plan(m, sig)
+    assert not any(r.handover for r in p.steps)
+    assert "t0" in p.steps[1].free_after
+    m, sig = _handover_graph(size="4*s0", middle="s0", out_size="s0*s0")
+    assert not any(r.handover for r in plan.plan(m, sig, hints=hints).steps)
+
+
+def test_handover_keeps_the_peak_one_by_one():
+    """Each handover is checked against the peak with those made before
+    it: t1 (64 elements, released after k2) can go to u2 (64, first
+    written by k3) and t0 (4, released after k1) to u0 (4, first written
+    by k4); holding t0 across k2 and k3, which hold 128 elements at the
+    peak, would raise it to 132, so only u2 takes t1's memory (the plan
+    refused both when it checked them all at once)."""
+    def storage(name, role, elements):
+        return {"name": name, "role": role, "dtype": "f32",
+                "elements": elements}
+
+    def kernel(name, *args):
+        return {"kind": "kernel", "name": name, "grid": [1, 1, 1],
+                "block": [32, 1, 1], "args": list(args)}
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [storage("x", "input", 64), storage("t0", "temp", 4),
+                     storage("t1", "temp", 64), storage("t2", "temp", 64),
+                     storage("u0", "temp", 4), storage("u2", "temp", 64),
+                     storage("out", "output", 4)],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [64], "strides": [1], "offset": 0}],
+        "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
+                     "shape": [4], "strides": [1], "offset": 0}],
+        "steps": [kernel("k0", "x", "t0"), kernel("k1", "t0", "t1"),
+                  kernel("k2", "t1", "t2"), kernel("k3", "t2", "u2"),
+                  kernel("k4", "u2", "u0"), kernel("k5", "u0", "out")]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "out", "size": [4], "stride": [1],
+                        "offset": 0}]}
+    p = plan.plan(manifest.parse(data), sig, reorder=False)
+    assert [h for r in p.steps for h in r.handover] == [("u2", "t1")]
 
 
 def test_views_live_with_the_storage_they_view():

@@ -113,6 +113,42 @@ def test_handover(world):
     assert out.tolist() == [3 * ((i % 4) + 1) + i for i in range(32)]
 
 
+def test_handover_of_a_symbolic_size(world):
+    """With size symbols: `out` (4*s0 elements) takes t0's memory (4*s0)
+    after k1 released it, at every size: two allocations for three
+    storages, out's pointer is t0's, and out holds the right values."""
+    def k0(x, t0, s0):
+        for i in range(4 * s0):
+            _set(t0, i, _get(x, i) + 1)
+
+    def k1(t0, t1, s0):
+        for i in range(s0):
+            _set(t1, i, 3 * _get(t0, i))
+
+    def k2(t1, out, s0):
+        for i in range(4 * s0):
+            _set(out, i, _get(t1, i % s0) + i)
+
+    world.kernels.update(k0=k0, k1=k1, k2=k2)
+    world.symbol_args.update(k0=1, k1=1, k2=1)
+    m, sig = _handover_graph(size="4*s0", middle="s0")
+    p = plan.plan(m, sig, hints={"s0": 8})
+    assert p.steps[1].handover == (("out", "t0"),)
+    g = _compiled(m, p)
+    for rows in (8, 3):
+        base = world.tensor([float(i) for i in range(4 * rows)])
+        x = fake_torch.reinterpret_tensor(base, (rows, 4), (4, 1), 0)
+        world.launches.clear()
+        allocations = world.allocations
+        (out,) = g([x])
+        assert world.allocations - allocations == 2
+        pointers = {name: ptrs for name, ptrs in world.launches}
+        assert pointers["k2"][1] == pointers["k0"][1]
+        assert out.shape == (4 * rows,)
+        assert out.tolist() == [3 * ((i % rows) + 1) + i
+                                for i in range(4 * rows)]
+
+
 def _get(arg, i):
     data, offset = _at(arg)
     return data[offset + i]
