@@ -94,12 +94,6 @@ class _Hole:
         self._layout = None if self.static else sizes.function(
             (self.size, self.stride, self.offset))
 
-    def layout(self, symbols):
-        """(size, stride, offset) under `symbols`."""
-        if self.static:
-            return self.size, self.stride, self.offset
-        return self._layout(symbols)
-
     def get(self, storages, symbols):
         s = storages[self.storage]
         if self.static:
@@ -178,6 +172,23 @@ def _fill(template, storages, symbols):
     return template
 
 
+def _put(target, views, symbolic, storages, values):
+    """Writes an extern call's top-level holes into `target` (its
+    arguments' list or keywords' dict): `views` static, `symbolic` from
+    `values`, the layouts and sizes computed for this call."""
+    for key, name, size, stride, offset in views:
+        t = storages[name]
+        target[key] = _reinterpret(t.tensor, size, stride, t.delta + offset)
+    for key, name, k in symbolic:
+        if name is None:
+            target[key] = values[k]
+        else:
+            size, stride, offset = values[k]
+            t = storages[name]
+            target[key] = _reinterpret(t.tensor, size, stride,
+                                       t.delta + offset)
+
+
 class _Extern:
     """One extern step, decoded once."""
 
@@ -196,27 +207,45 @@ class _Extern:
         self.args = _decode(call.get("args", []), buffers, where)
         self.kwargs = {k: _decode(v, buffers, where)
                        for k, v in call.get("kwargs", {}).items()}
-        # Arguments filled on each call: the positions of the top-level
-        # holes (views, sizes) when no nested list holds one, else None
-        # (filled recursively).
-        self.arg_holes = _top_holes(self.args)
-        # Of those, the static views, filled inline on each call:
-        # (position, storage, size, stride, offset).
-        self.arg_views = []
-        if self.arg_holes:
-            self.arg_views = [(i, h.storage, h.size, h.stride, h.offset)
-                              for i in self.arg_holes
-                              for h in (self.args[i],)
-                              if isinstance(h, _Hole) and h.static]
-            inline = {v[0] for v in self.arg_views}
-            self.arg_holes = [i for i in self.arg_holes if i not in inline]
-        self.kwarg_holes = [k for k, v in self.kwargs.items()
-                            if _has_holes(v)]
         # The storages the call's arguments view.
         self.reads = tuple(dict.fromkeys(_hole_storages(
             [self.args, list(self.kwargs.values())], [])))
-        if any(isinstance(self.kwargs[k], list) for k in self.kwarg_holes):
-            self.kwarg_holes = None
+        # Arguments filled on each call: the top-level holes (views,
+        # sizes) by position or keyword when no nested list holds one,
+        # else all of them recursively (`fill_args`, `fill_kwargs`).
+        arg_holes = _top_holes(self.args)
+        kwarg_holes = [k for k, v in self.kwargs.items() if _has_holes(v)]
+        if any(isinstance(self.kwargs[k], list) for k in kwarg_holes):
+            kwarg_holes = None
+        self.fill_args = arg_holes is None
+        self.fill_kwargs = kwarg_holes is None
+        # The layouts of symbolic views and the values of sizes (arguments,
+        # out=, returned outputs), computed on each call by one function of
+        # the symbols compiled here (`self.layouts`, sizes.function).
+        templates = []
+
+        def slot(template):
+            templates.append(template)
+            return len(templates) - 1
+
+        def split(holes, source):
+            """(static views: (key, storage, size, stride, offset), the
+            others: (key, storage or None for a size, slot))."""
+            views, symbolic = [], []
+            for key in holes or ():
+                h = source[key]
+                if not isinstance(h, _Hole):
+                    symbolic.append((key, None, slot(h)))
+                elif h.static:
+                    views.append((key, h.storage, h.size, h.stride,
+                                  h.offset))
+                else:
+                    symbolic.append((key, h.storage,
+                                     slot((h.size, h.stride, h.offset))))
+            return views, symbolic
+        self.arg_views, self.arg_symbolic = split(arg_holes, self.args)
+        self.kwarg_views, self.kwarg_symbolic = split(kwarg_holes,
+                                                      self.kwargs)
         self.out = (_decode(call["out"], buffers, where)
                     if "out" in call else None)
         layouts = {o["buffer"]: o for o in call.get("outputs", [])}
@@ -226,8 +255,13 @@ class _Extern:
             # for random seeds): its output is passed as out=.
             (layout,) = layouts.values()
             self.out = _decode(layout, buffers, where)
+        self.out_slot = None
+        if self.out is not None and not self.out.static:
+            o = self.out
+            self.out_slot = slot((o.size, o.stride, o.offset))
         elements = call.get("elements", {})
-        # (storage, path in the result, layout view or None)
+        # (storage, path in the result, its layout: (size, stride, offset)
+        # when static, the slot of `layouts` when symbolic, or None)
         self.outputs = []
         for out in step.outputs:
             element = elements.get(out.buffer)
@@ -237,55 +271,65 @@ class _Extern:
             else:
                 path = [] if out.index < 0 else [out.index]
                 layout = layouts.get(out.buffer)
-            hole = (_Hole(out.storage, layout["size"], layout["stride"],
-                          layout["offset"]) if layout else None)
-            self.outputs.append((out.storage, path, hole))
+            if not layout:
+                self.outputs.append((out.storage, path, None))
+                continue
+            hole = _Hole(out.storage, layout["size"], layout["stride"],
+                         layout["offset"])
+            view = (hole.size, hole.stride, hole.offset)
+            self.outputs.append((out.storage, path,
+                                 view if hole.static else slot(view)))
+        self.layouts = sizes.function(tuple(templates)) if templates \
+            else None
 
     def run(self, storages, symbols, allocate):
-        if self.arg_holes is None:
+        values = self.layouts(symbols) if self.layouts is not None else ()
+        if self.fill_args:
             args = _fill(self.args, storages, symbols)
-        elif self.arg_holes or self.arg_views:
+        elif self.arg_views or self.arg_symbolic:
             args = list(self.args)
-            for i, name, size, stride, offset in self.arg_views:
-                t = storages[name]
-                args[i] = _reinterpret(t.tensor, size, stride,
-                                       t.delta + offset)
-            for i in self.arg_holes:
-                args[i] = _fill(args[i], storages, symbols)
+            _put(args, self.arg_views, self.arg_symbolic, storages, values)
         else:
             args = self.args
-        if self.kwarg_holes is None:
+        if self.fill_kwargs:
             kwargs = {k: _fill(v, storages, symbols)
                       for k, v in self.kwargs.items()}
-        elif self.kwarg_holes:
+        elif self.kwarg_views or self.kwarg_symbolic:
             kwargs = dict(self.kwargs)
-            for k in self.kwarg_holes:
-                kwargs[k] = _fill(kwargs[k], storages, symbols)
+            _put(kwargs, self.kwarg_views, self.kwarg_symbolic, storages,
+                 values)
         else:
             kwargs = self.kwargs
         if self.out is not None:
             for storage, _, _ in self.outputs:
                 if storage not in storages:
                     allocate(storage)
-            self.fn(*args, **kwargs, out=self.out.get(storages, symbols))
+            o = self.out
+            t = storages[o.storage]
+            size, stride, offset = (o.size, o.stride, o.offset) \
+                if self.out_slot is None else values[self.out_slot]
+            self.fn(*args, **kwargs, out=_reinterpret(
+                t.tensor, size, stride, t.delta + offset))
             return
         result = self.fn(*args, **kwargs)
-        for storage, path, hole in self.outputs:
+        for storage, path, layout in self.outputs:
             value = result
             for i in path:
                 value = value[i]
-            self._place(value, storage, hole, storages, symbols, allocate)
+            if type(layout) is int:
+                layout = values[layout]
+            self._place(value, storage, layout, storages, allocate)
 
-    def _place(self, value, storage, hole, storages, symbols, allocate):
+    def _place(self, value, storage, layout, storages, allocate):
         if not isinstance(value, torch.Tensor):
             raise RuntimeError_("%s returned %r where a tensor was expected"
                                 % (self.where, type(value).__name__))
-        if hole is None:
+        if layout is None:
             if storage in storages:
                 return  # an in-place update of the storage it writes
             storages[storage] = Storage(value, 0, value.data_ptr())
             return
-        size, stride, offset = hole.layout(symbols)
+        size, stride, offset = layout
         if storage not in storages and tuple(value.shape) == size and \
                 (math.prod(size) <= 1 or _same_strides(value, size, stride)):
             # Adopt the result's memory, as Inductor's wrapper does.

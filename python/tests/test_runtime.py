@@ -49,7 +49,14 @@ def _copy_into(dst, src):
     return dst
 
 
-EXTERNS = {"twice": _twice, "plus_one": _plus_one, "copy_into": _copy_into}
+def _scale(a, n, bias, out):
+    """out = a * n + bias (n a size the call passes)."""
+    for p, v, b in zip(out.positions(), a.tolist(), bias.tolist()):
+        out.memory.data[p] = v * n + b
+
+
+EXTERNS = {"twice": _twice, "plus_one": _plus_one, "copy_into": _copy_into,
+           "scale": _scale}
 
 
 def _compiled(m, p):
@@ -229,6 +236,74 @@ def test_externs_views_adoption_and_release(world):
     assert x_out.memory is storage.memory and x_out.offset == 8
     # Temporaries are gone: only the adopted output stays allocated.
     assert world.live - live == 32 * 4
+
+
+def test_externs_with_symbolic_views(world):
+    """Externs of a graph with size symbols get their views (an argument,
+    a keyword, out=) and sizes at the call's symbols, and a returned
+    tensor is adopted at its symbolic layout: k0 writes buf0 = x + 1 (x:
+    s0 rows of 4, one row into its storage); `scale` writes buf1 = buf0 *
+    4*s0 + x through out= (buf1 column by column); `plus_one` returns
+    buf2 = buf1 + 1 (row by row), the output."""
+    rows = {"size": ["s0", 4], "stride": [4, 1], "offset": 0}
+    columns = {"size": ["s0", 4], "stride": [1, "s0"], "offset": 0}
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32",
+             "elements": "4*s0 + 4"},
+            {"name": "buf0", "role": "temp", "dtype": "f32",
+             "elements": "4*s0"},
+            {"name": "buf1", "role": "temp", "dtype": "f32",
+             "elements": "4*s0"},
+            {"name": "buf2", "role": "output", "dtype": "f32",
+             "elements": "4*s0"}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": ["s0", 4], "strides": [4, 1], "offset": 4}],
+        "outputs": [{"name": "buf2", "storage": "buf2", "dtype": "f32",
+                     "shape": ["s0", 4], "strides": [4, 1], "offset": 0}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["x", "buf0"],
+             "symbols": ["s0"]},
+            {"kind": "extern", "name": "extern_kernels.scale",
+             "node": "op1", "args": ["buf0", "x", "buf1"],
+             "inputs": ["buf0", "x"],
+             "outputs": [{"buffer": "buf1", "storage": "buf1"}],
+             "buffers": {"buf0": "buf0", "buf1": "buf1", "x": "x"},
+             "call": {"kernel": "extern_kernels.scale",
+                      "args": [dict(rows, buffer="buf0"),
+                               {"size": "4*s0"}],
+                      "kwargs": {"bias": dict(rows, buffer="x",
+                                              offset=4)},
+                      "out": dict(columns, buffer="buf1")}},
+            {"kind": "extern", "name": "extern_kernels.plus_one",
+             "node": "op2", "args": ["buf1", "buf2"], "inputs": ["buf1"],
+             "outputs": [{"buffer": "buf2", "storage": "buf2"}],
+             "buffers": {"buf1": "buf1", "buf2": "buf2"},
+             "call": {"kernel": "extern_kernels.plus_one",
+                      "args": [dict(columns, buffer="buf1")],
+                      "outputs": [dict(rows, buffer="buf2")]}}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf2", "size": ["s0", 4],
+                        "stride": [4, 1], "offset": 0}]}
+
+    def k0(x, buf0, s0):
+        for i in range(4 * s0):
+            _set(buf0, i, _get(x, i + 4) + 1)
+
+    world.kernels["k0"] = k0
+    world.symbol_args["k0"] = 1
+    m = manifest.parse(data)
+    g = _compiled(m, plan.plan(m, sig))
+    for n in (3, 5):
+        base = world.tensor([float(i % 5) for i in range(4 * n + 4)])
+        x = fake_torch.reinterpret_tensor(base, (n, 4), (4, 1), 4)
+        (out,) = g([x])
+        assert out.shape == (n, 4)
+        xs = [float(i % 5) for i in range(4, 4 * n + 4)]
+        assert out.tolist() == [(v + 1) * 4 * n + v + 1 for v in xs]
 
 
 def test_extern_reads_a_storage_no_step_wrote(world):
