@@ -280,9 +280,10 @@ def _per_element(node: NodeDeps, nodes: Dict[str, NodeDeps]) -> bool:
     if not reductions:
         return True
     try:
-        numel, rnumel = (int(v) for v in reductions[0].iteration)
-        return int(node.iteration[0]) == numel * rnumel
-    except ValueError:
+        numel, rnumel = reductions[0].iteration
+        return sizes.equal(sizes.parse("(%s)*(%s)" % (numel, rnumel)),
+                           sizes.parse(node.iteration[0]))
+    except (ValueError, sizes.SizeError):
         return False
 
 
@@ -304,8 +305,10 @@ def _in_place(manifest: Manifest, run: List[Step],
     row, whose value every thread of the row may read), at the last
     reduction level of the kernel (docs/Lowering.md: a later pass over the
     row would re-read the temporary after W wrote it). The two storages
-    hold only those buffers, have one dtype and the same static number of
-    elements, and the result's storage is first written by this kernel.
+    hold only those buffers, have one dtype and the same number of
+    elements (symbolic ones equal whatever the symbols, `sizes.equal`, as
+    Inductor's `can_match_buffer_size` compares them), and the result's
+    storage is first written by this kernel.
     Graph inputs and outputs are never given away (Inductor's
     `can_reuse`)."""
     storages = {s.name: s for s in manifest.storages}
@@ -330,8 +333,7 @@ def _in_place(manifest: Manifest, run: List[Step],
         for dying in sorted(releases.get(i, ())):
             d = storages.get(dying)
             if d is None or d.role != "temp" or \
-                    shared.get(dying, {dying}) != {dying} or \
-                    not isinstance(d.elements, int):
+                    shared.get(dying, {dying}) != {dying}:
                 continue
             if any(w.buffer == dying for n in nodes.values()
                    for w in n.writes):
@@ -360,7 +362,8 @@ def _in_place(manifest: Manifest, run: List[Step],
                         out.role not in ("temp", "output") or \
                         w.buffer not in step.args or \
                         shared.get(w.buffer, {w.buffer}) != {w.buffer} or \
-                        (out.dtype, out.elements) != (d.dtype, d.elements):
+                        out.dtype != d.dtype or \
+                        not sizes.equal(out.elements, d.elements):
                     continue
                 if (w.index, w.ranges) == (index, ranges):
                     reuse.setdefault(i, []).append((w.buffer, dying))

@@ -168,6 +168,65 @@ def function(template):
     return evaluated
 
 
+def _polynomial(node):
+    """The checked tree `node` as {monomial: coefficient}, a monomial a
+    sorted tuple of (symbol, power); None where it uses //, %, min or
+    max."""
+    if isinstance(node, ast.Constant):
+        return {(): node.value} if node.value else {}
+    if isinstance(node, ast.Name):
+        return {((node.id, 1),): 1}
+    if isinstance(node, ast.UnaryOp):
+        inner = _polynomial(node.operand)
+        return None if inner is None else {m: -c for m, c in inner.items()}
+    if not isinstance(node, ast.BinOp) or \
+            type(node.op) not in (ast.Add, ast.Sub, ast.Mult, ast.Pow):
+        return None
+    left = _polynomial(node.left)
+    if left is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        result = {(): 1}
+        for _ in range(node.right.value):
+            result = _times(result, left)
+        return result
+    right = _polynomial(node.right)
+    if right is None:
+        return None
+    if isinstance(node.op, ast.Mult):
+        return _times(left, right)
+    sign = 1 if isinstance(node.op, ast.Add) else -1
+    result = dict(left)
+    for m, c in right.items():
+        result[m] = result.get(m, 0) + sign * c
+    return {m: c for m, c in result.items() if c}
+
+
+def _times(a, b):
+    result = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            powers = dict(ma)
+            for name, k in mb:
+                powers[name] = powers.get(name, 0) + k
+            m = tuple(sorted(powers.items()))
+            result[m] = result.get(m, 0) + ca * cb
+    return {m: c for m, c in result.items() if c}
+
+
+def equal(a: Size, b: Size) -> bool:
+    """Whether two sizes are equal whatever their symbols' values: equal
+    integers, or expressions of + - * and powers that expand to the same
+    polynomial (`(8*s27*s77)*(s27)` and `8*s27**2*s77`); others only
+    when their texts are equal."""
+    pa = {(): a} if isinstance(a, int) else _polynomial(a._tree)
+    pb = {(): b} if isinstance(b, int) else _polynomial(b._tree)
+    if pa is None or pb is None:
+        return a == b
+    return {m: c for m, c in pa.items() if c} == \
+        {m: c for m, c in pb.items() if c}
+
+
 @functools.lru_cache(maxsize=4096)
 def _parse_text(text: str) -> Size:
     stripped = text.strip()

@@ -129,3 +129,19 @@ def test_grid_function_checks_as_grid():
         g({"s0": 2**31, "s1": 256})
     with pytest.raises(sizes.SizeError, match="in z"):
         sizes.grid_function((1, 1, sizes.parse("s0")))({"s0": 65536})
+
+
+def test_equal_whatever_the_symbols():
+    """sizes.equal: products and sums expanded (a kernel's iterations,
+    `(8*s27*s77)*(s27)` against a member's `8*s27**2*s77`), integers, and
+    expressions with //, % or min only by their text."""
+    p = sizes.parse
+    assert sizes.equal(p("(8*s27*s77)*(s27)"), p("8*s27**2*s77"))
+    assert sizes.equal(p("s77*s27*512"), p("512*s27*s77"))
+    assert sizes.equal(p("(s0 + 1)*s1 - s1"), p("s0*s1"))
+    assert sizes.equal(p("(32)*(8)"), 256) and sizes.equal(256, 256)
+    assert not sizes.equal(p("s0*s1"), p("s0*s0"))
+    assert not sizes.equal(p("8*s27*s77"), p("8*s27**2*s77"))
+    assert not sizes.equal(p("s0 + 1"), 1)
+    assert sizes.equal(p("(s0 + 1)//2"), p("(s0 + 1)//2"))
+    assert not sizes.equal(p("(s0 + 1)//2"), p("(1 + s0)//2"))
