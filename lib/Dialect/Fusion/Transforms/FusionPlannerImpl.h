@@ -444,8 +444,13 @@ private:
   /// is, without a lookup in the tables of all names.
   DenseSet<StringAttr, MixedPointerInfo<StringAttr>> mutationNames;
   DenseMap<StringAttr, Value, MixedPointerInfo<StringAttr>> storageCache;
-  /// normalizeDep per dependence (attributes are uniqued) and mode.
-  DenseMap<std::pair<Attribute, unsigned>, std::optional<NormalizedDep>>
+  /// normalizeDep per index map, sizes and mode: dependences of different
+  /// buffers through the same index (a backward graph reads a dozen
+  /// buffers by `4096 * d0 + d1`) normalize alike but for the name, which
+  /// `normalized` puts in. The sizes point into the dependence attributes,
+  /// which the context keeps.
+  DenseMap<std::tuple<AffineMap, ArrayRef<AffineExpr>, unsigned>,
+           std::optional<NormalizedDep>>
       normalizedCache;
   /// The strides of the leaves' accesses (candidateTilings).
   LoopStrideCache loopStrides;

@@ -316,13 +316,18 @@ StringAttr Planner::realName(StringAttr name) {
   return it->second = getBufferName(version);
 }
 
-/// normalizeDep, memoized.
+/// normalizeDep, memoized by index and sizes (normalizeDep reads nothing
+/// else of the dependence but its name, which it copies).
 std::optional<NormalizedDep> Planner::normalized(MemoryDepAttr dep,
                                                  bool byStride) {
-  auto [it, inserted] = normalizedCache.try_emplace({dep, byStride ? 1 : 0});
+  auto [it, inserted] = normalizedCache.try_emplace(
+      {dep.getIndex(), dep.getSizes(), byStride ? 1 : 0});
   if (inserted)
     it->second = normalizeDep(dep, byStride, sizeVars);
-  return it->second;
+  std::optional<NormalizedDep> result = it->second;
+  if (result)
+    result->name = dep.getName();
+  return result;
 }
 
 /// Inductor's fusable_read_and_write.
