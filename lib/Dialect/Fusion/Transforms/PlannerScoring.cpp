@@ -137,8 +137,11 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
     return std::nullopt;
   // ReadWrites.buffer_names(): buffers accessed through a MemoryDep whose
   // index is not a constant (load_seed).
+  // A group names a few dozen buffers at most: small tables, most of them
+  // never allocated (the planner asks this of every pair under the
+  // threshold in a reorder round).
   auto bufferNames = [](const Group &g) {
-    llvm::SetVector<StringAttr> names;
+    llvm::SmallSetVector<StringAttr, 16> names;
     for (const DepSet *list : {&g.reads, &g.writes})
       for (Attribute dep : *list)
         if (auto memory = dyn_cast<MemoryDepAttr>(dep))
@@ -148,17 +151,17 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   };
   // {dep.name: dep for dep in reads_and_writes()}: the last one wins.
   auto nameToDep = [](const Group &g) {
-    DenseMap<StringAttr, Attribute> map;
+    llvm::SmallDenseMap<StringAttr, Attribute, 16> map;
     for (Attribute dep : g.reads)
       map[getDepName(dep)] = dep;
     for (Attribute dep : g.writes)
       map[getDepName(dep)] = dep;
     return map;
   };
-  llvm::SetVector<StringAttr> names1 = bufferNames(groups[g1]);
-  llvm::SetVector<StringAttr> names2 = bufferNames(groups[g2]);
-  DenseMap<StringAttr, Attribute> deps1 = nameToDep(groups[g1]);
-  DenseMap<StringAttr, Attribute> deps2 = nameToDep(groups[g2]);
+  llvm::SmallSetVector<StringAttr, 16> names1 = bufferNames(groups[g1]);
+  llvm::SmallSetVector<StringAttr, 16> names2 = bufferNames(groups[g2]);
+  llvm::SmallDenseMap<StringAttr, Attribute, 16> deps1 = nameToDep(groups[g1]);
+  llvm::SmallDenseMap<StringAttr, Attribute, 16> deps2 = nameToDep(groups[g2]);
   Attribute lhs, rhs;
   int64_t bestNumel = -1;
   for (StringAttr name : names1) {
