@@ -55,8 +55,9 @@ struct NormalizedDep {
 /// A group's dependences in order. Most groups have a few: up to 8 are
 /// looked up by a scan, without a hash set (a DenseSet allocates 64 buckets
 /// on its first insertion, for every list of every group).
-using DepSet = llvm::SetVector<Attribute, SmallVector<Attribute, 4>,
-                               DenseSet<Attribute>, 8>;
+using DepSet =
+    llvm::SetVector<Attribute, SmallVector<Attribute, 4>,
+                    DenseSet<Attribute, MixedPointerInfo<Attribute>>, 8>;
 
 enum class GroupKind { Node, Fused, Extern, Nop, Grouped, Foreach };
 
