@@ -148,6 +148,18 @@ struct UnitStorages {
   uint64_t readMask = 0;
 };
 
+/// What racesInPlace looks at in a writing group: its units' in-place
+/// writes with their storages, the storages as a set when there are many
+/// (a foreach kernel of in-place updates overwrites one a part), and
+/// their storageBits or-ed; kept while the group keeps its version (its
+/// units and their dependences).
+struct GroupInPlaceWrites {
+  uint64_t version = ~uint64_t(0); // never a group's version: not computed
+  SmallVector<std::pair<Value, MemoryDepAttr>, 8> writes;
+  DenseSet<Value, MixedPointerInfo<Value>> storages;
+  uint64_t mask = 0;
+};
+
 /// One of 64 bits for a storage, for UnitStorages::readMask.
 inline uint64_t storageBit(Value storage) {
   return uint64_t(1) << (DenseMapInfo<Value>::getHashValue(storage) & 63);
@@ -279,6 +291,7 @@ private:
       findStorageReads(unit, entry);
     return entry;
   }
+  const GroupInPlaceWrites &inPlaceWritesOf(const Group &group);
   void findInPlaceWrites(unsigned unit, UnitStorages &entry);
   void findStorageReads(unsigned unit, UnitStorages &entry);
   StringAttr renamed(StringAttr name);
@@ -473,6 +486,8 @@ private:
     SmallVector<std::pair<Type, AffineExpr>, 2> keys;
   };
   SmallVector<GroupReuseKeys, 0> groupReuseKeys;
+  /// inPlaceWritesOf per group id.
+  SmallVector<GroupInPlaceWrites, 0> groupInPlaceWrites;
   /// groupTiling per group id, with the group's version then.
   DenseMap<unsigned, std::pair<uint64_t, Tiling>> groupTilings;
 };

@@ -458,34 +458,60 @@ void Planner::findStorageReads(unsigned unit, UnitStorages &entry) {
 /// (indices are flat offsets into the storage, so they compare across
 /// views); reads of buffers that `writer` itself produces are real
 /// dependences, left to can_fuse_vertical.
-bool Planner::racesInPlace(const Group &reader, const Group &writer) {
-  // The storages `writer` overwrites in place, with the writes that do:
-  // usually none, and a few in a foreach kernel of in-place updates. Both
-  // groups' writes and reads come with their storages from the units'
-  // UnitStorages, found once per unit.
-  SmallVector<std::pair<Value, MemoryDepAttr>, 8> inPlace;
-  uint64_t overwrittenMask = 0;
-  for (unsigned w : writer.units)
-    for (const auto &entry : inPlaceWritesOf(w)) {
-      inPlace.push_back(entry);
-      overwrittenMask |= storageBit(entry.first);
+/// A foreach kernel of in-place updates overwrites a storage per part:
+/// most reads of the other group then match none of them. Up to this many
+/// storages are compared one by one, without hashing every read's.
+static constexpr size_t kFewStorages = 8;
+
+/// The storages `group` overwrites in place, with the writes that do:
+/// usually none, and a few in a foreach kernel of in-place updates, which
+/// is asked again for every candidate pair while it keeps its version.
+const GroupInPlaceWrites &Planner::inPlaceWritesOf(const Group &group) {
+  if (groupInPlaceWrites.size() < groups.size())
+    groupInPlaceWrites.resize(groups.size());
+  GroupInPlaceWrites &entry = groupInPlaceWrites[&group - groups.data()];
+  if (entry.version == group.version)
+    return entry;
+  entry.writes.clear();
+  entry.storages.clear();
+  entry.mask = 0;
+  for (unsigned w : group.units)
+    for (const auto &write : inPlaceWritesOf(w)) {
+      entry.writes.push_back(write);
+      entry.mask |= storageBit(write.first);
     }
+  if (entry.writes.size() > kFewStorages)
+    for (auto [storage, write] : entry.writes)
+      entry.storages.insert(storage);
+  entry.version = group.version;
+  return entry;
+}
+
+bool Planner::racesInPlace(const Group &reader, const Group &writer) {
+  // Both groups' writes and reads come with their storages from the
+  // units' UnitStorages, found once per unit; a writer of one unit (most
+  // of them) takes its unit's writes as they are.
+  ArrayRef<std::pair<Value, MemoryDepAttr>> inPlace;
+  const GroupInPlaceWrites *written = nullptr;
+  if (writer.units.size() == 1)
+    inPlace = inPlaceWritesOf(writer.units.front());
+  if (writer.units.size() != 1 || inPlace.size() > kFewStorages) {
+    written = &inPlaceWritesOf(writer);
+    inPlace = written->writes;
+  }
   if (inPlace.empty())
     return false;
-  // A foreach kernel of in-place updates overwrites a storage per part:
-  // most reads of the other group then match none of them. A few storages
-  // are compared one by one, without hashing every read's.
-  constexpr size_t kFewStorages = 8;
-  llvm::DenseSet<Value> overwrittenStorages;
-  if (inPlace.size() > kFewStorages)
+  uint64_t overwrittenMask = 0;
+  if (written)
+    overwrittenMask = written->mask;
+  else
     for (auto [storage, write] : inPlace)
-      overwrittenStorages.insert(storage);
+      overwrittenMask |= storageBit(storage);
   auto isOverwritten = [&](Value storage) {
     if (inPlace.size() > kFewStorages)
-      return overwrittenStorages.contains(storage);
-    return llvm::any_of(inPlace, [&](const auto &entry) {
-      return entry.first == storage;
-    });
+      return written->storages.contains(storage);
+    return llvm::any_of(
+        inPlace, [&](const auto &entry) { return entry.first == storage; });
   };
   for (unsigned r : reader.units) {
     const UnitStorages &readerStorages = storageReadsOf(r);
