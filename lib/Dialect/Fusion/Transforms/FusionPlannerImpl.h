@@ -85,7 +85,7 @@ struct Group {
   /// Inductor's read_writes (reads without the group's own writes) and
   /// unmet_dependencies.
   DepSet reads, writes, unmet;
-  llvm::SmallDenseSet<StringAttr, 8> bufferNames;
+  llvm::SmallDenseSet<StringAttr, 8, MixedPointerInfo<StringAttr>> bufferNames;
   unsigned minOrder, maxOrder;
   bool isReduction;
   /// Inductor's group: (numel, rnumel), canonical expressions.
