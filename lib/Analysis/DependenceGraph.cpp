@@ -597,7 +597,8 @@ void DependenceGraph::build(const DependenceGraph *before) {
                           leaves[i].rw =
                               computeReadWritesImpl(leaves[i].op, &cache);
                     });
-  DenseMap<Value, SmallVector<unsigned, 2>> readersOf; // alias root -> leaves
+  // alias root -> leaves
+  DenseMap<Value, SmallVector<unsigned, 2>, MixedPointerInfo<Value>> readersOf;
   readersOf.reserve(numBuffers);
   for (auto [id, info] : llvm::enumerate(leaves)) {
     llvm::SmallSetVector<Value, 4> read;

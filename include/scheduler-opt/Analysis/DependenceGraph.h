@@ -224,15 +224,17 @@ private:
   SmallVector<SmallVector<unsigned, 4>> preds, succs;
   DenseMap<StringAttr, NamedBuffer, MixedPointerInfo<StringAttr>>
       buffersByName;
-  DenseMap<Value, unsigned> producers;
+  /// Tables keyed by values mix the pointer's bits (MixedPointerInfo): a
+  /// multiply, where Value's own hash runs hash_16_bytes on every lookup.
+  DenseMap<Value, unsigned, MixedPointerInfo<Value>> producers;
   /// Union-find parent for buffers that alias (nop results and inputs).
-  DenseMap<Value, Value> aliasParent;
+  DenseMap<Value, Value, MixedPointerInfo<Value>> aliasParent;
   /// Users per alias root.
-  DenseMap<Value, SmallVector<NodeUser, 2>> users;
+  DenseMap<Value, SmallVector<NodeUser, 2>, MixedPointerInfo<Value>> users;
   /// Keyed by member values (memberValue).
-  DenseMap<Value, Value> mutatedBy;
+  DenseMap<Value, Value, MixedPointerInfo<Value>> mutatedBy;
   /// Container results to the values their containers yield.
-  DenseMap<Value, Value> yieldedBy;
+  DenseMap<Value, Value, MixedPointerInfo<Value>> yieldedBy;
   SmallVector<unsigned> cycle;
   /// Every leaf and its reads and writes, leaves in node order, kept for
   /// a graph built from this one (the constructor taking `before`) when
