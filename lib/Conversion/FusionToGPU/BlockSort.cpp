@@ -1,6 +1,7 @@
 //===- BlockSort.cpp - Sorts of a row by the lanes of a block --------------===//
 
 #include "scheduler-opt/Conversion/FusionToGPU/BlockSort.h"
+#include "scheduler-opt/Conversion/FusionToGPU/BlockScan.h"
 #include "scheduler-opt/Conversion/FusionToGPU/SharedMemory.h"
 #include "scheduler-opt/Conversion/KernelCodegen/ScalarCodegen.h"
 
@@ -53,6 +54,185 @@ static void emitCompareExchange(OpBuilder &b, Location loc,
   }
 }
 
+namespace {
+/// An element of a row held in a lane's registers: its original position
+/// (i32) and the values of its tuple, the key first.
+struct RegisterElement {
+  Value position;
+  SmallVector<Value> values;
+};
+} // namespace
+
+/// True (an i1) when `a` comes strictly before `c`: the key's order
+/// (emitSortBefore), ties by original position; where the row is padded
+/// (`size` below `padded`), positions past the row sort after every
+/// element, by position.
+static Value emitElementBefore(OpBuilder &b, Location loc,
+                               const RegisterElement &a,
+                               const RegisterElement &c, int64_t size,
+                               int64_t padded, bool descending) {
+  Value first =
+      emitSortBefore(b, loc, a.values.front(), c.values.front(), descending);
+  Value after =
+      emitSortBefore(b, loc, c.values.front(), a.values.front(), descending);
+  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        a.position, c.position);
+  Value notAfter = arith::XOrIOp::create(
+      b, loc, after, arith::ConstantIntOp::create(b, loc, 1, 1));
+  Value ordered = arith::OrIOp::create(
+      b, loc, first, arith::AndIOp::create(b, loc, notAfter, earlier));
+  if (size == padded)
+    return ordered;
+  Value last = arith::MaxUIOp::create(b, loc, a.position, c.position);
+  Value padding = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge, last,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), size));
+  return arith::SelectOp::create(b, loc, padding, earlier, ordered);
+}
+
+/// `element` where `take` is false, else `other`.
+static RegisterElement selectElement(OpBuilder &b, Location loc, Value take,
+                                     const RegisterElement &other,
+                                     const RegisterElement &element) {
+  RegisterElement result;
+  result.position = arith::SelectOp::create(b, loc, take, other.position,
+                                            element.position);
+  for (auto [o, v] : llvm::zip_equal(other.values, element.values))
+    result.values.push_back(arith::SelectOp::create(b, loc, take, o, v));
+  return result;
+}
+
+/// True when every array of `row` holds scalars that gpu.shuffle can move
+/// (shuffleScalar: integers and floats of up to 64 bits).
+static bool canShuffleRow(const RowScratch &row) {
+  return llvm::all_of(row.arrays, [](Value array) {
+    Type type = cast<MemRefType>(array.getType()).getElementType();
+    return type.isIntOrFloat() && type.getIntOrFloatBitWidth() <= 64;
+  });
+}
+
+/// The sort of a row of a warp's lanes or fewer in registers (the file
+/// comment): the row padded to a power of two, `padded / lanesPerRow`
+/// consecutive elements a lane; the classic bitonic network, stages within
+/// a lane as selects, across lanes as xor shuffles, the padding sorting
+/// last.
+static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
+                                int64_t lanesPerRow, const RowScratch &row,
+                                bool descending) {
+  int64_t size = row.staticSize;
+  int64_t padded = llvm::PowerOf2Ceil(size);
+  int64_t perLane = padded / lanesPerRow;
+  Type i32 = b.getI32Type();
+  Type indexType = b.getIndexType();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+  };
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto warpSync = [&] {
+    NVVM::SyncWarpOp::create(b, loc, constant(-1));
+  };
+  Value lane = arith::AndIOp::create(
+      b, loc, castIntegerLike(b, loc, tid, i32), constant(lanesPerRow - 1));
+  Value base = arith::MulIOp::create(b, loc, lane, constant(perLane));
+
+  // The row's other lanes wrote its elements; each lane loads its own
+  // (past the row: the last element's values, sorting as padding).
+  warpSync();
+  SmallVector<RegisterElement> elements;
+  for (int64_t e = 0; e < perLane; ++e) {
+    RegisterElement element;
+    element.position = arith::AddIOp::create(b, loc, base, constant(e));
+    Value clamped =
+        arith::MinUIOp::create(b, loc, element.position, constant(size - 1));
+    Value at = row.getPosition(
+        b, loc, arith::IndexCastUIOp::create(b, loc, indexType, clamped));
+    for (Value array : row.arrays)
+      element.values.push_back(memref::LoadOp::create(b, loc, array, at));
+    elements.push_back(std::move(element));
+  }
+
+  // Merges of blocks of k, stages of distance j: position i pairs with
+  // i ^ j, ascending where i & k is 0; the lower position takes the
+  // earlier element of the pair in an ascending block, the later in a
+  // descending one.
+  for (int64_t k = 2; k <= padded; k *= 2) {
+    // Whether the lane's elements lie in a descending block (a lane's
+    // elements share bits from perLane up): null where k < perLane, where
+    // this depends on the element.
+    Value laneDescending;
+    if (k >= padded)
+      laneDescending = arith::ConstantIntOp::create(b, loc, 0, 1);
+    else if (k >= perLane)
+      laneDescending = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, constant(k / perLane)),
+          constant(0));
+    for (int64_t j = k / 2; j >= 1; j /= 2) {
+      if (j < perLane) {
+        for (int64_t e = 0; e < perLane; ++e) {
+          if (e & j)
+            continue;
+          Value swap = emitElementBefore(b, loc, elements[e | j], elements[e],
+                                         size, padded, descending);
+          if (!laneDescending) {
+            if (e & k)
+              swap = arith::XOrIOp::create(b, loc, swap, trueValue);
+          } else {
+            swap = arith::XOrIOp::create(b, loc, swap, laneDescending);
+          }
+          RegisterElement lower =
+              selectElement(b, loc, swap, elements[e | j], elements[e]);
+          RegisterElement upper =
+              selectElement(b, loc, swap, elements[e], elements[e | j]);
+          elements[e] = std::move(lower);
+          elements[e | j] = std::move(upper);
+        }
+        continue;
+      }
+      // The partner is the same element of lane ^ (j / perLane); this
+      // lane keeps the later element where it is the upper one of an
+      // ascending block or the lower one of a descending block.
+      Value offset = constant(j / perLane);
+      Value upper = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne,
+          arith::AndIOp::create(b, loc, lane, offset), constant(0));
+      Value keepLater = arith::XOrIOp::create(b, loc, upper, laneDescending);
+      for (RegisterElement &element : elements) {
+        RegisterElement other;
+        other.position = shuffleScalar(b, loc, element.position, offset,
+                                       gpu::ShuffleMode::XOR);
+        for (Value v : element.values)
+          other.values.push_back(
+              shuffleScalar(b, loc, v, offset, gpu::ShuffleMode::XOR));
+        Value take = arith::XOrIOp::create(
+            b, loc,
+            emitElementBefore(b, loc, other, element, size, padded,
+                              descending),
+            keepLater);
+        element = selectElement(b, loc, take, other, element);
+      }
+    }
+  }
+
+  // Each lane stores its elements where it loaded them (within the row),
+  // then the row's lanes wait for each other before others read the row.
+  for (auto [e, element] : llvm::enumerate(elements)) {
+    Value position = arith::AddIOp::create(b, loc, base, constant(e));
+    OpBuilder sb = b;
+    if (size != padded) {
+      Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          position, constant(size));
+      auto ifOp = scf::IfOp::create(b, loc, inRow, /*withElseRegion=*/false);
+      sb = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+    }
+    Value at = row.getPosition(
+        sb, loc, arith::IndexCastUIOp::create(sb, loc, indexType, position));
+    for (auto [array, v] : llvm::zip_equal(row.arrays, element.values))
+      memref::StoreOp::create(sb, loc, v, array, at);
+  }
+  warpSync();
+}
+
 LogicalResult codegen::emitBlockRowSort(OpBuilder &b, Location loc,
                                         gpu::GPUFuncOp kernel, Value tid,
                                         int64_t lanesPerRow,
@@ -63,6 +243,12 @@ LogicalResult codegen::emitBlockRowSort(OpBuilder &b, Location loc,
     return emitError(loc, "internal error: a block sort needs a static row "
                           "in shared memory");
   int64_t size = row.staticSize;
+  if (lanesPerRow <= kWarpSize &&
+      int64_t(llvm::PowerOf2Ceil(size)) % lanesPerRow == 0 &&
+      canShuffleRow(row)) {
+    emitRegisterRowSort(b, loc, tid, lanesPerRow, row, descending);
+    return success();
+  }
   Type i32 = b.getI32Type();
   Type intType = tid.getType();
   Type indexType = b.getIndexType();

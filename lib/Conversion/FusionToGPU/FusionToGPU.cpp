@@ -581,8 +581,9 @@ static int64_t getAccumulatorBytes(const KernelPlan &plan) {
 
 /// The bytes of shared memory one row of `plan`'s sorts and scans takes
 /// where its lanes share it (the scratch arrays of the row ops computed
-/// once, and the block sorts' positions, BlockSort.h); 0 where the plan
-/// keeps its rows in memory.
+/// once, and the block sorts' positions, BlockSort.h, counted for rows
+/// that sort in registers too, without them); 0 where the plan keeps its
+/// rows in memory.
 static int64_t getSharedRowBytes(const KernelPlan &plan, int64_t rnumel) {
   if (plan.rowScratchInMemory)
     return 0;
@@ -678,12 +679,14 @@ KernelMapping chooseMapping(const KernelPlan &plan,
                                : cast<OpaqueOp>(op).getOpName() == "sort";
       })) {
     // Sorts (BlockSort.h): a lane per pair of the padded row at each
-    // stage, up to a block of kMaxSortBlockSize lanes; rows of up to a
-    // warp's pairs take a group of a warp's lanes, several rows a block.
-    // The kernel's scans run on the same lanes (BlockScan.h).
+    // stage, up to a block of kMaxSortBlockSize lanes; rows of up to two
+    // warps' pairs (128 elements) take a group of up to a warp's lanes,
+    // several rows a block, and sort in registers (4 elements a lane in
+    // rows of 128). The kernel's scans run on the same lanes
+    // (BlockScan.h).
     m.scanElementsPerThread = options.scanElementsPerThread;
     setRowLanes(m, llvm::PowerOf2Ceil(rnumel) / 2, numel,
-                getSharedRowBytes(plan, rnumel), kWarpSize,
+                getSharedRowBytes(plan, rnumel), 2 * kWarpSize,
                 kMaxSortBlockSize);
     m.blockSize = m.numLanes * m.rowsPerBlock;
     m.gridSize = gridOf(m.rowsPerBlock);

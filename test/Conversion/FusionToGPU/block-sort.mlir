@@ -80,29 +80,69 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 
 // Rows of 64 (i32, ascending, signed) take a group of 32 lanes each, a
 // block 8 rows (13 blocks for 100 rows): row t / 32 of the block at
-// (t / 32) * 64 in the shared arrays, its lane t mod 32. Rows past the
+// (t / 32) * 64 in the shared array, its lane t mod 32. Rows past the
 // last are clamped onto it and sort their own copy. A row's lanes lie in
-// one warp: they wait for each other with bar.warp.sync, not a barrier of
-// the block.
-// CHECK: sort64 = {{{.*}}block = [256, 1, 1], grid = [13, 1, 1]{{.*}}shared_bytes = 4096
+// one warp, so it sorts in registers (BlockSort.h): after a bar.warp.sync
+// (the other lanes wrote the row), lane l loads elements 2l and 2l + 1
+// with their positions; 2l and 2l + 1 compare in registers (the first
+// merge's blocks of 2 ascend at even lanes), stages across lanes
+// exchange by xor shuffles (6 x 7 / 2 - 6 = 15 stages, 2 elements of a
+// value and a position each: 60), and each lane keeps one of the pair by
+// its side; no position array, no barrier of the block, one more
+// bar.warp.sync after the stores.
+// CHECK: sort64 = {{{.*}}block = [256, 1, 1], grid = [13, 1, 1]{{.*}}shared_bytes = 2048
 // CHECK-LABEL: gpu.module @sort64_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<512xi32, #gpu.address_space<workgroup>>, %[[POS:[^:]*]] : memref<512xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<512xi32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c5_i32{{.*}} : i32
 // CHECK: %[[ROWI:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[ROWI]], %c64 : index
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c31_i32{{.*}} : i32
-// CHECK: scf.for %[[R:.*]] = %[[LANE]] to %c64_i32 step %c32_i32
-// CHECK: %[[RI:.*]] = arith.index_castui %[[R]] : i32 to index
-// CHECK: %[[AT:.*]] = arith.addi %[[OFFSET]], %[[RI]] : index
-// CHECK: memref.store %[[R]], %[[POS]][%[[AT]]]
-// CHECK-NOT: gpu.barrier
+// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c2_i32{{.*}} : i32
 // CHECK: nvvm.bar.warp.sync %c-1_i32
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c7_i32
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[P0:.*]] = arith.addi %[[BASE]], %[[C0]] : i32
+// CHECK-NEXT: %[[C63:.*]] = arith.constant 63 : i32
+// CHECK-NEXT: %[[Q0:.*]] = arith.minui %[[P0]], %[[C63]] : i32
+// CHECK-NEXT: %[[I0:.*]] = arith.index_castui %[[Q0]] : i32 to index
+// CHECK-NEXT: %[[AT0:.*]] = arith.addi %[[OFFSET]], %[[I0]] : index
+// CHECK-NEXT: %[[A:.*]] = memref.load %[[KEYS]][%[[AT0]]]
+// CHECK: %[[P1:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
+// CHECK: %[[B:.*]] = memref.load %[[KEYS]]
+// CHECK: %[[BLOCK:.*]] = arith.andi %[[LANE]], %c1_i32
+// CHECK-NEXT: %[[DESC:.*]] = arith.cmpi ne, %[[BLOCK]]
+// CHECK-NEXT: %[[BA:.*]] = arith.cmpi slt, %[[B]], %[[A]] : i32
+// CHECK-NEXT: %[[AB:.*]] = arith.cmpi slt, %[[A]], %[[B]] : i32
+// CHECK-NEXT: %[[EARLIER:.*]] = arith.cmpi ult, %[[P1]], %[[P0]] : i32
+// CHECK: %[[SWAP:.*]] = arith.xori %{{.*}}, %[[DESC]] : i1
+// CHECK-NEXT: %[[LOWP:.*]] = arith.select %[[SWAP]], %[[P1]], %[[P0]] : i32
+// CHECK-NEXT: %[[LOW:.*]] = arith.select %[[SWAP]], %[[B]], %[[A]] : i32
+// CHECK-NOT: memref.load
+// CHECK: %[[BLOCK4:.*]] = arith.andi %[[LANE]], %c2_i32
+// CHECK-NEXT: %[[DESC4:.*]] = arith.cmpi ne, %[[BLOCK4]]
+// CHECK: %[[SIDE:.*]] = arith.andi %[[LANE]], %[[OFF:.*]] : i32
+// CHECK-NEXT: %[[UPPER:.*]] = arith.cmpi ne, %[[SIDE]]
+// CHECK-NEXT: %[[LATER:.*]] = arith.xori %[[UPPER]], %[[DESC4]] : i1
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[OP:.*]], %{{.*}} = gpu.shuffle xor %[[LOWP]], %[[OFF]], %[[C32]] : i32
+// CHECK: %[[O:.*]], %{{.*}} = gpu.shuffle xor %[[LOW]], %[[OFF]], %{{.*}} : i32
+// CHECK-NEXT: arith.cmpi slt, %[[O]], %[[LOW]] : i32
+// CHECK-NEXT: arith.cmpi slt, %[[LOW]], %[[O]] : i32
+// CHECK-NEXT: arith.cmpi ult, %[[OP]], %[[LOWP]] : i32
+// CHECK: %[[TAKE:.*]] = arith.xori %{{.*}}, %[[LATER]] : i1
+// CHECK-NEXT: arith.select %[[TAKE]], %[[OP]], %[[LOWP]] : i32
+// CHECK-NEXT: arith.select %[[TAKE]], %[[O]], %[[LOW]] : i32
+// CHECK-COUNT-58: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK-NEXT: %[[SYNC:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: nvvm.bar.warp.sync %[[SYNC]]
+// CHECK-NOT: gpu.barrier
 // CHECK: memref.load %[[KEYS]]
-// CHECK: arith.cmpi slt
-// CHECK-NOT: gpu.barrier
-// CHECK: nvvm.bar.warp.sync %c-1_i32
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 
@@ -113,6 +153,53 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
     fusion.store %s, %o0[%p0 * 64 + %p1] : !fusion.buffer<100x64xi32>
   }
   fusion.output %v : !fusion.buffer<100x64xi32>
+}
+
+// -----
+
+// Rows of 100 f32 with their i64 positions, descending, padded to 128:
+// a group of 32 lanes each (a lane per pair would be 64, over a warp),
+// 4 consecutive elements a lane (8 rows a block, 12 bytes an element:
+// 9600 bytes). Past the row (positions from 100) lanes load the last
+// element and those positions sort last, by position; stores of the
+// elements past the row are skipped. 15 stages across lanes, 4 elements
+// of 4 shuffles each (the i64 in two halves): 240.
+// CHECK: sort100 = {{{.*}}block = [256, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
+// CHECK-LABEL: gpu.module @sort100_kernels
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<800xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<800xi64, #gpu.address_space<workgroup>>)
+// CHECK: memref.store %{{.*}}, %[[IDX]]
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
+// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c4_i32{{.*}} : i32
+// CHECK: nvvm.bar.warp.sync
+// CHECK: arith.minui %{{.*}}, %c99_i32
+// CHECK: memref.load %[[KEYS]]
+// CHECK-NEXT: memref.load %[[IDX]]
+// CHECK: %[[LAST:.*]] = arith.maxui
+// CHECK-NEXT: %[[N:.*]] = arith.constant 100 : i32
+// CHECK-NEXT: %[[PAD:.*]] = arith.cmpi uge, %[[LAST]], %[[N]] : i32
+// CHECK-NEXT: arith.select %[[PAD]]
+// CHECK-COUNT-240: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[P:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
+// CHECK-NEXT: %[[N2:.*]] = arith.constant 100 : i32
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[P]], %[[N2]] : i32
+// CHECK-NEXT: scf.if %[[IN]] {
+// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[IDX]]
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+
+fusion.graph @sort100(%x: !fusion.buffer<50x100xf32>) -> (!fusion.buffer<50x100xf32>, !fusion.buffer<50x100xi64>) attributes {device = "cuda:0"} {
+  %v, %ix = fusion.node "op0" (%p0, %p1) in [50] reduce [100] writes(%o0 : !fusion.buffer<50x100xf32>, %o1 : !fusion.buffer<50x100xi64>) {
+    %a = fusion.load %x[%p0 * 100 + %p1] : !fusion.buffer<50x100xf32>
+    %i = fusion.index_expr [%p1] : i64
+    %s:2 = fusion.opaque "sort"(%a, %i) {descending = true, stable = true} : (f32, i64) -> (f32, i64)
+    fusion.store %s#0, %o0[%p0 * 100 + %p1] : !fusion.buffer<50x100xf32>
+    fusion.store %s#1, %o1[%p0 * 100 + %p1] : !fusion.buffer<50x100xi64>
+  }
+  fusion.output %v, %ix : !fusion.buffer<50x100xf32>, !fusion.buffer<50x100xi64>
 }
 
 // -----
