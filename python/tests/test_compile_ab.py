@@ -1,11 +1,12 @@
 """bench/compile_ab.py, which times builds of scheduler-corpus-bench in
 turns on the GPU machine's host: here with stand-in tools that answer fixed
 times and log the order they ran in."""
-import importlib.util
 import json
 import os
 import stat
 import sys
+
+from .bench_scripts import load_bench_script
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
@@ -27,14 +28,6 @@ with open(out, "w") as f:
 """
 
 
-def load_bench():
-    spec = importlib.util.spec_from_file_location(
-        "compile_ab", os.path.join(ROOT, "bench", "compile_ab.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def fake_tool(tmp_path, name, times, log):
     path = tmp_path / name
     path.write_text(FAKE.format(python=sys.executable, log=str(log), name=name,
@@ -54,7 +47,7 @@ def test_builds_run_in_turns_and_compare_by_median(tmp_path, monkeypatch):
         "compile_ab.py", "--bench", f"old={old}", "--bench", f"new={new}",
         "--turns", "3", "--graphs", "adam_step", "--corpus", CORPUS,
         "--out", str(out)])
-    load_bench().main()
+    load_bench_script("compile_ab").main()
     assert log.read_text().split() == ["old", "new"] * 3
     summary = json.loads(out.read_text())["summary"]
     (graph, figures), = summary.items()

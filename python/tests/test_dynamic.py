@@ -15,6 +15,17 @@ CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
     os.path.dirname(__file__), "..", "..", "corpus", "inductor")
 
 
+def signature_of(m, params):
+    """signature.json as the backend writes it for a graph whose FX
+    parameters are `params` and whose manifest is `m`."""
+    return {
+        "inputs": [{"name": q.name, "symbol": q.symbol} if q.symbol else
+                   {"name": q.name, "dtype": q.dtype} for q in params],
+        "outputs": [{"buffer": t.name, "size": list(t.shape),
+                     "stride": list(t.strides), "offset": t.offset}
+                    for t in m.outputs]}
+
+
 def compile_dynamic(graph, tmp_path):
     """The manifest and run plan of the dynamic corpus graph `graph`."""
     try:
@@ -33,13 +44,7 @@ def compile_dynamic(graph, tmp_path):
     p.compile(str(dump_dir), str(tmp_path))
     m = manifest.load(str(tmp_path / "graph.json"))
     params = fx_graph.read_signature(str(dump_dir / "fx_graph_readable.py"))
-    signature = {
-        "inputs": [{"name": q.name, "symbol": q.symbol} if q.symbol else
-                   {"name": q.name, "dtype": q.dtype} for q in params],
-        "outputs": [{"buffer": t.name, "size": list(t.shape),
-                     "stride": list(t.strides), "offset": t.offset}
-                    for t in m.outputs]}
-    return m, plan.plan(m, signature), params
+    return m, plan.plan(m, signature_of(m, params)), params
 
 
 def bind(run, params, values):
@@ -162,12 +167,7 @@ def test_attention_reuse_as_inductor(graph, handovers, in_place, tmp_path):
         "out": {"buffer": s.outputs[0].buffer}}) if s.kind == "extern"
         else s for s in m.steps]
     m = dataclasses.replace(m, steps=type(m.steps)(steps))
-    signature = {
-        "inputs": [{"name": q.name, "symbol": q.symbol} if q.symbol else
-                   {"name": q.name, "dtype": q.dtype} for q in params],
-        "outputs": [{"buffer": t.name, "size": list(t.shape),
-                     "stride": list(t.strides), "offset": t.offset}
-                    for t in m.outputs]}
+    signature = signature_of(m, params)
     with open(tmp_path / "dump" / "ir_pre_fusion.txt") as f:
         dependences = deps.parse(f.read())
     with open(tmp_path / "dump" / "size_hints.json") as f:

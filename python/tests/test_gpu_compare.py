@@ -1,24 +1,16 @@
 """bench/gpu_machine_compare.py's files beside Inductor's fresh dumps, which
 run on the GPU machine only: here, without PyTorch, on a stand-in for
 V.graph and the corpus's own foreach_lists.json."""
-import importlib.util
 import json
 import os
 import sys
 import types
 
+from .bench_scripts import load_bench_script
+
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 CORPUS = os.environ.get("SCHEDULER_OPT_CORPUS") or os.path.join(
     ROOT, "corpus", "inductor")
-
-
-def load_bench():
-    spec = importlib.util.spec_from_file_location(
-        "gpu_machine_compare",
-        os.path.join(ROOT, "bench", "gpu_machine_compare.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_foreach_lists_written_as_the_corpus_holds_them(tmp_path,
@@ -26,7 +18,7 @@ def test_foreach_lists_written_as_the_corpus_holds_them(tmp_path,
     """V.graph.lists, read as Scheduler.__init__ starts, is written byte for
     byte as the corpus's adam_step foreach_lists.json (which the importer
     turns into the foreach nodes Inductor makes)."""
-    bench = load_bench()
+    bench = load_bench_script("gpu_machine_compare")
     path = os.path.join(CORPUS, "adam_step", "model__0_inference_0.0",
                         "foreach_lists.json")
     with open(path) as f:
@@ -50,7 +42,7 @@ def test_foreach_lists_written_as_the_corpus_holds_them(tmp_path,
 
 
 def test_trace_folders_in_compile_order():
-    bench = load_bench()
+    bench = load_bench_script("gpu_machine_compare")
     folders = ["t/model__0_inference_10.9", "t/model__0_inference_2.1",
                "t/model__1_forward_3.2"]
     assert sorted(folders, key=bench.trace_order) == [
@@ -63,7 +55,7 @@ def test_turn_ratios_pair_each_turns_times():
     turn (the fresh dump's, else the corpus dump's); turns missing a side
     are left out, and the median is of the turns' ratios, not a ratio of
     medians."""
-    bench = load_bench()
+    bench = load_bench_script("gpu_machine_compare")
     turns = [{"scheduler_init_s": 0.4, "ours_corpus_s": 0.004,
               "ours_fresh_s": 0.005},
              {"scheduler_init_s": 0.3, "ours_corpus_s": 0.002,
@@ -82,7 +74,7 @@ def test_turn_ratios_pair_each_turns_times():
 def test_report_shows_the_turns(tmp_path):
     """gpu_compare.md gives the median turn's ratio with its range beside
     the ratio of medians; a graph without turns shows n/a."""
-    bench = load_bench()
+    bench = load_bench_script("gpu_machine_compare")
     with_turns = {"graph": "g/model__0_forward_1.0",
                   "torch": {"scheduler_init_s": 0.3},
                   "ours_corpus": {"nodes": 30, "total_s": 0.003},

@@ -1,19 +1,8 @@
 """bench/host_noise.py's reading of /proc/stat: how many of the host's
 CPUs were busy while our bench ran."""
-import importlib.util
-import os
-
 import pytest
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-
-
-def load():
-    spec = importlib.util.spec_from_file_location(
-        "host_noise", os.path.join(ROOT, "bench", "host_noise.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .bench_scripts import load_bench_script
 
 
 STAT = """cpu  {user} 0 {system} {idle} {iowait} 0 0 0 0 0
@@ -23,7 +12,7 @@ intr 1 2 3
 
 
 def test_busy_cpus_counts_all_but_idle_and_iowait():
-    noise = load()
+    noise = load_bench_script("host_noise")
     before = noise.read_cpu_jiffies(STAT.format(user=100, system=50,
                                                 idle=1000, iowait=10))
     # 0.5 s later at 100 jiffies a second: 100 jiffies of work (one CPU
@@ -36,4 +25,4 @@ def test_busy_cpus_counts_all_but_idle_and_iowait():
 
 def test_missing_cpu_line_is_an_error():
     with pytest.raises(ValueError):
-        load().read_cpu_jiffies("intr 1 2 3\n")
+        load_bench_script("host_noise").read_cpu_jiffies("intr 1 2 3\n")
