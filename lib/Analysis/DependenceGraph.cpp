@@ -527,7 +527,7 @@ void DependenceGraph::build(const DependenceGraph *before) {
     SchedulerNodeOpInterface node = nodes[n];
     // A container lists its leaves; any other node is its own leaf, whose
     // results are recorded below.
-    bool isContainer = isa<FusedOp, ForeachOp, GroupOp>(node.getOperation());
+    bool isContainer = isContainerNode(node.getOperation());
     if (isContainer) {
       node.getLeafNodes(leavesOf[n]);
       for (Value result : node->getResults())
@@ -747,7 +747,7 @@ void DependenceGraph::build(const DependenceGraph *before) {
   // fusion pass opens foreach ops); a graph without containers, such as
   // the large generated ones, keeps nothing.
   bool hasContainers = llvm::any_of(nodes, [](SchedulerNodeOpInterface node) {
-    return isa<FusedOp, ForeachOp, GroupOp>(node.getOperation());
+    return isContainerNode(node.getOperation());
   });
   if (hasContainers) {
     leafOps.reserve(leaves.size());

@@ -366,7 +366,7 @@ private:
 
   /// Assigns storages to the results of `op` and of its members.
   void assign(Operation *op) {
-    if (isa<FusedOp, ForeachOp, GroupOp>(op)) {
+    if (isContainerNode(op)) {
       // A fused member result that nothing outside the group reads stays in
       // registers, unless it overwrites a buffer in place.
       if (isa<FusedOp>(op))

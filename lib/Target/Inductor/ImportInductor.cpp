@@ -162,7 +162,7 @@ static LogicalResult verifyNodes(Block &block, bool nodes = true) {
       continue;
     if (failed(verifyImportedOp(op)))
       return failure();
-    if (isa<FusedOp, ForeachOp, GroupOp>(op))
+    if (isContainerNode(op))
       for (Region &region : op.getRegions())
         for (Block &members : region)
           if (failed(verifyNodes(members)))

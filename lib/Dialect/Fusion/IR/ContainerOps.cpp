@@ -62,7 +62,7 @@ std::string mlir::fusion::detail::getContainerNodeName(Operation *container) {
 
 Value mlir::fusion::getMemberResult(Value value) {
   auto result = dyn_cast<OpResult>(value);
-  if (!result || !isa<FusedOp, ForeachOp, GroupOp>(result.getOwner()))
+  if (!result || !isContainerNode(result.getOwner()))
     return value;
   return bodyOf(result.getOwner())
       .getTerminator()

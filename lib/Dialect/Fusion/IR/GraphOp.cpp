@@ -249,7 +249,7 @@ walkLeafNodes(Block &members,
     auto node = dyn_cast<SchedulerNodeOpInterface>(op);
     if (!node)
       continue;
-    if (!isa<FusedOp, ForeachOp, GroupOp>(op)) {
+    if (!isContainerNode(op)) {
       if (fn(node).wasInterrupted())
         return WalkResult::interrupt();
       continue;

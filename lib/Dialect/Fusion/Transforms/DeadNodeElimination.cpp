@@ -52,7 +52,7 @@ static void markInputMutations(GraphOp graph,
       } else if (auto yield = dyn_cast<YieldOp>(user)) {
         // A container result is the member result its yield lists.
         Operation *parent = yield->getParentOp();
-        if (isa<FusedOp, ForeachOp, GroupOp>(parent))
+        if (isContainerNode(parent))
           push(parent->getResult(use.getOperandNumber()));
       } else if (auto leaf = dyn_cast<SchedulerNodeOpInterface>(user)) {
         for (unsigned r = 0, e = leaf->getNumResults(); r < e; ++r) {

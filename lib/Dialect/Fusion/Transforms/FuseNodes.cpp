@@ -173,7 +173,7 @@ static bool isInDependenceOrder(const FusionPlan &plan,
   }
   for (unsigned unit = 0; unit < numUnits; ++unit) {
     if (!placed[unit] ||
-        isa<FusedOp, ForeachOp, GroupOp>(deps.getNode(unit).getOperation()))
+        isContainerNode(deps.getNode(unit).getOperation()))
       return false;
     for (unsigned pred : deps.getPredecessors(unit))
       if (!(places[pred] < places[unit]))

@@ -198,14 +198,14 @@ static unsigned applyMemberOrder(const ContainerOrder &decided) {
 static SmallVector<Operation *> collectContainersInnermostFirst(GraphOp graph) {
   SmallVector<Operation *> preOrder, stack;
   for (Operation &op : graph.getBodyBlock().without_terminator())
-    if (isa<FusedOp, ForeachOp, GroupOp>(op))
+    if (isContainerNode(op))
       stack.push_back(&op);
   while (!stack.empty()) {
     Operation *container = stack.pop_back_val();
     preOrder.push_back(container);
     for (Operation &member :
          container->getRegion(0).front().without_terminator())
-      if (isa<FusedOp, ForeachOp, GroupOp>(member))
+      if (isContainerNode(member))
         stack.push_back(&member);
   }
   return SmallVector<Operation *>(llvm::reverse(preOrder));

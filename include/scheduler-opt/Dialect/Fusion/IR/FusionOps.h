@@ -35,6 +35,14 @@ std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols = {});
 
+/// Whether `op` is a container scheduler node (`fusion.fused`,
+/// `fusion.foreach`, `fusion.group`: Fusion_ContainerOp in FusionOps.td),
+/// whose members are the ops of its body.
+inline bool isContainerNode(Operation *op) {
+  return isa<FusedOp, ForeachOp, GroupOp>(op);
+}
+inline bool isContainerNode(Operation &op) { return isContainerNode(&op); }
+
 /// The member result that `value` re-exports when it is a result of a
 /// `fusion.fused`, `fusion.foreach` or `fusion.group` (what the container's
 /// terminator yields for it); `value` itself otherwise.
