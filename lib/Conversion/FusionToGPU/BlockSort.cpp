@@ -18,10 +18,29 @@ using namespace mlir::fusion::codegen;
 
 static constexpr int64_t kWarpSize = 32;
 
+/// True (an i1) when the element of key `aKey` at original position
+/// `aPosition` comes strictly before the one of `cKey` at `cPosition`: its
+/// key strictly first (emitSortBefore), or a tie (neither before the
+/// other: equal keys, two NaNs) with the smaller position. Both sort forms
+/// order by it, so that either gives the insertion sort's stable order.
+/// `earlier`, when given, receives the positions' comparison.
+static Value emitStableBefore(OpBuilder &b, Location loc, Value aKey,
+                              Value aPosition, Value cKey, Value cPosition,
+                              bool descending, Value *earlier = nullptr) {
+  Value first = emitSortBefore(b, loc, aKey, cKey, descending);
+  Value after = emitSortBefore(b, loc, cKey, aKey, descending);
+  Value aEarlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         aPosition, cPosition);
+  if (earlier)
+    *earlier = aEarlier;
+  Value notAfter = arith::XOrIOp::create(
+      b, loc, after, arith::ConstantIntOp::create(b, loc, 1, 1));
+  return arith::OrIOp::create(
+      b, loc, first, arith::AndIOp::create(b, loc, notAfter, aEarlier));
+}
+
 /// Exchanges elements `i` and `p` (`index`, i < p) of the row and their
-/// positions where `p` comes first: its key strictly before `i`'s, or a
-/// tie (neither before the other: equal keys, two NaNs) with the smaller
-/// original position.
+/// positions where `p` comes first (emitStableBefore).
 static void emitCompareExchange(OpBuilder &b, Location loc,
                                 const RowScratch &row, Value positions,
                                 Value i, Value p, bool descending) {
@@ -32,14 +51,8 @@ static void emitCompareExchange(OpBuilder &b, Location loc,
       memref::LoadOp::create(b, loc, row.arrays.front(), partnerAt);
   Value position = memref::LoadOp::create(b, loc, positions, at);
   Value partnerPosition = memref::LoadOp::create(b, loc, positions, partnerAt);
-  Value partnerFirst = emitSortBefore(b, loc, partnerKey, key, descending);
-  Value tie = arith::XOrIOp::create(
-      b, loc, emitSortBefore(b, loc, key, partnerKey, descending),
-      arith::ConstantIntOp::create(b, loc, 1, 1));
-  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        partnerPosition, position);
-  Value exchange = arith::OrIOp::create(
-      b, loc, partnerFirst, arith::AndIOp::create(b, loc, tie, earlier));
+  Value exchange = emitStableBefore(b, loc, partnerKey, partnerPosition, key,
+                                    position, descending);
   auto ifOp = scf::IfOp::create(b, loc, exchange, /*withElseRegion=*/false);
   OpBuilder tb = OpBuilder::atBlockTerminator(ifOp.thenBlock());
   memref::StoreOp::create(tb, loc, partnerKey, row.arrays.front(), at);
@@ -63,24 +76,17 @@ struct RegisterElement {
 };
 } // namespace
 
-/// True (an i1) when `a` comes strictly before `c`: the key's order
-/// (emitSortBefore), ties by original position; where the row is padded
-/// (`size` below `padded`), positions past the row sort after every
-/// element, by position.
+/// True (an i1) when `a` comes strictly before `c` (emitStableBefore);
+/// where the row is padded (`size` below `padded`), positions past the row
+/// sort after every element, by position.
 static Value emitElementBefore(OpBuilder &b, Location loc,
                                const RegisterElement &a,
                                const RegisterElement &c, int64_t size,
                                int64_t padded, bool descending) {
-  Value first =
-      emitSortBefore(b, loc, a.values.front(), c.values.front(), descending);
-  Value after =
-      emitSortBefore(b, loc, c.values.front(), a.values.front(), descending);
-  Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                        a.position, c.position);
-  Value notAfter = arith::XOrIOp::create(
-      b, loc, after, arith::ConstantIntOp::create(b, loc, 1, 1));
-  Value ordered = arith::OrIOp::create(
-      b, loc, first, arith::AndIOp::create(b, loc, notAfter, earlier));
+  Value earlier;
+  Value ordered =
+      emitStableBefore(b, loc, a.values.front(), a.position,
+                       c.values.front(), c.position, descending, &earlier);
   if (size == padded)
     return ordered;
   Value last = arith::MaxUIOp::create(b, loc, a.position, c.position);
