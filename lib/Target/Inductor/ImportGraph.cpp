@@ -212,9 +212,6 @@ OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
     if (hasSymbols())
       return nullptr;
     built.clear();
-    Operation *lastBefore = onePassGraph && !onePassGraph.getBodyBlock().empty()
-                                ? &onePassGraph.getBodyBlock().back()
-                                : nullptr;
     for (const auto &node : window) {
       if (++numNodes >= maxNodes || failed(indexNodes(*node)))
         return nullptr;
@@ -251,14 +248,8 @@ OwningOpRef<ModuleOp> GraphImporter::runOnePass(DumpNodeStream &stream,
         return nullptr;
     // So is the graph verifier's walk over the window's ops (its total
     // bytes and size symbols), which at the end would find them cold.
-    if (onePassGraph) {
-      Block &body = onePassGraph.getBodyBlock();
-      for (Operation &op : llvm::make_range(
-               lastBefore ? std::next(Block::iterator(lastBefore))
-                          : body.begin(),
-               body.end()))
-        onePassWalk->visit(op);
-    }
+    if (onePassGraph)
+      onePassWalk->visitNewOps();
   }
   if (failed(finishInputs(onePassGraph, fileLoc)) ||
       failed(finishGraph(onePassGraph, fileLoc, aliasClassMembers,

@@ -310,18 +310,25 @@ struct GraphOpsWalk::State {
     auto stop = [&](Operation *nested) { return !add(nested); };
     overflow = walkNestedPostOrderUntil(&op, stop) || stop(&op);
   }
+  /// Visits the top-level ops after the last one visited (all of them at
+  /// first), each with its nested ops.
+  void visitNewOps() {
+    Block &block = graph.getBodyBlock();
+    auto rest = last ? std::next(Block::iterator(last)) : block.begin();
+    for (Operation &op : llvm::make_range(rest, block.end())) {
+      visit(op);
+      last = &op;
+    }
+  }
   /// Adds the graph's arguments and visits the ops after the last visited;
   /// fails, with an error on the graph, when the sum does not fit. Once.
   LogicalResult finish() {
     finished = true;
-    Block &block = graph.getBodyBlock();
-    for (BlockArgument arg : block.getArguments())
+    for (BlockArgument arg : graph.getBodyBlock().getArguments())
       if (auto type = dyn_cast<BufferType>(arg.getType());
           type && !addStaticBufferBytes(type, total))
         return emitTotalBytesError(graph);
-    auto rest = last ? std::next(Block::iterator(last)) : block.begin();
-    for (Operation &op : llvm::make_range(rest, block.end()))
-      visit(op);
+    visitNewOps();
     if (overflow)
       return emitTotalBytesError(graph);
     return success();
@@ -346,14 +353,7 @@ GraphOpsWalk::~GraphOpsWalk() = default;
 GraphOpsWalk::GraphOpsWalk(GraphOpsWalk &&) noexcept = default;
 GraphOpsWalk &GraphOpsWalk::operator=(GraphOpsWalk &&) noexcept = default;
 
-void GraphOpsWalk::visit(Operation &op) {
-  assert(op.getBlock() == &state->graph.getBodyBlock() &&
-         (state->last ? state->last->getNextNode() == &op
-                      : &op == &op.getBlock()->front()) &&
-         "visits the graph's ops in order");
-  state->visit(op);
-  state->last = &op;
-}
+void GraphOpsWalk::visitNewOps() { state->visitNewOps(); }
 
 LogicalResult GraphOp::verifyRegions() {
   GraphOpsWalk walk(*this);

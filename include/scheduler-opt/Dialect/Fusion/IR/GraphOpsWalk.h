@@ -3,10 +3,10 @@
 // GraphOp's verifier visits every op of the graph, loop-body ops included,
 // for the bytes of all its buffers together and its size symbols: at 100k
 // nodes a walk over 1.3M ops that have long left the caches. A GraphOpsWalk
-// is that walk taken a top-level op at a time: an importer that builds the
-// graph a few nodes at a time visits each node's ops right after building
-// them, then verifies the graph with verifyGraphRegions, which walks only
-// the ops built after the last one visited.
+// is that walk taken a few top-level ops at a time: an importer that builds
+// the graph a few nodes at a time visits those nodes' ops right after
+// building them, then verifies the graph with verifyGraphRegions, which
+// walks only the ops built after the last ones visited.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,10 +29,10 @@ public:
   GraphOpsWalk(GraphOpsWalk &&) noexcept;
   GraphOpsWalk &operator=(GraphOpsWalk &&) noexcept;
 
-  /// Visits `op`, the op of the graph's body after the last one visited
-  /// (the first one at first), and the ops nested in it, as the graph's
+  /// Visits the ops of the graph's body built since the last call (all of
+  /// them at the first), and the ops nested in them, as the graph's
   /// verifier does; an op built later is walked by verifyGraphRegions.
-  void visit(Operation &op);
+  void visitNewOps();
 
   struct State;
 
