@@ -423,21 +423,22 @@ def _handovers(manifest: Manifest, run: List[Step],
     first = _first_writes(run, set(sizes_of))
     in_place = {dst for pairs in reuse.values() for dst, _ in pairs}
 
-    def peak(handed):
-        given = {dst for pairs in handed.values() for dst, _ in pairs}
-        kept = {src for pairs in handed.values() for _, src in pairs}
-        live = top = 0
-        for i in range(len(run)):
-            for name in first.get(i, ()):
-                if name not in given and name not in in_place:
-                    live += bytes_of.get(name, 0)
-            top = max(top, live)
-            for name in releases.get(i, ()):
-                if name not in kept:
-                    live -= bytes_of.get(name, 0)
-        return top
-
-    limit = peak({})
+    # The estimated bytes live at each step (after its first writes, before
+    # its releases) with the handovers made so far. A handover of a
+    # temporary released after step j to a storage first written at step i
+    # holds the temporary's bytes over steps j+1 .. i-1 besides and changes
+    # nothing before or after (the storage's own bytes are the
+    # temporary's), so each one is checked and recorded on that span alone.
+    live_at = []
+    live = 0
+    for i in range(len(run)):
+        for name in first.get(i, ()):
+            if name not in in_place:
+                live += bytes_of.get(name, 0)
+        live_at.append(live)
+        for name in releases.get(i, ()):
+            live -= bytes_of.get(name, 0)
+    limit = max(live_at, default=0)
     pool: Dict[Tuple[str, sizes.Size], List[Tuple[str, int]]] = {}
     handover: Dict[int, List[Tuple[str, str]]] = {}
     # Storages the runtime allocates itself (or takes over from one it
@@ -457,13 +458,13 @@ def _handovers(manifest: Manifest, run: List[Step],
             # the peak (each handover is checked with those made before).
             for k in range(len(free) - 1, -1, -1):
                 src, j = free[k]
-                handover.setdefault(j, []).append((name, src))
-                if peak(handover) <= limit:
+                held = bytes_of[src]
+                if j + 1 == i or max(live_at[j + 1:i]) + held <= limit:
+                    for t in range(j + 1, i):
+                        live_at[t] += held
+                    handover.setdefault(j, []).append((name, src))
                     del free[k]
                     break
-                handover[j].pop()
-                if not handover[j]:
-                    del handover[j]
         # A temporary a kernel of this step updated in place is the memory
         # of that kernel's result from now on: it is not free.
         in_place_here = {src for _, src in reuse.get(i, ())}
