@@ -168,6 +168,50 @@ def function(template):
     return evaluated
 
 
+def _named(node, names):
+    """A checked expression tree with each symbol read from the local
+    variable `names[symbol]` (KeyError where `names` lacks one)."""
+    if isinstance(node, ast.Constant):
+        return ast.Constant(node.value)
+    if isinstance(node, ast.Name):
+        return ast.Name(names[node.id], ast.Load())
+    if isinstance(node, ast.BinOp):
+        return ast.BinOp(_named(node.left, names), type(node.op)(),
+                         _named(node.right, names))
+    if isinstance(node, ast.UnaryOp):
+        return ast.UnaryOp(ast.USub(), _named(node.operand, names))
+    return ast.Call(ast.Name(node.func.id.lower(), ast.Load()),
+                    [_named(a, names) for a in node.args], [])
+
+
+# The deepest nesting of parentheses `source` writes (Python's parser
+# refuses more than 200).
+_MAX_NESTING = 64
+
+
+def source(size: Size, names: Mapping[str, str]):
+    """Python source computing `size` from local variables, `names[symbol]`
+    holding each symbol's value (an int), parenthesized; None where a
+    symbol has no variable or the text would nest parentheses too deeply
+    (the caller then evaluates the size through `function`)."""
+    if isinstance(size, int):
+        return repr(size)
+    if not size.symbols <= names.keys():
+        return None
+    try:
+        text = ast.unparse(_named(size._tree, names))
+    except RecursionError:
+        return None
+    depth = top = 0
+    for c in text:
+        depth += (c == "(") - (c == ")")
+        top = max(top, depth)
+    if top >= _MAX_NESTING:
+        return None
+    return text if text.isidentifier() or text.isdigit() else \
+        "(" + text + ")"
+
+
 def _polynomial(node):
     """The checked tree `node` as {monomial: coefficient}, a monomial a
     sorted tuple of (symbol, power); None where it uses //, %, min or

@@ -106,6 +106,34 @@ def test_long_sums_compile():
     assert e.evaluate({"s0": 1, "s1": 2, "s2": 3}) == 134 + 133 * (2 + 3)
 
 
+def test_source_computes_what_evaluate_computes():
+    """`source` writes a size as Python over local variables (the call
+    function's symbols), computing what `evaluate` computes; None where a
+    symbol has no variable, or where the text would nest parentheses
+    deeper than Python's parser takes (the caller then uses `function`)."""
+    names = {"s0": "a", "s1": "b", "s27": "c", "s53": "d"}
+    texts = ["s0*s1", "((s0 + 3)//4)", "-s0 // 4", "(-s0) % 5",
+             "max(s0, 2*s1) - 1", "s27*Max(1,(s53//2))", "8*s27**2",
+             "(s0 - s1)//(s1 + 1)", "Max(s0, Min(s1, 7)) % 4", "s0", "12",
+             " + ".join("s%d" % (i % 2) for i in range(100))]
+    for text in texts:
+        e = sizes.parse(text)
+        code = compile(sizes.source(e, names), "<size>", "eval")
+        for a in (-9, 0, 1, 6, 13):
+            for b in (1, 2, 11):
+                symbols = {"s0": a, "s1": b, "s27": a, "s53": b}
+                values = {names[k]: v for k, v in symbols.items()}
+                assert eval(code, {}, values) == \
+                    sizes.evaluate(e, symbols), (text, symbols)
+    assert sizes.source(sizes.parse("s0 + s9"), names) is None
+    deep = "s0"
+    for _ in range(100):
+        deep = "s1 - (%s)" % deep
+    e = sizes.parse(deep)
+    assert sizes.source(e, names) is None
+    assert e.evaluate({"s0": 3, "s1": 1}) == 3
+
+
 def test_function_of_a_template():
     """`function` evaluates nested tuples of sizes at once, as `evaluate`
     each, and names an unbound symbol as `evaluate` does."""
