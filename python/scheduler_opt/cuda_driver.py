@@ -4,7 +4,9 @@ Modules are loaded into the current context (PyTorch's primary context
 once PyTorch has initialized CUDA); kernels take bare device pointers
 (the lowering's bare-pointer calling convention), so a launch passes one
 64-bit value per storage. Each `Kernel` keeps its parameter array, so a
-launch only writes the pointers and calls cuLaunchKernel; a kernel whose
+launch only writes the pointers and calls cuLaunchKernel (a compiled
+graph's call function, runtime.py, writes `values` and calls `driver`
+itself, and hands a failed launch's status to `relaunch`); a kernel whose
 blocks form thread block clusters (sm_90) is launched with cuLaunchKernelEx
 and the CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION attribute. A launch from a
 thread where no context is current (autograd's device thread, whose first
@@ -118,12 +120,16 @@ class Kernel:
         self.function = module.function(name)
         self.block = block
         self.cluster = tuple(cluster)
-        self._values = (ctypes.c_uint64 * max(num_args, 1))()
-        base = ctypes.addressof(self._values)
-        self._params = (ctypes.c_void_p * max(num_args, 1))(
+        # The parameter values (one 64-bit value each) and the array of
+        # their addresses that cuLaunchKernel takes.
+        self.values = (ctypes.c_uint64 * max(num_args, 1))()
+        base = ctypes.addressof(self.values)
+        self.params = (ctypes.c_void_p * max(num_args, 1))(
             *[base + 8 * i for i in range(max(num_args, 1))])
         if self.cluster == (1, 1, 1):
-            self._launch = _driver().cuLaunchKernel
+            # cuLaunchKernel(function, grid x, y, z, block x, y, z,
+            # shared bytes, stream, params, extra).
+            self.driver = _driver().cuLaunchKernel
             return
         # The launch configuration is kept too: a launch writes the grid
         # and the stream into it.
@@ -138,8 +144,16 @@ class Kernel:
 
     def launch(self, grid: Sequence[int], pointers: Sequence[int],
                stream: int):
-        self._values[:len(pointers)] = pointers
+        self.values[:len(pointers)] = pointers
         status = self._send(grid, stream)
+        if status:
+            self.relaunch(status, grid, stream)
+
+    def relaunch(self, status: int, grid: Sequence[int], stream: int):
+        """After a launch with the parameter array as written returned
+        `status` (not 0): when no context was current in this thread, makes
+        the module's context current and launches again; raises what
+        failed."""
         if status == CUDA_ERROR_INVALID_CONTEXT and self.context:
             check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
             status = self._send(grid, stream)
@@ -155,7 +169,7 @@ class Kernel:
             c.gridDimX, c.gridDimY, c.gridDimZ = grid[0], grid[1], grid[2]
             c.hStream = stream
             return self._launch_ex(ctypes.byref(c), self.function,
-                                   self._params, None)
+                                   self.params, None)
         bx, by, bz = self.block
-        return self._launch(self.function, grid[0], grid[1], grid[2],
-                            bx, by, bz, 0, stream, self._params, None)
+        return self.driver(self.function, grid[0], grid[1], grid[2],
+                           bx, by, bz, 0, stream, self.params, None)

@@ -174,17 +174,43 @@ class Module:
         self.image = image
 
 
+def _driver_launch(function, gx, gy, gz, bx, by, bz, shared, stream,
+                   params, extra):
+    """cuLaunchKernel: `function` is the Kernel, `params` its values."""
+    assert params is function.params and shared == 0 and extra is None
+    assert (bx, by, bz) == function.block
+    function.run((gx, gy, gz), list(params))
+    return 0
+
+
 class Kernel:
     """Launching calls the test's function of that name with (Memory,
     element offset) per pointer and the size symbols' values as they are
-    (the arguments after the kernel's `num_args - symbols` pointers)."""
+    (the arguments after the kernel's `num_args - symbols` pointers):
+    through `launch`, or as the driver's cuLaunchKernel is called (its
+    `values` written, then `driver` called with `function` and
+    `params`)."""
 
     def __init__(self, module, name, block, num_args, cluster=(1, 1, 1)):
         self.name = name
+        self.block = tuple(block)
         self.cluster = tuple(cluster)
+        self.values = [0] * max(num_args, 1)
+        self.params = self.values
+        self.function = self
+        self.num_args = num_args
+        if self.cluster == (1, 1, 1):
+            self.driver = _driver_launch
         WORLD.clusters[name] = self.cluster
 
     def launch(self, grid, pointers, stream):
+        self.run(grid, list(pointers))
+
+    def relaunch(self, status, grid, stream):
+        raise AssertionError("launch failed: %d" % status)
+
+    def run(self, grid, pointers):
+        pointers = pointers[:self.num_args]
         WORLD.launches.append((self.name, list(pointers)))
         WORLD.grids.append((self.name, tuple(grid)))
         symbols = WORLD.symbol_args.get(self.name, 0)

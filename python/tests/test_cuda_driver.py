@@ -80,7 +80,7 @@ def test_cluster_kernel_launches_with_the_cluster_attribute():
     assert int.from_bytes(raw[48:52], "little") == 1
     assert words(attr, 1) == [4]
     assert words(attr, 3, offset=8) == [8, 1, 1]
-    assert k._values[:2] == [0x1000, 0x2000]
+    assert k.values[:2] == [0x1000, 0x2000]
 
 
 def test_plain_kernel_keeps_cuLaunchKernel():

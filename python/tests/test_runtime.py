@@ -488,9 +488,12 @@ def test_dynamic_graph_at_two_sizes(world):
     _rows_kernels(world)
     m, p = _centered_rows()
     g = _compiled(m, p)
+
+    def checked(*args):
+        raise AssertionError("the arguments took the checked binding")
+    g._bind_checked = checked  # the call function's binding accepts them
     for rows, cols in ((4, 8), (3, 37)):
         x = _rows_input(world, rows, cols)
-        assert g._bind_fast([cols, x], []) is not None  # no fallback
         world.launches.clear()
         world.grids.clear()
         out, n = g([cols, x])
@@ -526,3 +529,274 @@ def test_dynamic_graph_argument_errors(world):
                        match="argument 1 is float, expected a tensor"):
         g([8, 1.5])
     assert world.launches == []
+
+
+def _extern_kernels():
+    """The installed fake's `extern_kernels` (a test may replace one)."""
+    import sys
+    return sys.modules["torch._inductor.select_algorithm"].extern_kernels
+
+
+def _pick(a, lst, out):
+    """out = a * lst[2] + lst[1] (lst[0] is None): a call whose second
+    argument is a list holding a view and a size, as index_put_'s
+    indices are."""
+    assert lst[0] is None
+    for p, v, w in zip(out.positions(), a.tolist(), lst[1].tolist()):
+        out.memory.data[p] = v * lst[2] + w
+
+
+def _nested_graph(n, scale):
+    """k0: buf0 = x + 1; `pick` (out=) writes buf1 = x * scale + buf0,
+    its buf0 view and scale inside a list argument. `n` is x's size (an
+    int, or a symbol), `scale` a size (an int or an expression)."""
+    view = {"size": [n], "stride": [1], "offset": 0}
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": n},
+            {"name": "buf0", "role": "temp", "dtype": "f32", "elements": n},
+            {"name": "buf1", "role": "output", "dtype": "f32",
+             "elements": n}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [n], "strides": [1], "offset": 0}],
+        "outputs": [{"name": "buf1", "storage": "buf1", "dtype": "f32",
+                     "shape": [n], "strides": [1], "offset": 0}],
+        "steps": [
+            {"kind": "kernel", "name": "k0", "grid": [1, 1, 1],
+             "block": [32, 1, 1], "args": ["x", "buf0"],
+             "symbols": [] if isinstance(n, int) else [n]},
+            {"kind": "extern", "name": "extern_kernels.pick",
+             "node": "op1", "args": ["x", "buf0", "buf1"],
+             "inputs": ["x", "buf0"],
+             "outputs": [{"buffer": "buf1", "storage": "buf1"}],
+             "buffers": {"x": "x", "buf0": "buf0", "buf1": "buf1"},
+             "call": {"kernel": "extern_kernels.pick",
+                      "args": [dict(view, buffer="x"),
+                               [None, dict(view, buffer="buf0"),
+                                {"size": scale}]],
+                      "out": dict(view, buffer="buf1")}}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf1", "size": [n], "stride": [1],
+                        "offset": 0}]}
+    m = manifest.parse(data)
+    return m, plan.plan(m, sig)
+
+
+@pytest.mark.parametrize("n,scale,sizes", [(6, 3, (6,)),
+                                           ("s0", "2*s0", (5, 2))])
+def test_extern_list_argument_with_views_and_sizes(world, n, scale, sizes):
+    """A view and a size nested in a list argument reach the extern at
+    each call's sizes (static, and with size symbols at two sizes)."""
+    def k0(x, buf0, *symbols):
+        count = symbols[0] if symbols else n
+        for i in range(count):
+            _set(buf0, i, _get(x, i) + 1)
+
+    world.kernels["k0"] = k0
+    world.symbol_args["k0"] = 0 if isinstance(n, int) else 1
+    g = _compiled(*_nested_graph(n, scale))
+    for count in sizes:
+        x = world.tensor([float(i) for i in range(count)])
+        (out,) = g([x])
+        factor = scale if isinstance(scale, int) else 2 * count
+        assert out.shape == (count,)
+        assert out.tolist() == [i * factor + i + 1.0 for i in range(count)]
+
+
+def test_extern_size_of_an_unbound_symbol(world):
+    """A size in an extern's call that uses a symbol no argument binds:
+    the call raises sizes' error naming it (nothing checks the recorded
+    calls' symbols at compile time)."""
+    from scheduler_opt import sizes
+    world.kernels["k0"] = lambda x, buf0, s0: None
+    world.symbol_args["k0"] = 1
+    g = _compiled(*_nested_graph("s0", "s0 + s9"))
+    with pytest.raises(sizes.SizeError, match="'s9' of 's0 \\+ s9' is not"):
+        g([world.tensor([1.0, 2.0])])
+
+
+def _split2(a):
+    """((a + 1,), (a * 2 in every second element of new memory,)) as
+    lists of fresh tensors: a tuple of tuples."""
+    n = a.shape[0]
+    first = fake_torch.empty_strided((n,), (1,), a.dtype)
+    wide = fake_torch.empty_strided((2 * n,), (1,), a.dtype)
+    second = fake_torch.reinterpret_tensor(wide, (n,), (2,), 0)
+    for p, v in zip(first.positions(), a.tolist()):
+        first.memory.data[p] = v + 1
+    for p, v in zip(second.positions(), a.tolist()):
+        second.memory.data[p] = v * 2
+    return (first,), (second,)
+
+
+def _scale_in_place(a):
+    """a *= 3, returned (an in-place update of the storage it writes)."""
+    for p in a.positions():
+        a.memory.data[p] *= 3
+    return a
+
+
+def _multi_output_graph(kernel="extern_kernels.split2"):
+    """`split2` returns nested tuples: buf1 (its element [0][0], the planned
+    layout: adopted), buf2 ([1][0], every second element of a larger
+    memory: copied into a storage of its own); `scale_in_place` then
+    updates buf1 in place and returns it."""
+    view = {"size": [4], "stride": [1], "offset": 0}
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32", "elements": 4},
+            {"name": "buf1", "role": "output", "dtype": "f32",
+             "elements": 4},
+            {"name": "buf2", "role": "output", "dtype": "f32",
+             "elements": 4}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": [4], "strides": [1], "offset": 0}],
+        "outputs": [
+            {"name": "buf1", "storage": "buf1", "dtype": "f32",
+             "shape": [4], "strides": [1], "offset": 0},
+            {"name": "buf2", "storage": "buf2", "dtype": "f32",
+             "shape": [4], "strides": [1], "offset": 0}],
+        "steps": [
+            {"kind": "extern", "name": kernel, "node": "op0",
+             "args": ["x", "buf1", "buf2"], "inputs": ["x"],
+             "outputs": [{"buffer": "buf1", "storage": "buf1"},
+                         {"buffer": "buf2", "storage": "buf2"}],
+             "buffers": {"x": "x", "buf1": "buf1", "buf2": "buf2"},
+             "call": {"kernel": kernel,
+                      "args": [dict(view, buffer="x")],
+                      "elements": {
+                          "buf1": {"indices": [0, 0],
+                                   "layout": dict(view, buffer="buf1")},
+                          "buf2": {"indices": [1, 0],
+                                   "layout": dict(view, buffer="buf2")}}}},
+            {"kind": "extern", "name": "extern_kernels.scale_in_place",
+             "node": "op1", "args": ["buf1"], "inputs": ["buf1"],
+             "outputs": [{"buffer": "buf3", "storage": "buf1"}],
+             "buffers": {"buf1": "buf1", "buf3": "buf1"},
+             "call": {"kernel": "extern_kernels.scale_in_place",
+                      "args": [dict(view, buffer="buf1")]}}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "buf1", "size": [4], "stride": [1],
+                        "offset": 0},
+                       {"buffer": "buf2", "size": [4], "stride": [1],
+                        "offset": 0}]}
+    m = manifest.parse(data)
+    return m, plan.plan(m, sig)
+
+
+EXTERNS.update(pick=_pick, split2=_split2, scale_in_place=_scale_in_place)
+
+
+def test_extern_returning_nested_tuples(world):
+    """Each storage an extern writes comes from its element of the result:
+    adopted when it has the planned layout, else copied into a new
+    allocation; an extern returning the storage it updated in place
+    leaves it there."""
+    returned = []
+
+    def split2(a):
+        result = _split2(a)
+        returned.extend([result[0][0], result[1][0]])
+        return result
+
+    _extern_kernels().split2 = split2
+    g = _compiled(*_multi_output_graph())
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    buf1, buf2 = g([x])
+    assert buf1.memory is returned[0].memory  # adopted
+    assert buf2.memory is not returned[1].memory  # copied
+    assert buf2.stride() == (1,)
+    assert buf1.tolist() == [3.0 * (v + 1) for v in (1, 2, 3, 4)]
+    assert buf2.tolist() == [2.0 * v for v in (1, 2, 3, 4)]
+
+
+def test_extern_returning_a_non_tensor(world):
+    from scheduler_opt import runtime
+    _extern_kernels().split2 = lambda a: ((a,), (7,))
+    g = _compiled(*_multi_output_graph())
+    with pytest.raises(runtime.RuntimeError_,
+                       match=r"extern op0 \(extern_kernels.split2\) returned "
+                       "'int' where a tensor was expected"):
+        g([world.tensor([1.0, 2.0, 3.0, 4.0])])
+
+
+def test_static_graph_argument_errors(world):
+    from scheduler_opt import runtime
+    world.kernels["k0"] = lambda x, buf0: None
+    m, sig = _extern_graph()
+    g = _compiled(m, plan.plan(m, sig))
+    with pytest.raises(runtime.RuntimeError_,
+                       match="graph g: argument 0 is int, expected a tensor"):
+        g([5])
+    assert world.launches == []
+
+
+def test_grid_over_cuda_limits(world):
+    """A grid computed from the symbols beyond CUDA's (65535 blocks in y)
+    is refused before the launch, naming the graph and the grid."""
+    from scheduler_opt import runtime
+    data = {
+        "version": manifest.VERSION, "graph": "g", "module": "m",
+        "binary": "g.ptx", "format": "ptx",
+        "storages": [
+            {"name": "x", "role": "input", "dtype": "f32",
+             "elements": "s0"},
+            {"name": "out", "role": "output", "dtype": "f32",
+             "elements": "s0"}],
+        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
+                    "shape": ["s0"], "strides": [1], "offset": 0}],
+        "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
+                     "shape": ["s0"], "strides": [1], "offset": 0}],
+        "steps": [{"kind": "kernel", "name": "k0", "grid": [1, "s0", 1],
+                   "block": [32, 1, 1], "args": ["x", "out"],
+                   "symbols": ["s0"]}]}
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}],
+           "outputs": [{"buffer": "out", "size": ["s0"], "stride": [1],
+                        "offset": 0}]}
+    m = manifest.parse(data)
+    world.kernels["k0"] = lambda x, out, s0: None
+    world.symbol_args["k0"] = 1
+    g = _compiled(m, plan.plan(m, sig))
+    g([world.tensor([0.0] * 65535)])
+    assert world.grids == [("k0", (1, 65535, 1))]
+    with pytest.raises(runtime.RuntimeError_,
+                       match="graph g: a grid of 65536 thread blocks in y "
+                       r"\(s0 at s0 = 65536\)"):
+        g([world.tensor([0.0] * 65536)])
+    assert len(world.launches) == 1
+
+
+def test_call_function_in_tracebacks_and_files(world, tmp_path,
+                                                monkeypatch):
+    """An error inside a call shows the call function's line (its source is
+    the graph's `source`); with SCHEDULER_OPT_CALL_DIR the source is a
+    file there, which tracebacks name."""
+    import traceback
+
+    def boom(a, out):
+        raise ValueError("boom")
+
+    _extern_kernels().twice = boom
+    world.kernels["k0"] = lambda x, buf0: None
+    m, sig = _extern_graph()
+    for directory in (None, tmp_path):
+        if directory is not None:
+            monkeypatch.setenv("SCHEDULER_OPT_CALL_DIR", str(directory))
+        g = _compiled(m, plan.plan(m, sig))
+        storage = world.tensor([0.0] * 40)
+        x = fake_torch.reinterpret_tensor(storage, (32,), (1,), 4)
+        with pytest.raises(ValueError) as info:
+            g([x])
+        frames = [f for f in traceback.extract_tb(info.value.__traceback__)
+                  if f.name == "call"]
+        assert len(frames) == 1 and frames[0].line.startswith("twice(")
+        if directory is not None:
+            (path,) = tmp_path.iterdir()
+            assert frames[0].filename == str(path)
+            assert path.read_text() == g.source
+    # The same plan writes the same function.
+    assert _compiled(m, plan.plan(m, sig)).source == g.source
