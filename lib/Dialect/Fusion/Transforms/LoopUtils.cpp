@@ -118,8 +118,10 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
   unsigned numNew = ranges.size() + reductionRanges.size();
   if (substitution.size() != numOld)
     return failure();
+  // A permutation maps every old loop to a single new one: the uses of its
+  // variables are looked at only for loops that are merged or dropped.
   for (unsigned i = 0; i < numOld; ++i)
-    if (hasOpaqueUses(node, i) && !isa<AffineDimExpr>(substitution[i]))
+    if (!isa<AffineDimExpr>(substitution[i]) && hasOpaqueUses(node, i))
       return failure();
 
   // Decide every new index before changing the body.
