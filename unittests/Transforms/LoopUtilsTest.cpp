@@ -8,7 +8,10 @@
 
 #include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -209,6 +212,71 @@ TEST_F(LoopUtilsIRTest, DecideLoopOrderToMatch) {
                                       dep(d(0) * 8 + d(1), {4, 8})));
   EXPECT_FALSE(decideLoopOrderToMatch(dep(d(0) * 8 + d(1), {4, 8}),
                                       dep(d(0), {32})));
+}
+
+// Loop permutations through a LoopRewriteCache shared by several nodes give
+// each node what it gets without one: nodes alike share new indices, and
+// the same index maps over the same loops under another permutation, or in
+// a node with another number of loops, get their own.
+TEST_F(LoopUtilsIRTest, PermutationsThroughACacheMatchWithout) {
+  const char *source = R"mlir(
+fusion.graph @alike(%x: !fusion.buffer<2x4x8xf32>, %y: !fusion.buffer<8x4xf32>) -> (!fusion.buffer<2x4x8xf32>, !fusion.buffer<2x4x8xf32>, !fusion.buffer<2x4x8xf32>, !fusion.buffer<8x4xf32>) attributes {device = "cuda:0"} {
+  %a = fusion.node "op0" (%p0, %p1, %p2) in [2, 4, 8] writes(%out : !fusion.buffer<2x4x8xf32>) {
+    %0 = fusion.load %x[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+    %1 = fusion.load %x[%p0 * 32 + (%p2 floordiv 2) * 8 + %p1 mod 4] : !fusion.buffer<2x4x8xf32>
+    %2 = arith.addf %0, %1 : f32
+    fusion.store %2, %out[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+  }
+  %b = fusion.node "op1" (%p0, %p1, %p2) in [2, 4, 8] writes(%out : !fusion.buffer<2x4x8xf32>) {
+    %0 = fusion.load %x[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+    %1 = fusion.load %x[%p0 * 32 + (%p2 floordiv 2) * 8 + %p1 mod 4] : !fusion.buffer<2x4x8xf32>
+    %2 = arith.mulf %0, %1 : f32
+    fusion.store %2, %out[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+  }
+  %c = fusion.node "op2" (%p0, %p1, %p2) in [2, 4, 8] writes(%out : !fusion.buffer<2x4x8xf32>) {
+    %0 = fusion.load %x[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+    %1 = fusion.load %x[%p0 * 32 + (%p2 floordiv 2) * 8 + %p1 mod 4] : !fusion.buffer<2x4x8xf32>
+    %2 = arith.subf %0, %1 : f32
+    fusion.store %2, %out[%p0 * 32 + %p1 * 8 + %p2] : !fusion.buffer<2x4x8xf32>
+  }
+  %d = fusion.node "op3" (%p0, %p1) in [8, 4] writes(%out : !fusion.buffer<8x4xf32>) {
+    %0 = fusion.load %y[%p0 * 4 + %p1] : !fusion.buffer<8x4xf32>
+    fusion.store %0, %out[%p0 * 4 + %p1] : !fusion.buffer<8x4xf32>
+  }
+  fusion.output %a, %b, %c, %d : !fusion.buffer<2x4x8xf32>, !fusion.buffer<2x4x8xf32>, !fusion.buffer<2x4x8xf32>, !fusion.buffer<8x4xf32>
+}
+)mlir";
+  ctx.loadDialect<arith::ArithDialect>();
+  const SmallVector<unsigned> orders[] = {{2, 0, 1}, {2, 0, 1}, {1, 2, 0},
+                                          {1, 0}};
+  auto permuteAll = [&](LoopRewriteCache *cache) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+    EXPECT_TRUE(module);
+    if (!module)
+      return std::string();
+    SmallVector<NodeOp> nodes;
+    module->walk([&](NodeOp node) { nodes.push_back(node); });
+    EXPECT_EQ(nodes.size(), 4u);
+    for (auto [node, order] : llvm::zip(nodes, orders))
+      EXPECT_TRUE(succeeded(applyLoopPermutation(node, order, cache)));
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+    return printed;
+  };
+  LoopRewriteCache cache;
+  std::string without = permuteAll(nullptr);
+  std::string with = permuteAll(&cache);
+  EXPECT_EQ(with, without);
+  // The permutations did change the nodes.
+  OwningOpRef<ModuleOp> input = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(input);
+  std::string unpermuted;
+  llvm::raw_string_ostream os(unpermuted);
+  input->print(os);
+  EXPECT_NE(without, unpermuted);
+  // A second pass through the filled cache gives the same again.
+  EXPECT_EQ(permuteAll(&cache), without);
 }
 
 } // namespace

@@ -468,6 +468,8 @@ private:
       normalizedCache;
   /// The strides of the leaves' accesses (candidateTilings).
   LoopStrideCache loopStrides;
+  /// The new indices of the reorder rounds' loop permutations.
+  LoopRewriteCache loopRewrites;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
   /// fitsGroups per leaf node: the group sizes asked (the unused ones

@@ -113,7 +113,8 @@ compactDims(AffineExpr expr, unsigned numDims, unsigned numSymbols) {
 /// Fails, changing nothing, when that does not hold.
 static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
                                      ArrayRef<AffineExpr> reductionRanges,
-                                     ArrayRef<AffineExpr> substitution) {
+                                     ArrayRef<AffineExpr> substitution,
+                                     LoopRewriteCache *cache = nullptr) {
   unsigned numOld = node.getNumLoops();
   unsigned numNew = ranges.size() + reductionRanges.size();
   if (substitution.size() != numOld)
@@ -142,6 +143,8 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
     unsigned rewrite;
   };
   SmallVector<Decided> decided;
+  // With a cache, also those of accesses of nodes rewritten before.
+  unsigned rewriteId = cache ? cache->getRewriteId(substitution, numNew) : 0;
   for (ArrayRef<Operation *> group : {ArrayRef(stores), ArrayRef(loads),
                                       ArrayRef(others)}) {
     for (Operation *op : group) {
@@ -154,6 +157,16 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
         if (!loop)
           return failure();
         oldLoops.push_back(*loop);
+      }
+      std::optional<LoopRewriteCache::Key> key;
+      if (cache) {
+        key = LoopRewriteCache::makeKey(oldMap, oldLoops, rewriteId);
+        if (key) {
+          if (const LoopRewriteCache::Rewrite *known = cache->lookup(*key)) {
+            rewrites.push_back({op, known->map, known->loops});
+            continue;
+          }
+        }
       }
       auto known = llvm::find_if(decided, [&](const Decided &entry) {
         return entry.oldMap == oldMap && entry.oldLoops == oldLoops;
@@ -174,6 +187,8 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
           expr.replaceDimsAndSymbols(substitution, symbols), numNew,
           numSymbols);
       auto [map, loops] = compactDims(expr, numNew, numSymbols);
+      if (key)
+        cache->insert(*key, {map, loops});
       decided.push_back({oldMap, std::move(oldLoops), unsigned(rewrites.size())});
       rewrites.push_back({op, map, std::move(loops)});
     }
@@ -434,8 +449,33 @@ SmallVector<unsigned> mlir::fusion::computePreferredLoopOrder(
   return order;
 }
 
+unsigned LoopRewriteCache::getRewriteId(ArrayRef<AffineExpr> substitution,
+                                        unsigned numNew) {
+  for (auto [id, entry] : llvm::enumerate(rewrites))
+    if (entry.second == numNew && ArrayRef(entry.first) == substitution)
+      return id;
+  rewrites.push_back({SmallVector<AffineExpr, 6>(substitution), numNew});
+  return rewrites.size() - 1;
+}
+
+std::optional<LoopRewriteCache::Key>
+LoopRewriteCache::makeKey(AffineMap map, ArrayRef<unsigned> loops,
+                          unsigned rewriteId) {
+  // The loops of the map's dimensions, 8 bits each, after their number.
+  if (loops.size() > 7)
+    return std::nullopt;
+  uint64_t packed = loops.size();
+  for (unsigned loop : loops) {
+    if (loop > 255)
+      return std::nullopt;
+    packed = (packed << 8) | loop;
+  }
+  return Key{map, packed, rewriteId};
+}
+
 LogicalResult mlir::fusion::applyLoopPermutation(NodeOp node,
-                                                 ArrayRef<unsigned> order) {
+                                                 ArrayRef<unsigned> order,
+                                                 LoopRewriteCache *cache) {
   unsigned numLoops = node.getNumLoops();
   unsigned numPointwise = node.getNumPointwiseLoops();
   if (order.size() != numLoops)
@@ -456,7 +496,8 @@ LogicalResult mlir::fusion::applyLoopPermutation(NodeOp node,
   }
   ArrayRef<AffineExpr> newSizesRef(newSizes);
   return rewriteLoopNest(node, newSizesRef.take_front(numPointwise),
-                         newSizesRef.drop_front(numPointwise), substitution);
+                         newSizesRef.drop_front(numPointwise), substitution,
+                         cache);
 }
 
 //===----------------------------------------------------------------------===//
@@ -704,11 +745,11 @@ decideNodeOrder(NodeOp node, MemoryDepAttr selfDep, MemoryDepAttr otherDep) {
 }
 
 /// Applies `order` unless it is the identity.
-static LogicalResult applyUnlessIdentity(NodeOp node,
-                                         ArrayRef<unsigned> order) {
+static LogicalResult applyUnlessIdentity(NodeOp node, ArrayRef<unsigned> order,
+                                         LoopRewriteCache *cache = nullptr) {
   for (auto [j, old] : llvm::enumerate(order))
     if (j != old)
-      return applyLoopPermutation(node, order);
+      return applyLoopPermutation(node, order, cache);
   return success();
 }
 
@@ -737,7 +778,8 @@ LogicalResult mlir::fusion::reorderLoopsByDepPair(FusedOp fused,
 
 LogicalResult mlir::fusion::reorderLoopsByDepPair(ArrayRef<NodeOp> members,
                                                   MemoryDepAttr selfDep,
-                                                  MemoryDepAttr otherDep) {
+                                                  MemoryDepAttr otherDep,
+                                                  LoopRewriteCache *cache) {
   if (members.empty())
     return failure();
   NodeOp first = members.front();
@@ -755,7 +797,7 @@ LogicalResult mlir::fusion::reorderLoopsByDepPair(ArrayRef<NodeOp> members,
     for (unsigned r = node.getNumPointwiseLoops(), e = node.getNumLoops();
          r < e; ++r)
       full.push_back(r);
-    if (failed(applyUnlessIdentity(node, full)))
+    if (failed(applyUnlessIdentity(node, full, cache)))
       return failure();
   }
   return success();

@@ -196,7 +196,8 @@ Planner::sharedDataAfterReorderingLoop(unsigned g1, unsigned g2) {
   }
   auto reorder = [&](unsigned g, MemoryDepAttr self, MemoryDepAttr other) {
     Group &group = groups[g];
-    if (failed(reorderLoopsByDepPair(group.leaves, self, other)))
+    if (failed(reorderLoopsByDepPair(group.leaves, self, other,
+                                     &loopRewrites)))
       return false;
     for (NodeOp leaf : group.leaves)
       forgetLoopOrder(leaf);

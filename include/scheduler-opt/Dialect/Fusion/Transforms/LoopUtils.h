@@ -91,6 +91,61 @@ private:
   DenseMap<Key, std::optional<SmallVector<int64_t>>, KeyInfo> entries;
 };
 
+/// Memo of the new indices loop rewrites give accesses, across the nodes
+/// of one graph. The new index of an access depends only on its index map,
+/// the loops its dimensions are, and the rewrite: the expression over the
+/// new loops that replaces each old loop (a permutation's new positions)
+/// and the number of new loops. Nodes alike (a model's repeated layers)
+/// are reordered alike: the fusion pass computes each new index once.
+class LoopRewriteCache {
+public:
+  /// A rewritten index: its map and the loops its dimensions are.
+  struct Rewrite {
+    AffineMap map;
+    SmallVector<unsigned> loops;
+  };
+  /// The id of a rewrite into `numNew` loops by `substitution`.
+  unsigned getRewriteId(ArrayRef<AffineExpr> substitution, unsigned numNew);
+  /// The key of `map` over loops `loops` under rewrite `rewriteId`, or
+  /// nullopt when it does not fit one (more than 7 dimensions, a loop past
+  /// 255): then nothing is kept.
+  struct Key {
+    AffineMap map;
+    uint64_t loops;
+    unsigned rewrite;
+    bool operator==(const Key &other) const {
+      return map == other.map && loops == other.loops &&
+             rewrite == other.rewrite;
+    }
+  };
+  static std::optional<Key> makeKey(AffineMap map, ArrayRef<unsigned> loops,
+                                    unsigned rewriteId);
+  const Rewrite *lookup(const Key &key) const {
+    auto it = entries.find(key);
+    return it == entries.end() ? nullptr : &it->second;
+  }
+  void insert(const Key &key, Rewrite rewrite) {
+    entries.try_emplace(key, std::move(rewrite));
+  }
+
+private:
+  struct KeyInfo {
+    static Key getEmptyKey() {
+      return {DenseMapInfo<AffineMap>::getEmptyKey(), 0, 0};
+    }
+    static Key getTombstoneKey() {
+      return {DenseMapInfo<AffineMap>::getTombstoneKey(), 0, 0};
+    }
+    static unsigned getHashValue(const Key &key) {
+      return llvm::hash_combine(key.map, key.loops, key.rewrite);
+    }
+    static bool isEqual(const Key &a, const Key &b) { return a == b; }
+  };
+  /// Rewrites by id: the substitution, then the number of new loops.
+  SmallVector<std::pair<SmallVector<AffineExpr, 6>, unsigned>> rewrites;
+  DenseMap<Key, Rewrite, KeyInfo> entries;
+};
+
 /// Inductor's `pick_loop_order` heuristic. `strides[k][i]` is the stride of
 /// loop `i` in memory access `k`, `sizes[i]` the size of loop `i`. Returns
 /// the loops innermost first: a loop goes further in when its strides are
@@ -113,8 +168,10 @@ computePreferredLoopOrder(NodeOp node, LoopStrideCache *cache = nullptr);
 /// Inductor's `apply_new_loop_order` generalized to all loops: loop `j` of
 /// the result iterates as loop `order[j]` did. Fails without changing
 /// anything unless `order` is a permutation of the loops that keeps the
-/// pointwise loops first.
-LogicalResult applyLoopPermutation(NodeOp node, ArrayRef<unsigned> order);
+/// pointwise loops first. With `cache`, new indices are taken from and kept
+/// in it.
+LogicalResult applyLoopPermutation(NodeOp node, ArrayRef<unsigned> order,
+                                   LoopRewriteCache *cache = nullptr);
 
 /// True when loops `outer` and `outer + 1` of `node` are of the same kind
 /// (both pointwise or both reduction), their variables are used only as
@@ -161,10 +218,11 @@ LogicalResult reorderLoopsByDepPair(FusedOp fused, MemoryDepAttr selfDep,
                                     MemoryDepAttr otherDep);
 
 /// The same for members not yet in a `fusion.fused`: nodes the fusion pass
-/// has decided to fuse.
+/// has decided to fuse; `cache` as for applyLoopPermutation.
 LogicalResult reorderLoopsByDepPair(ArrayRef<NodeOp> members,
                                     MemoryDepAttr selfDep,
-                                    MemoryDepAttr otherDep);
+                                    MemoryDepAttr otherDep,
+                                    LoopRewriteCache *cache = nullptr);
 
 } // namespace fusion
 } // namespace mlir
