@@ -186,16 +186,6 @@ AffineExpr mlir::fusion::canonicalizeIndexExpr(AffineExpr expr) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Memo of index translations shared by the nodes of a graph: the same map
-/// over the same loop pattern (e.g. `4096 * d0 + d1` over two loops of size
-/// other than 1) recurs across thousands of nodes, and building its affine
-/// expressions means uniquing them in the context each time.
-struct DepMapCache {
-  /// (access map, operand images) -> (dependence map, kept dimensions).
-  DenseMap<std::pair<AffineMap, uint64_t>, std::pair<AffineMap, unsigned>>
-      entries;
-};
-
 /// Maps a node's loop variables and indirect indices to the variables of its
 /// dependences: `d<k>` numbers the loops whose size is not 1 (size-1 loops
 /// become 0, as Inductor's index_vars_squeeze does), `tmp<k>` numbers the
@@ -414,11 +404,14 @@ static ReadWrites computeReadWritesImpl(SchedulerNodeOpInterface leaf,
   return rw;
 }
 
-ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf) {
+ReadWrites mlir::fusion::computeReadWrites(SchedulerNodeOpInterface leaf,
+                                           DepMapCache *cache) {
+  if (cache)
+    return computeReadWritesImpl(leaf, cache);
   // The leaf's own memo: its accesses often share a map and loop pattern
   // (a reduction reading several buffers by the same index).
-  DepMapCache cache;
-  return computeReadWritesImpl(leaf, &cache);
+  DepMapCache own;
+  return computeReadWritesImpl(leaf, &own);
 }
 
 /// Inductor's SchedulerNode.can_inplace: the read has exactly the index and

@@ -43,9 +43,22 @@ struct ReadWrites {
 /// sympy's canonical expressions do in Inductor.
 AffineExpr canonicalizeIndexExpr(AffineExpr expr);
 
+/// Memo of the index translations of computeReadWrites over the leaves of
+/// one graph: the same map over the same loop pattern (e.g. `4096 * d0 +
+/// d1` over two loops of size other than 1) recurs across nodes, and
+/// building its affine expressions means uniquing them in the context each
+/// time.
+struct DepMapCache {
+  /// (access map, operand images) -> (dependence map, kept dimensions).
+  DenseMap<std::pair<AffineMap, uint64_t>, std::pair<AffineMap, unsigned>>
+      entries;
+};
+
 /// Computes the reads and writes of a leaf node (`fusion.node`,
-/// `fusion.extern` or `fusion.nop`).
-ReadWrites computeReadWrites(SchedulerNodeOpInterface leaf);
+/// `fusion.extern` or `fusion.nop`), memoizing index translations in
+/// `cache` when given (one cache per graph), else in the leaf's own.
+ReadWrites computeReadWrites(SchedulerNodeOpInterface leaf,
+                             DepMapCache *cache = nullptr);
 
 /// Returns the name of a buffer value: a graph input name or the buffer name
 /// of the scheduler node producing it. Returns null for other values.

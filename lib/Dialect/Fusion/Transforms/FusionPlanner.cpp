@@ -109,7 +109,7 @@ void Planner::refreshUnitDeps(unsigned unit) {
   ud.reads.clear();
   ud.writes.clear();
   for (SchedulerNodeOpInterface leaf : leaves) {
-    ReadWrites rw = computeReadWrites(leaf);
+    ReadWrites rw = computeReadWrites(leaf, &depMaps);
     for (Attribute dep : rw.reads)
       if (!llvm::is_contained(ud.reads, dep))
         ud.reads.push_back(dep);

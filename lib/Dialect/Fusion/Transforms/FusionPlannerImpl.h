@@ -470,6 +470,9 @@ private:
   LoopStrideCache loopStrides;
   /// The new indices of the reorder rounds' loop permutations.
   LoopRewriteCache loopRewrites;
+  /// The index translations of the units' dependences refreshed after
+  /// their loops were reordered.
+  DepMapCache depMaps;
   /// candidateTilings per leaf node, dropped when its loops are reordered.
   DenseMap<Operation *, SmallVector<TilingCandidate>> tilingCache;
   /// fitsGroups per leaf node: the group sizes asked (the unused ones
