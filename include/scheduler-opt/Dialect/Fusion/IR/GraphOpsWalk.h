@@ -6,7 +6,15 @@
 // is that walk taken a few top-level ops at a time: an importer that builds
 // the graph a few nodes at a time visits those nodes' ops right after
 // building them, then verifies the graph with verifyGraphRegions, which
-// walks only the ops built after the last ones visited.
+// walks only the ops built after the last ones visited. The checks of the
+// top-level nodes that need only a node and its users (scheduler nodes
+// only, unique names, one mutation of a version, def-use edges going
+// forward) are taken in the same visits; where one fails,
+// verifyGraphRegions checks the whole graph again for the diagnostic.
+//
+// The ops visited keep their names and result types afterwards, and their
+// results gain users only in ops appended to the block later (the import
+// may still replace the graph arguments they use).
 //
 //===----------------------------------------------------------------------===//
 
