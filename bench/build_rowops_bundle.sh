@@ -16,6 +16,8 @@
 # and scheduled as its value test does), e.g. the CPU JIT value tests'
 # graphs (bench/results/ops-device-h100.json):
 #   bash bench/build_rowops_bundle.sh OUT_DIR math=test/.../inductor-math-jit.mlir
+# PTX_FLAGS adds --fusion-to-ptx options to every case's PTX (not to the
+# JIT's outputs), e.g. PTX_FLAGS="register-sort-row=512".
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${BIN:-$root/build/bin}"
@@ -32,7 +34,7 @@ case_graph() {
   mkdir -p "$dir"
   cat > "$dir/graph.mlir"
   "$bin/scheduler-opt" "$dir/graph.mlir" -o /dev/null \
-      --fusion-to-ptx="chip=sm_90 output-dir=$dir schedule=0"
+      --fusion-to-ptx="chip=sm_90 output-dir=$dir schedule=0${PTX_FLAGS:+ $PTX_FLAGS}"
   "$bin/scheduler-opt" "$dir/graph.mlir" --convert-fusion-to-loops \
       --test-fusion-jit-main --fusion-loops-to-llvm \
     | "$runner" -e main -entry-point-result=void -shared-libs="$libs" \

@@ -123,6 +123,8 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   gpuOptions.blockScans = options.blockScans;
   gpuOptions.scanElementsPerThread = options.scanElementsPerThread;
   gpuOptions.blockSorts = options.blockSorts;
+  gpuOptions.sortElementsPerLane = options.sortElementsPerLane;
+  gpuOptions.registerSortRow = options.registerSortRow;
   // red.global.add.v4.f32 needs sm_90 and PTX 8.1.
   gpuOptions.vectorAtomics = options.vectorAtomics &&
                              getChipVersion(options.chip) >= 90 &&

@@ -150,6 +150,15 @@ def ConvertFusionToGPUPass : Pass<"convert-fusion-to-gpu", "::mlir::ModuleOp"> {
            "shared memory run on a lane group or thread block per row, a "
            "bitonic network as Triton's tl.sort (BlockSort.h); false, and "
            "other rows, sort each row on one thread (an insertion sort)">,
+    Option<"registerSortRow", "register-sort-row", "int64_t", "512",
+           "Block sorts of rows of up to this many elements (padded to a "
+           "power of two) run on a lane group of up to a warp and sort in "
+           "registers (BlockSort.h); longer rows on a block in shared "
+           "memory. A power of two, 128 to 1024">,
+    Option<"sortElementsPerLane", "sort-elements-per-lane", "int64_t", "8",
+           "Adjacent elements each lane of a block sort in registers holds: "
+           "a row padded to N takes N / this many lanes, 4 to 32 (a power "
+           "of two, 2 to 64)">,
     Option<"earlyLoads", "early-loads", "bool", "false",
            "Threads of rows held in registers issue the loads a pass's "
            "stores need (a normalization's weight and bias) for all of "

@@ -151,6 +151,14 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       *this, "block-sorts",
       llvm::cl::desc("convert-fusion-to-gpu's block-sorts"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> registerSortRow{
+      *this, "register-sort-row",
+      llvm::cl::desc("convert-fusion-to-gpu's register-sort-row"),
+      llvm::cl::init(512)};
+  PassOptions::Option<int64_t> sortElementsPerLane{
+      *this, "sort-elements-per-lane",
+      llvm::cl::desc("convert-fusion-to-gpu's sort-elements-per-lane"),
+      llvm::cl::init(8)};
   PassOptions::Option<bool> earlyLoads{
       *this, "early-loads",
       llvm::cl::desc("convert-fusion-to-gpu's early-loads"),

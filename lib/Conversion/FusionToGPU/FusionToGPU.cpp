@@ -133,6 +133,10 @@ struct MappingOptions {
   /// Sorts along static rows kept in shared memory on the lanes of a block
   /// (BlockSort.h).
   bool blockSorts;
+  /// Adjacent elements a lane of a register sort holds (BlockSort.h).
+  int64_t sortElementsPerLane;
+  /// The longest padded rows that sort in registers (BlockSort.h).
+  int64_t registerSortRow;
 };
 
 /// The most threads of a block scan's block (BlockScan.h).
@@ -145,6 +149,10 @@ constexpr int64_t kMinBlockScanRow = 16;
 constexpr int64_t kMinBlockSortRow = 16;
 /// The most threads of a block sort's block (BlockSort.h).
 constexpr int64_t kMaxSortBlockSize = 1024;
+/// The fewest lanes of a row sorted in registers: rows of 16 took 8.0 us
+/// on 4 lanes of 4 elements, 13.5 on 2 of 8 (docs/Lowering.md, "Results:
+/// block sorts").
+constexpr int64_t kMinRegisterSortLanes = 4;
 
 /// Most rows a thread computes at the same element positions.
 constexpr int64_t kMaxRowsPerThread = 4;
@@ -165,6 +173,10 @@ static bool isValid(const MappingOptions &o) {
       o.maxPersistentElements < 1 || o.loopUnroll < 1 ||
       o.elementsPerThread < 1 || o.pointwiseVectorWidth < 1 ||
       o.scanElementsPerThread < 1 || o.scanElementsPerThread > 64 ||
+      o.sortElementsPerLane < 2 || o.sortElementsPerLane > 64 ||
+      !llvm::isPowerOf2_64(o.sortElementsPerLane) ||
+      o.registerSortRow < 4 * kWarpSize || o.registerSortRow > 1024 ||
+      !llvm::isPowerOf2_64(o.registerSortRow) ||
       o.pointwiseVectorWidth > 16 ||
       !llvm::isPowerOf2_64(o.pointwiseVectorWidth) || o.reductionLanes < 0 ||
       o.reductionLanes > 1024 || !llvm::isPowerOf2_64(lanes) ||
@@ -198,6 +210,9 @@ static bool applySetting(MappingOptions &o, StringRef key, int64_t value) {
                        .Case("elements-per-thread", &o.elementsPerThread)
                        .Case("scan-elements-per-thread",
                              &o.scanElementsPerThread)
+                       .Case("sort-elements-per-lane",
+                             &o.sortElementsPerLane)
+                       .Case("register-sort-row", &o.registerSortRow)
                        .Case("max-persistent-elements",
                              &o.maxPersistentElements)
                        .Case("loop-unroll", &o.loopUnroll)
@@ -678,14 +693,22 @@ KernelMapping chooseMapping(const KernelPlan &plan,
         return isa<ScanOp>(op) ? options.blockScans
                                : cast<OpaqueOp>(op).getOpName() == "sort";
       })) {
-    // Sorts (BlockSort.h): a lane per pair of the padded row at each
-    // stage, up to a block of kMaxSortBlockSize lanes; rows of up to two
-    // warps' pairs (128 elements) take a group of up to a warp's lanes,
-    // several rows a block, and sort in registers (4 elements a lane in
-    // rows of 128). The kernel's scans run on the same lanes
-    // (BlockScan.h).
+    // Sorts (BlockSort.h): rows padded to at most register-sort-row
+    // elements take a group of up to a warp's lanes,
+    // sort-elements-per-lane adjacent elements a lane (but at least
+    // kMinRegisterSortLanes lanes and at most a warp's), several rows a
+    // block, and sort in registers; longer rows a lane per pair of the
+    // padded row at each stage, up to a block of kMaxSortBlockSize lanes.
+    // The kernel's scans run on the same lanes (BlockScan.h).
     m.scanElementsPerThread = options.scanElementsPerThread;
-    setRowLanes(m, llvm::PowerOf2Ceil(rnumel) / 2, numel,
+    int64_t padded = llvm::PowerOf2Ceil(rnumel);
+    setRowLanes(m,
+                padded <= options.registerSortRow
+                    ? std::clamp<int64_t>(padded /
+                                              options.sortElementsPerLane,
+                                          kMinRegisterSortLanes, kWarpSize)
+                    : padded / 2,
+                numel,
                 getSharedRowBytes(plan, rnumel), 2 * kWarpSize,
                 kMaxSortBlockSize);
     m.blockSize = m.numLanes * m.rowsPerBlock;
@@ -2365,7 +2388,9 @@ struct ConvertFusionToGPUPass final
                                   vectorAtomics,
                                   blockScans,
                                   scanElementsPerThread,
-                                  blockSorts};
+                                  blockSorts,
+                                  sortElementsPerLane,
+                                  registerSortRow};
     std::optional<F32Division> division = parseF32Division(f32Division);
     if (!division) {
       module.emitError("convert-fusion-to-gpu: f32-division must be 'full', "

@@ -1,5 +1,6 @@
 // RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu | FileCheck %s
 // RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="block-sorts=0" | FileCheck %s --check-prefix=THREAD
+// RUN: scheduler-opt %s -split-input-file --convert-fusion-to-gpu="register-sort-row=128 sort-elements-per-lane=2" | FileCheck %s --check-prefix=LANES2
 // RUN: rm -rf %t.ptx && scheduler-opt %s -split-input-file --fusion-to-ptx="output-dir=%t.ptx schedule=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/sort1000.ptx
 
@@ -78,29 +79,32 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 
 // -----
 
-// Rows of 64 (i32, ascending, signed) take a group of 32 lanes each, a
-// block 8 rows (13 blocks for 100 rows): row t / 32 of the block at
-// (t / 32) * 64 in the shared array, its lane t mod 32. Rows past the
-// last are clamped onto it and sort their own copy. A row's lanes lie in
-// one warp, so it sorts in registers (BlockSort.h): after a bar.warp.sync
-// (the other lanes wrote the row), lane l loads elements 2l and 2l + 1
-// with their positions; 2l and 2l + 1 compare in registers (the first
-// merge's blocks of 2 ascend at even lanes), stages across lanes
-// exchange by xor shuffles (6 x 7 / 2 - 6 = 15 stages, 2 elements of a
-// value and a position each: 60), and each lane keeps one of the pair by
-// its side; no position array, no barrier of the block, one more
-// bar.warp.sync after the stores.
-// CHECK: sort64 = {{{.*}}block = [256, 1, 1], grid = [13, 1, 1]{{.*}}shared_bytes = 2048
+// Rows of 64 (i32, ascending, signed) take a group of 8 lanes each, 8
+// adjacent elements a lane (sort-elements-per-lane), a block 32 rows (4
+// blocks for 100 rows): row t / 8 of the block at (t / 8) * 64 in the
+// shared array, its lane t mod 8. Rows past the last are clamped onto it
+// and sort their own copy. A row's lanes lie in one warp, so it sorts in
+// registers (BlockSort.h): after a bar.warp.sync (the other lanes wrote
+// the row), lane l loads elements 8l to 8l + 7 with their positions; the
+// stages of distance 1 to 4 compare in registers (the first pair,
+// elements 0 and 1, ascends at every lane; the merge of blocks of 8
+// descends at odd lanes), the stages of distance 8 to 32 exchange across
+// lanes by xor shuffles (1 + 2 + 3 = 6 stages, 8 elements of a value and
+// a position each: 96), each lane keeping one of the pair by its side;
+// no position array, no barrier of the block, one more bar.warp.sync
+// after the stores. With the settings before (prefix LANES2, a lane per
+// pair, at most a warp's) a row takes 32 lanes of 2 elements.
+// CHECK: sort64 = {{{.*}}block = [256, 1, 1], grid = [4, 1, 1]{{.*}}shared_bytes = 8192
 // CHECK-LABEL: gpu.module @sort64_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<512xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<2048xi32, #gpu.address_space<workgroup>>)
 // CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
-// CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c5_i32{{.*}} : i32
+// CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c3_i32{{.*}} : i32
 // CHECK: %[[ROWI:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK-NEXT: %[[OFFSET:.*]] = arith.muli %[[ROWI]], %c64 : index
 // CHECK: memref.store %{{.*}}, %[[KEYS]]
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c31_i32{{.*}} : i32
-// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c2_i32{{.*}} : i32
+// CHECK: %[[LANE:.*]] = arith.andi %[[TID]], %c7_i32{{.*}} : i32
+// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c8_i32{{.*}} : i32
 // CHECK: nvvm.bar.warp.sync %c-1_i32
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[P0:.*]] = arith.addi %[[BASE]], %[[C0]] : i32
@@ -111,40 +115,51 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 // CHECK-NEXT: %[[A:.*]] = memref.load %[[KEYS]][%[[AT0]]]
 // CHECK: %[[P1:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
 // CHECK: %[[B:.*]] = memref.load %[[KEYS]]
-// CHECK: %[[BLOCK:.*]] = arith.andi %[[LANE]], %c1_i32
-// CHECK-NEXT: %[[DESC:.*]] = arith.cmpi ne, %[[BLOCK]]
+// CHECK-COUNT-6: memref.load %[[KEYS]]
 // CHECK-NEXT: %[[BA:.*]] = arith.cmpi slt, %[[B]], %[[A]] : i32
 // CHECK-NEXT: %[[AB:.*]] = arith.cmpi slt, %[[A]], %[[B]] : i32
 // CHECK-NEXT: %[[EARLIER:.*]] = arith.cmpi ult, %[[P1]], %[[P0]] : i32
-// CHECK: %[[SWAP:.*]] = arith.xori %{{.*}}, %[[DESC]] : i1
+// CHECK: %[[SWAP:.*]] = arith.ori %[[BA]], %{{.*}} : i1
 // CHECK-NEXT: %[[LOWP:.*]] = arith.select %[[SWAP]], %[[P1]], %[[P0]] : i32
 // CHECK-NEXT: %[[LOW:.*]] = arith.select %[[SWAP]], %[[B]], %[[A]] : i32
 // CHECK-NOT: memref.load
-// CHECK: %[[BLOCK4:.*]] = arith.andi %[[LANE]], %c2_i32
-// CHECK-NEXT: %[[DESC4:.*]] = arith.cmpi ne, %[[BLOCK4]]
+// CHECK: %[[BLOCK8:.*]] = arith.andi %[[LANE]], %c1_i32
+// CHECK-NEXT: %[[DESC8:.*]] = arith.cmpi ne, %[[BLOCK8]]
+// CHECK-NOT: gpu.shuffle
+// CHECK: arith.xori %{{.*}}, %[[DESC8]] : i1
+// CHECK-NOT: gpu.shuffle
+// CHECK: %[[BLOCK16:.*]] = arith.andi %[[LANE]], %c2_i32
+// CHECK-NEXT: %[[DESC16:.*]] = arith.cmpi ne, %[[BLOCK16]]
+// CHECK-NOT: gpu.shuffle
 // CHECK: %[[SIDE:.*]] = arith.andi %[[LANE]], %[[OFF:.*]] : i32
 // CHECK-NEXT: %[[UPPER:.*]] = arith.cmpi ne, %[[SIDE]]
-// CHECK-NEXT: %[[LATER:.*]] = arith.xori %[[UPPER]], %[[DESC4]] : i1
+// CHECK-NEXT: %[[LATER:.*]] = arith.xori %[[UPPER]], %[[DESC16]] : i1
 // CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : i32
-// CHECK-NEXT: %[[OP:.*]], %{{.*}} = gpu.shuffle xor %[[LOWP]], %[[OFF]], %[[C32]] : i32
-// CHECK: %[[O:.*]], %{{.*}} = gpu.shuffle xor %[[LOW]], %[[OFF]], %{{.*}} : i32
-// CHECK-NEXT: arith.cmpi slt, %[[O]], %[[LOW]] : i32
-// CHECK-NEXT: arith.cmpi slt, %[[LOW]], %[[O]] : i32
-// CHECK-NEXT: arith.cmpi ult, %[[OP]], %[[LOWP]] : i32
+// CHECK-NEXT: %[[OP:.*]], %{{.*}} = gpu.shuffle xor %{{.*}}, %[[OFF]], %[[C32]] : i32
+// CHECK: %[[O:.*]], %{{.*}} = gpu.shuffle xor %[[X:[^,]*]], %[[OFF]], %{{.*}} : i32
+// CHECK-NEXT: arith.cmpi slt, %[[O]], %[[X]] : i32
 // CHECK: %[[TAKE:.*]] = arith.xori %{{.*}}, %[[LATER]] : i1
-// CHECK-NEXT: arith.select %[[TAKE]], %[[OP]], %[[LOWP]] : i32
-// CHECK-NEXT: arith.select %[[TAKE]], %[[O]], %[[LOW]] : i32
-// CHECK-COUNT-58: gpu.shuffle xor
+// CHECK-NEXT: arith.select %[[TAKE]], %[[OP]], %{{.*}} : i32
+// CHECK-NEXT: arith.select %[[TAKE]], %[[O]], %[[X]] : i32
+// CHECK-COUNT-94: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
-// CHECK: memref.store %{{.*}}, %[[KEYS]]
-// CHECK: memref.store %{{.*}}, %[[KEYS]]
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[KEYS]]
 // CHECK-NEXT: %[[SYNC:.*]] = arith.constant -1 : i32
 // CHECK-NEXT: nvvm.bar.warp.sync %[[SYNC]]
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.load %[[KEYS]]
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
+// LANES2: sort64 = {{{.*}}block = [256, 1, 1], grid = [13, 1, 1]{{.*}}shared_bytes = 2048
+// LANES2-LABEL: gpu.module @sort64_kernels
+// LANES2: memref.store
+// LANES2: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
+// LANES2: arith.muli %[[LANE]], %c2_i32{{.*}} : i32
+// LANES2-COUNT-60: gpu.shuffle xor
+// LANES2-NOT: gpu.shuffle
+// LANES2-NOT: gpu.barrier
+// LANES2: gpu.return
 
 fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi32>) attributes {device = "cuda:0"} {
   %v = fusion.node "op0" (%p0, %p1) in [100] reduce [64] writes(%o0 : !fusion.buffer<100x64xi32>) {
@@ -158,18 +173,19 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // -----
 
 // Rows of 100 f32 with their i64 positions, descending, padded to 128:
-// a group of 32 lanes each (a lane per pair would be 64, over a warp),
-// 4 consecutive elements a lane (8 rows a block, 12 bytes an element:
-// 9600 bytes). Past the row (positions from 100) lanes load the last
-// element and those positions sort last, by position; stores of the
-// elements past the row are skipped. 15 stages across lanes, 4 elements
-// of 4 shuffles each (the i64 in two halves): 240.
-// CHECK: sort100 = {{{.*}}block = [256, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
+// a group of 16 lanes each, 8 consecutive elements a lane (8 rows a
+// block, 12 bytes an element: 9600 bytes). Past the row (positions from
+// 100) lanes load the last element and those positions sort last, by
+// position; stores of the elements past the row are skipped. 10 stages
+// across lanes (distance 8 to 64), 8 elements of 4 shuffles each (the i64
+// in two halves): 320. With LANES2's settings, 32 lanes of 4 elements,
+// 15 stages across lanes: 240 shuffles.
+// CHECK: sort100 = {{{.*}}block = [128, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
 // CHECK-LABEL: gpu.module @sort100_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<800xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<800xi64, #gpu.address_space<workgroup>>)
 // CHECK: memref.store %{{.*}}, %[[IDX]]
-// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
-// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c4_i32{{.*}} : i32
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c15_i32{{.*}} : i32
+// CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c8_i32{{.*}} : i32
 // CHECK: nvvm.bar.warp.sync
 // CHECK: arith.minui %{{.*}}, %c99_i32
 // CHECK: memref.load %[[KEYS]]
@@ -178,7 +194,7 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // CHECK-NEXT: %[[N:.*]] = arith.constant 100 : i32
 // CHECK-NEXT: %[[PAD:.*]] = arith.cmpi uge, %[[LAST]], %[[N]] : i32
 // CHECK-NEXT: arith.select %[[PAD]]
-// CHECK-COUNT-240: gpu.shuffle xor
+// CHECK-COUNT-320: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[P:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
@@ -190,6 +206,15 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
+// LANES2: sort100 = {{{.*}}block = [256, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
+// LANES2-LABEL: gpu.module @sort100_kernels
+// LANES2: memref.store
+// LANES2: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
+// LANES2: arith.muli %[[LANE]], %c4_i32{{.*}} : i32
+// LANES2-COUNT-240: gpu.shuffle xor
+// LANES2-NOT: gpu.shuffle
+// LANES2-NOT: gpu.barrier
+// LANES2: gpu.return
 
 fusion.graph @sort100(%x: !fusion.buffer<50x100xf32>) -> (!fusion.buffer<50x100xf32>, !fusion.buffer<50x100xi64>) attributes {device = "cuda:0"} {
   %v, %ix = fusion.node "op0" (%p0, %p1) in [50] reduce [100] writes(%o0 : !fusion.buffer<50x100xf32>, %o1 : !fusion.buffer<50x100xi64>) {
@@ -200,6 +225,50 @@ fusion.graph @sort100(%x: !fusion.buffer<50x100xf32>) -> (!fusion.buffer<50x100x
     fusion.store %s#1, %o1[%p0 * 100 + %p1] : !fusion.buffer<50x100xi64>
   }
   fusion.output %v, %ix : !fusion.buffer<50x100xf32>, !fusion.buffer<50x100xi64>
+}
+
+// -----
+
+// Rows of 512 f32 with their i64 positions, descending: up to
+// register-sort-row (512) elements a row takes a warp's 32 lanes, 16
+// adjacent elements a lane, and sorts in registers, 2 rows a block (their
+// shared arrays within half of 48 KiB). 15 stages across lanes (distance
+// 16 to 256), 16 elements of 4 shuffles each: 960; no barrier of the
+// block. With LANES2's settings (register-sort-row=128) a block of 256
+// lanes sorts each row in shared memory, a barrier after each stage.
+// CHECK: sort512 = {{{.*}}block = [64, 1, 1], grid = [8, 1, 1]{{.*}}shared_bytes = 12288
+// CHECK-LABEL: gpu.module @sort512_kernels
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<1024xi64, #gpu.address_space<workgroup>>)
+// CHECK-NOT: gpu.barrier
+// CHECK: memref.store %{{.*}}, %[[IDX]]
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
+// CHECK: arith.muli %[[LANE]], %c16_i32{{.*}} : i32
+// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-16: memref.load %[[IDX]]
+// CHECK-NOT: memref.load
+// CHECK-COUNT-960: gpu.shuffle xor
+// CHECK-NOT: gpu.shuffle
+// CHECK-NOT: gpu.barrier
+// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.return
+// LANES2: sort512 = {{{.*}}block = [256, 1, 1], grid = [16, 1, 1]{{.*}}shared_bytes = 8192
+// LANES2-LABEL: gpu.module @sort512_kernels
+// LANES2-NOT: gpu.shuffle
+// LANES2: gpu.barrier
+// LANES2-NOT: gpu.shuffle
+// LANES2: gpu.return
+
+fusion.graph @sort512(%x: !fusion.buffer<16x512xf32>) -> (!fusion.buffer<16x512xf32>, !fusion.buffer<16x512xi64>) attributes {device = "cuda:0"} {
+  %v, %ix = fusion.node "op0" (%p0, %p1) in [16] reduce [512] writes(%o0 : !fusion.buffer<16x512xf32>, %o1 : !fusion.buffer<16x512xi64>) {
+    %a = fusion.load %x[%p0 * 512 + %p1] : !fusion.buffer<16x512xf32>
+    %i = fusion.index_expr [%p1] : i64
+    %s:2 = fusion.opaque "sort"(%a, %i) {descending = true, stable = true} : (f32, i64) -> (f32, i64)
+    fusion.store %s#0, %o0[%p0 * 512 + %p1] : !fusion.buffer<16x512xf32>
+    fusion.store %s#1, %o1[%p0 * 512 + %p1] : !fusion.buffer<16x512xi64>
+  }
+  fusion.output %v, %ix : !fusion.buffer<16x512xf32>, !fusion.buffer<16x512xi64>
 }
 
 // -----

@@ -16,9 +16,10 @@
 // LOOPS: memref.alloca() : memref<16xi64>
 // LOOPS: scf.for
 // LOOPS: scf.while
-// On the GPU 8 lanes of a warp sort a row (BlockSort.h) in shared memory,
-// syncing the warp after each stage of the bitonic network; with
-// block-sorts=0 each thread sorts a row (one lane per row) in local memory.
+// On the GPU 4 lanes of a warp sort a row (BlockSort.h) in registers, 4
+// elements a lane (the fewest lanes of a register sort), the stages across
+// lanes as shuffles; with block-sorts=0 each thread sorts a row (one lane
+// per row) in local memory.
 // RUN: rm -rf %t.ptx && scheduler-opt %s --fusion-to-ptx="output-dir=%t.ptx schedule=0" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx/sort.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx/sort.json
@@ -27,12 +28,19 @@
 // PTX-LABEL: .entry kernel_op0(
 // PTX-NOT: .local
 // PTX: .shared .align {{[0-9]+}} .b8 __wg_kernel_op0_0
+// PTX-NOT: bar.sync
+// PTX: bar.warp.sync -1;
+// PTX-NOT: bar.sync
 // PTX: setp.nan.f32
+// PTX-NOT: bar.sync
+// PTX: shfl.sync.bfly.b32
+// PTX-NOT: bar.sync
 // PTX: bar.warp.sync -1;
 // THREAD-LABEL: .entry kernel_op0(
 // THREAD: .local .align {{[0-9]+}} .b8 __local_depot0[{{[0-9]+}}];
 // THREAD: setp.nan.f32
-// Four rows of 8 lanes: one block of a warp.
+// Rows of 4 lanes, 8 a block (the 4 rows, then copies of the last): one
+// block of a warp.
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 32,
 // MANIFEST: "grid": [
