@@ -8,22 +8,16 @@
 # default): bench/train_profile.sh first builds them instrumented in
 # BUILD_STATIC_DIR-train and runs them on generated graphs, on every call,
 # so that the profile follows the sources. SCHEDULER_OPT_PGO=0 builds them
-# without. With GCC our code is also optimized across files at link time
-# (SCHEDULER_OPT_LTO=1, the default; 0: not), linked by GNU ld, whose
-# plugin reads GCC's LTO objects (lld does not). Arguments are passed on to
-# cmake after the script's own (they win). Everything but the directory's
-# path goes to stderr.
+# without. Arguments are passed on to cmake after the script's own (they
+# win). Everything but the directory's path goes to stderr.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_STATIC_DIR:-$root/build-static}"
 llvm="/usr/lib/llvm-22"
 pgo="${SCHEDULER_OPT_PGO:-1}"
-lto="${SCHEDULER_OPT_LTO:-1}"
-if ! "${CXX:-c++}" --version 2>/dev/null | grep -q "Free Software Foundation"; then
-  [[ "$pgo" == 1 ]] && echo "configure_static: not GCC, so no profile-guided build" >&2
-  [[ "$lto" == 1 ]] && echo "configure_static: not GCC, so no link-time optimization" >&2
+if [[ "$pgo" == 1 ]] && ! "${CXX:-c++}" --version 2>/dev/null | grep -q "Free Software Foundation"; then
+  echo "configure_static: not GCC, so no profile-guided build" >&2
   pgo=0
-  lto=0
 fi
 profile=()
 if [[ "$pgo" == 1 ]]; then
@@ -32,16 +26,8 @@ if [[ "$pgo" == 1 ]]; then
 else
   profile=(-DSCHEDULER_OPT_PROFILE=)
 fi
-# The linker is checked for its flags once per build directory
-# (LINKER_SUPPORTS_COLOR_DIAGNOSTICS, which GNU ld lacks): unset whenever it
-# may have changed.
-linker=(-ULINKER_SUPPORTS_COLOR_DIAGNOSTICS)
-if [[ "$lto" == 1 ]]; then
-  linker+=(-DLLVM_USE_LINKER=bfd -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON)
-else
-  linker+=(-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=OFF)
-  if command -v ld.lld >/dev/null; then linker+=(-DLLVM_USE_LINKER=lld); fi
-fi
+linker=()
+if command -v ld.lld >/dev/null; then linker=(-DLLVM_USE_LINKER=lld); fi
 # Configured on every call (a few seconds): switching SCHEDULER_OPT_PGO
 # reconfigures the same directory.
 cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \

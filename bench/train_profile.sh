@@ -17,9 +17,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 static_dir="${1:?usage: train_profile.sh STATIC_BUILD_DIR}"
 train_dir="$static_dir-train"
 profile_dir="$train_dir/profile"
-# The static configuration of configure_static.sh, instrumented (without
-# link-time optimization: the counters are per source file either way).
-BUILD_STATIC_DIR="$train_dir" SCHEDULER_OPT_PGO=0 SCHEDULER_OPT_LTO=0 \
+# The static configuration of configure_static.sh, instrumented.
+BUILD_STATIC_DIR="$train_dir" SCHEDULER_OPT_PGO=0 \
   bash "$root/bench/configure_static.sh" -DSCHEDULER_OPT_PROFILE=generate \
   -DSCHEDULER_OPT_PROFILE_DIR="$profile_dir" > /dev/null
 ninja -C "$train_dir" -j2 scheduler-graph-gen scheduler-corpus-bench >&2
