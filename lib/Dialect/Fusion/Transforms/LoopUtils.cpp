@@ -160,7 +160,7 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
       }
       std::optional<LoopRewriteCache::Key> key;
       if (cache) {
-        key = LoopRewriteCache::makeKey(oldMap, oldLoops, rewriteId);
+        key = IndexOverLoopsKey::get(oldMap, oldLoops, rewriteId);
         if (key) {
           if (const LoopRewriteCache::Rewrite *known = cache->lookup(*key)) {
             rewrites.push_back({op, known->map, known->loops});
@@ -189,7 +189,8 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
       auto [map, loops] = compactDims(expr, numNew, numSymbols);
       if (key)
         cache->insert(*key, {map, loops});
-      decided.push_back({oldMap, std::move(oldLoops), unsigned(rewrites.size())});
+      decided.push_back(
+          {oldMap, std::move(oldLoops), unsigned(rewrites.size())});
       rewrites.push_back({op, map, std::move(loops)});
     }
   }
@@ -383,23 +384,23 @@ LoopStrideCache::get(NodeOp node, Operation *access) {
   if (!indexed || !node->isProperAncestor(access))
     return std::nullopt;
   AffineMap map = indexed.getIndexMap();
-  // The loops of the map's dimensions, 8 bits each, as the key; an index
-  // that does not fit is computed without the memo.
   unsigned numDims = map.getNumDims();
   unsigned numLoops = node.getNumLoops();
   unsigned numIndirect = indexed.getNumIndirectSymbols();
+  // An index that does not fit a key is computed without the memo.
   if (numDims > 7 || numLoops > 255 || numIndirect > 255)
     return getLoopStrides(node, access);
-  uint64_t loops = numDims;
+  SmallVector<unsigned, 7> loops;
   for (Value index : indexed.getIndexOperands().take_front(numDims)) {
     auto arg = dyn_cast<BlockArgument>(index);
     if (!arg || arg.getOwner() != &node.getBodyBlock() ||
         arg.getArgNumber() >= numLoops)
       return std::nullopt; // not a loop variable: no strides
-    loops = (loops << 8) | arg.getArgNumber();
+    loops.push_back(arg.getArgNumber());
   }
-  Key key{map, loops, numLoops | numIndirect << 8};
-  auto [it, inserted] = entries.try_emplace(key);
+  std::optional<IndexOverLoopsKey> key =
+      IndexOverLoopsKey::get(map, loops, numLoops | numIndirect << 8);
+  auto [it, inserted] = entries.try_emplace(*key);
   if (inserted)
     it->second = getLoopStrides(node, access);
   return it->second;
@@ -458,10 +459,8 @@ unsigned LoopRewriteCache::getRewriteId(ArrayRef<AffineExpr> substitution,
   return rewrites.size() - 1;
 }
 
-std::optional<LoopRewriteCache::Key>
-LoopRewriteCache::makeKey(AffineMap map, ArrayRef<unsigned> loops,
-                          unsigned rewriteId) {
-  // The loops of the map's dimensions, 8 bits each, after their number.
+std::optional<IndexOverLoopsKey>
+IndexOverLoopsKey::get(AffineMap map, ArrayRef<unsigned> loops, unsigned tag) {
   if (loops.size() > 7)
     return std::nullopt;
   uint64_t packed = loops.size();
@@ -470,7 +469,7 @@ LoopRewriteCache::makeKey(AffineMap map, ArrayRef<unsigned> loops,
       return std::nullopt;
     packed = (packed << 8) | loop;
   }
-  return Key{map, packed, rewriteId};
+  return IndexOverLoopsKey{map, packed, tag};
 }
 
 LogicalResult mlir::fusion::applyLoopPermutation(NodeOp node,

@@ -58,6 +58,39 @@ getStrides(AffineExpr expr, unsigned numDims, unsigned numSymbols,
 std::optional<SmallVector<int64_t>> getLoopStrides(NodeOp node,
                                                    Operation *access);
 
+/// The key of the loop memos below: an index map, the loops its dimensions
+/// are (8 bits each, after their number), and one more number for what else
+/// the memoized result depends on (a node's shape, a rewrite).
+struct IndexOverLoopsKey {
+  AffineMap map;
+  uint64_t loops;
+  unsigned tag;
+  /// The key of `map` over `loops`, or nullopt when it does not fit one
+  /// (more than 7 dimensions, a loop past 255): then nothing is kept.
+  static std::optional<IndexOverLoopsKey> get(AffineMap map,
+                                              ArrayRef<unsigned> loops,
+                                              unsigned tag);
+  bool operator==(const IndexOverLoopsKey &other) const {
+    return map == other.map && loops == other.loops && tag == other.tag;
+  }
+  /// The DenseMapInfo of the memos' tables.
+  struct Info {
+    static IndexOverLoopsKey getEmptyKey() {
+      return {DenseMapInfo<AffineMap>::getEmptyKey(), 0, 0};
+    }
+    static IndexOverLoopsKey getTombstoneKey() {
+      return {DenseMapInfo<AffineMap>::getTombstoneKey(), 0, 0};
+    }
+    static unsigned getHashValue(const IndexOverLoopsKey &key) {
+      return llvm::hash_combine(key.map, key.loops, key.tag);
+    }
+    static bool isEqual(const IndexOverLoopsKey &a,
+                        const IndexOverLoopsKey &b) {
+      return a == b;
+    }
+  };
+};
+
 /// Memo of getLoopStrides over the nodes of one graph. The strides of an
 /// access depend only on its index map, the loops its dimensions are, the
 /// node's number of loops and of indirect indices, and the graph's size
@@ -68,27 +101,10 @@ public:
   std::optional<SmallVector<int64_t>> get(NodeOp node, Operation *access);
 
 private:
-  struct Key {
-    AffineMap map;
-    uint64_t loops;
-    unsigned shape;
-    bool operator==(const Key &other) const {
-      return map == other.map && loops == other.loops && shape == other.shape;
-    }
-  };
-  struct KeyInfo {
-    static Key getEmptyKey() {
-      return {DenseMapInfo<AffineMap>::getEmptyKey(), 0, 0};
-    }
-    static Key getTombstoneKey() {
-      return {DenseMapInfo<AffineMap>::getTombstoneKey(), 0, 0};
-    }
-    static unsigned getHashValue(const Key &key) {
-      return llvm::hash_combine(key.map, key.loops, key.shape);
-    }
-    static bool isEqual(const Key &a, const Key &b) { return a == b; }
-  };
-  DenseMap<Key, std::optional<SmallVector<int64_t>>, KeyInfo> entries;
+  /// Tagged with the node's number of loops and of indirect indices.
+  DenseMap<IndexOverLoopsKey, std::optional<SmallVector<int64_t>>,
+           IndexOverLoopsKey::Info>
+      entries;
 };
 
 /// Memo of the new indices loop rewrites give accesses, across the nodes
@@ -106,20 +122,8 @@ public:
   };
   /// The id of a rewrite into `numNew` loops by `substitution`.
   unsigned getRewriteId(ArrayRef<AffineExpr> substitution, unsigned numNew);
-  /// The key of `map` over loops `loops` under rewrite `rewriteId`, or
-  /// nullopt when it does not fit one (more than 7 dimensions, a loop past
-  /// 255): then nothing is kept.
-  struct Key {
-    AffineMap map;
-    uint64_t loops;
-    unsigned rewrite;
-    bool operator==(const Key &other) const {
-      return map == other.map && loops == other.loops &&
-             rewrite == other.rewrite;
-    }
-  };
-  static std::optional<Key> makeKey(AffineMap map, ArrayRef<unsigned> loops,
-                                    unsigned rewriteId);
+  /// Keys are tagged with the rewrite's id.
+  using Key = IndexOverLoopsKey;
   const Rewrite *lookup(const Key &key) const {
     auto it = entries.find(key);
     return it == entries.end() ? nullptr : &it->second;
@@ -129,21 +133,9 @@ public:
   }
 
 private:
-  struct KeyInfo {
-    static Key getEmptyKey() {
-      return {DenseMapInfo<AffineMap>::getEmptyKey(), 0, 0};
-    }
-    static Key getTombstoneKey() {
-      return {DenseMapInfo<AffineMap>::getTombstoneKey(), 0, 0};
-    }
-    static unsigned getHashValue(const Key &key) {
-      return llvm::hash_combine(key.map, key.loops, key.rewrite);
-    }
-    static bool isEqual(const Key &a, const Key &b) { return a == b; }
-  };
   /// Rewrites by id: the substitution, then the number of new loops.
   SmallVector<std::pair<SmallVector<AffineExpr, 6>, unsigned>> rewrites;
-  DenseMap<Key, Rewrite, KeyInfo> entries;
+  DenseMap<Key, Rewrite, Key::Info> entries;
 };
 
 /// Inductor's `pick_loop_order` heuristic. `strides[k][i]` is the stride of
