@@ -325,21 +325,6 @@ def grid(values: Tuple[Size, ...], symbols: Mapping[str, int]
     return counts
 
 
-def grid_function(values: Tuple[Size, Size, Size]):
-    """`grid(values, symbols)` as a function of the symbols, compiled once
-    (a dynamic graph's launch computes its grid on every call)."""
-    counts = function(tuple(values))
-    mx, my, mz = MAX_GRID
-
-    def checked(symbols):
-        g = counts(symbols)
-        x, y, z = g
-        if 0 <= x <= mx and 0 <= y <= my and 0 <= z <= mz:
-            return g
-        return grid(values, symbols)  # raises, saying which
-    return checked
-
-
 def bind(pattern: Tuple[Size, ...], actual: Tuple[int, ...],
          symbols: Dict[str, int], what: str) -> None:
     """Binds the symbols that `pattern` (a shape or strides) uses alone

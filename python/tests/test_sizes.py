@@ -147,18 +147,6 @@ def test_function_of_a_template():
         f({"s0": 3})
 
 
-def test_grid_function_checks_as_grid():
-    rows = sizes.parse("(s0*s1 + 255) // 256")
-    g = sizes.grid_function((rows, 1, 1))
-    assert g({"s0": 64, "s1": 100}) == (25, 1, 1)
-    assert g({"s0": 2**31 - 1, "s1": 256}) == (2**31 - 1, 1, 1)
-    with pytest.raises(sizes.SizeError, match="a grid of 2147483648 thread "
-                       "blocks in x"):
-        g({"s0": 2**31, "s1": 256})
-    with pytest.raises(sizes.SizeError, match="in z"):
-        sizes.grid_function((1, 1, sizes.parse("s0")))({"s0": 65536})
-
-
 def test_equal_whatever_the_symbols():
     """sizes.equal: products and sums expanded (a kernel's iterations,
     `(8*s27*s77)*(s27)` against a member's `8*s27**2*s77`), integers, and
