@@ -28,8 +28,16 @@ them (Inductor's cudagraph trees instead return the pool's tensors and
 invalidate them on the next replay of the same tree). Outputs that view an input are views of
 the caller's tensor; sizes and None come back as recorded.
 
-Graphs with size symbols (dynamic shapes), or with inputs that are not
-CUDA tensors, are not captured: they run as usual.
+Host scalars. A zero-dimensional tensor on the host (a `host` binding:
+a Python float Dynamo passes as a tensor, an optimizer's step count, the
+philox seed and offset of memory-efficient attention's backward), which
+the call function copies to the device on every call, gets a device
+tensor of its own: the captured graph reads that one, and each replay
+first copies the caller's value into it, queued on the stream as the
+call function's copy is.
+
+Graphs with size symbols (dynamic shapes), or with inputs on the host
+that are not host scalars, are not captured: they run as usual.
 """
 import warnings
 from typing import Any, List, Optional
@@ -59,6 +67,9 @@ class CudaGraphed:
         storages = {s.name: s for s in compiled.manifest.storages}
         self._extent = {}
         self._mutated = set()
+        # Argument positions of the host scalars.
+        self._host_scalars = {b.position for b in compiled.plan.inputs
+                              if b.host}
         for b in compiled.plan.inputs:
             if b.storage:
                 s = storages.get(b.storage)
@@ -82,7 +93,8 @@ class CudaGraphed:
         if self.disabled:
             return self.compiled(args)
         if self._warm_pointers is None:
-            if not all(a.is_cuda for a in args
+            if not all(a.is_cuda or p in self._host_scalars
+                       for p, a in enumerate(args)
                        if isinstance(a, torch.Tensor)):
                 self.disabled = True
             self._warm_pointers = [
@@ -128,7 +140,13 @@ class CudaGraphed:
         statics = []
         self._inputs = []
         for p, a in enumerate(args):
-            if isinstance(a, torch.Tensor):
+            if p in self._host_scalars:
+                s = torch.empty((), dtype=a.dtype,
+                                device=self.compiled.device)
+                s.copy_(a)
+                statics.append(s)
+                self._inputs.append((p, s, None, False))
+            elif isinstance(a, torch.Tensor):
                 s, flat = self._static_input(p, a)
                 statics.append(s)
                 self._inputs.append((p, s, flat, p in self._mutated))
@@ -173,8 +191,9 @@ class CudaGraphed:
         for p, static, flat, mutated in self._inputs:
             a = args[p]
             if a.data_ptr() != static.data_ptr():
-                if flat is None:  # a stable input moved: use its copy
-                    static.copy_(a)
+                if flat is None:  # a stable input moved, or a host
+                    # scalar's value (queued on the stream): use its copy
+                    static.copy_(a, non_blocking=p in self._host_scalars)
                     if mutated:
                         back.append((a, static))
                     continue

@@ -5,10 +5,20 @@ tensors are strided views of them, kernels are Python functions the test
 gives by name, called with the pointers the runtime passes (resolved back
 to memory and element offset), as a GPU would run them.
 
+CUDA graphs are modelled as well: while `torch.cuda.graph` captures, the
+device's work (kernel launches, copies and clones between device
+tensors, and the work an extern hands to `World.device_work`) is
+recorded instead of run, memory allocated meanwhile stays with the
+graph (its pool), and a copy from host memory fails, as a copy from
+pageable memory does in a real capture; `CUDAGraph.replay()` runs the
+recorded work again with the same pointers.
+
 `install()` puts the modules in `sys.modules` and returns a `World`
 (allocations, live bytes and their peak, launches); `uninstall()` removes
-them. Used by test_runtime.py only where PyTorch is not installed.
+them. Used by test_runtime.py and test_cudagraphs.py only where PyTorch
+is not installed.
 """
+import contextlib
 import math
 import sys
 import types
@@ -42,6 +52,8 @@ class Memory:
         world.next_address += max(self.nbytes, 1)
         if not host:  # host memory is no kernel's to address
             world.allocated(self)
+            if world.capturing is not None:  # the graph's pool keeps it
+                world.capturing.pool.append(self)
 
     def __del__(self):
         if not self.host:
@@ -63,15 +75,41 @@ class Tensor:
     def device(self):
         return _Device("cpu" if self.memory.host else "cuda")
 
+    @property
+    def is_cuda(self):
+        return not self.memory.host
+
     def dim(self):
         return len(self.shape)
 
+    def item(self):
+        assert self.numel() == 1
+        return self.memory.data[self.offset]
+
+    def untyped_storage(self):
+        return Storage(self.memory)
+
+    def as_strided(self, size, stride, offset):
+        return Tensor(self.memory, offset, size, stride, self.dtype)
+
     def to(self, device, non_blocking=False):
-        """A contiguous copy in the device's memory."""
+        """A contiguous copy in the device's memory (the tensor itself when
+        it is there already)."""
+        if not self.memory.host:
+            return self
+        world = self.memory.world
+        if world.capturing is not None:
+            raise RuntimeError("fake CUDA: a copy from host memory while a "
+                               "graph is captured")
         t = empty_strided(self.shape, _contiguous(self.shape), self.dtype,
-                          self.memory.world)
+                          world)
         t.memory.data[:] = self.tolist()
         return t
+
+    def clone(self):
+        t = empty_strided(self.shape, _contiguous(self.shape), self.dtype,
+                          self.memory.world)
+        return t.copy_(self)
 
     def storage_offset(self):
         return self.offset
@@ -95,10 +133,36 @@ class Tensor:
     def tolist(self):
         return [self.memory.data[p] for p in self.positions()]
 
-    def copy_(self, other):
-        for p, v in zip(self.positions(), other.tolist()):
-            self.memory.data[p] = v
+    def copy_(self, other, non_blocking=False):
+        """Device work, unless both sides are in host memory; from host
+        memory, the values as they are now."""
+        def copy(values):
+            for p, v in zip(self.positions(), values):
+                self.memory.data[p] = v
+
+        world = self.memory.world
+        if other.memory.host and not self.memory.host:
+            if world.capturing is not None:
+                raise RuntimeError("fake CUDA: a copy from host memory while "
+                                   "a graph is captured")
+            values = other.tolist()
+            world.device_work(lambda: copy(values))
+        elif self.memory.host:
+            copy(other.tolist())
+        else:
+            world.device_work(lambda: copy(other.tolist()))
         return self
+
+
+class Storage:
+    def __init__(self, memory):
+        self.memory = memory
+
+    def data_ptr(self):
+        return self.memory.base
+
+    def nbytes(self):
+        return self.memory.nbytes
 
 
 class World:
@@ -118,6 +182,17 @@ class World:
         self.symbol_args = {}
         # The cluster shape each kernel was created with.
         self.clusters = {}
+        # The CUDAGraph being captured, and how many replays ran.
+        self.capturing = None
+        self.replays = 0
+
+    def device_work(self, work):
+        """Runs `work` (a function) now, or records it into the graph being
+        captured."""
+        if self.capturing is not None:
+            self.capturing.work.append(work)
+        else:
+            work()
 
     def allocated(self, memory):
         self.memories[memory.base] = memory
@@ -211,6 +286,9 @@ class Kernel:
 
     def run(self, grid, pointers):
         pointers = pointers[:self.num_args]
+        WORLD.device_work(lambda: self._execute(grid, pointers))
+
+    def _execute(self, grid, pointers):
         WORLD.launches.append((self.name, list(pointers)))
         WORLD.grids.append((self.name, tuple(grid)))
         symbols = WORLD.symbol_args.get(self.name, 0)
@@ -228,6 +306,28 @@ def _module(name, **attributes):
 class _Device:
     def __init__(self, kind, index=0):
         self.type, self.index = kind, index
+
+
+class CUDAGraph:
+    """The work recorded while captured, and the memory it addresses."""
+
+    def __init__(self):
+        self.work, self.pool = [], []
+
+    def replay(self):
+        WORLD.replays += 1
+        for work in self.work:
+            work()
+
+
+@contextlib.contextmanager
+def _capture(graph, pool=None):
+    assert WORLD.capturing is None
+    WORLD.capturing = graph
+    try:
+        yield graph
+    finally:
+        WORLD.capturing = None
 
 
 class _Null:
@@ -257,11 +357,15 @@ def install(externs=None):
     c = _module("torch._C", _cuda_getDevice=lambda: 0,
                 _cuda_getCurrentRawStream=lambda index: 7,
                 _dynamo=_module("torch._C._dynamo", guards=guards))
-    cuda = _module("torch.cuda", current_device=lambda: 0, device=_Null)
+    cuda = _module("torch.cuda", current_device=lambda: 0, device=_Null,
+                   CUDAGraph=CUDAGraph, graph=_capture,
+                   graph_pool_handle=lambda: None, synchronize=lambda: None)
     select = _module("torch._inductor.select_algorithm",
                      extern_kernels=types.SimpleNamespace(**(externs or {})))
     torch = _module("torch", Tensor=Tensor, _C=c, cuda=cuda,
                     device=_Device, zeros=lambda *a, **k: None,
+                    empty=lambda size, dtype, device=None: empty_strided(
+                        size, _contiguous(size), dtype),
                     _inductor=_module("torch._inductor",
                                       select_algorithm=select),
                     **DTYPES)
@@ -269,7 +373,8 @@ def install(externs=None):
                    select):
         sys.modules[module.__name__] = module
     for name in [n for n in sys.modules if n.startswith("scheduler_opt.")
-                 and n.split(".")[1] in ("runtime", "cuda_driver")]:
+                 and n.split(".")[1] in ("runtime", "cuda_driver",
+                                         "cudagraphs")]:
         del sys.modules[name]
     fake_driver = _module("scheduler_opt.cuda_driver", Module=Module,
                           Kernel=Kernel)
@@ -281,8 +386,8 @@ def install(externs=None):
 
 def uninstall():
     for name in NAMES + ("scheduler_opt.cuda_driver",
-                         "scheduler_opt.runtime"):
+                         "scheduler_opt.runtime", "scheduler_opt.cudagraphs"):
         sys.modules.pop(name, None)
     import scheduler_opt
-    for attr in ("cuda_driver", "runtime"):
+    for attr in ("cuda_driver", "runtime", "cudagraphs"):
         scheduler_opt.__dict__.pop(attr, None)
