@@ -28,16 +28,20 @@ them (Inductor's cudagraph trees instead return the pool's tensors and
 invalidate them on the next replay of the same tree). Outputs that view an input are views of
 the caller's tensor; sizes and None come back as recorded.
 
-Host scalars. A zero-dimensional tensor on the host (a `host` binding:
-a Python float Dynamo passes as a tensor, an optimizer's step count, the
-philox seed and offset of memory-efficient attention's backward), which
-the call function copies to the device on every call, gets a device
-tensor of its own: the captured graph reads that one, and each replay
-first copies the caller's value into it, queued on the stream as the
-call function's copy is.
+Host scalars. A zero-dimensional tensor on the host (a Python float
+Dynamo passes as a tensor, an optimizer's step count, the philox seed
+and offset that memory-efficient attention's backward takes) cannot be
+copied to the device inside a capture, and an extern that read its
+value on the host would leave that value in the graph. So the capture
+passes a device tensor of its own in its place (which the call
+function's copy to the device leaves as it is, and which externs read
+on the device, as they do under a capture in eager mode), and each
+replay first copies the caller's value into it, queued on the stream.
+An extern that needs the value on the host then fails the capture (a
+synchronization), and the graph runs as usual.
 
 Graphs with size symbols (dynamic shapes), or with inputs on the host
-that are not host scalars, are not captured: they run as usual.
+that are not zero-dimensional, are not captured: they run as usual.
 """
 import warnings
 from typing import Any, List, Optional
@@ -67,9 +71,8 @@ class CudaGraphed:
         storages = {s.name: s for s in compiled.manifest.storages}
         self._extent = {}
         self._mutated = set()
-        # Argument positions of the host scalars.
-        self._host_scalars = {b.position for b in compiled.plan.inputs
-                              if b.host}
+        # Argument positions of the host scalars (in the warm-up call).
+        self._host_scalars = set()
         for b in compiled.plan.inputs:
             if b.storage:
                 s = storages.get(b.storage)
@@ -93,9 +96,12 @@ class CudaGraphed:
         if self.disabled:
             return self.compiled(args)
         if self._warm_pointers is None:
+            tensors = [(p, a) for p, a in enumerate(args)
+                       if isinstance(a, torch.Tensor)]
+            self._host_scalars = {p for p, a in tensors
+                                  if a.device.type == "cpu" and a.dim() == 0}
             if not all(a.is_cuda or p in self._host_scalars
-                       for p, a in enumerate(args)
-                       if isinstance(a, torch.Tensor)):
+                       for p, a in tensors):
                 self.disabled = True
             self._warm_pointers = [
                 a.data_ptr() if isinstance(a, torch.Tensor) else None
@@ -191,9 +197,11 @@ class CudaGraphed:
         for p, static, flat, mutated in self._inputs:
             a = args[p]
             if a.data_ptr() != static.data_ptr():
-                if flat is None:  # a stable input moved, or a host
-                    # scalar's value (queued on the stream): use its copy
-                    static.copy_(a, non_blocking=p in self._host_scalars)
+                if p in self._host_scalars:
+                    static.copy_(a, non_blocking=True)
+                    continue
+                if flat is None:  # a stable input moved: use its copy
+                    static.copy_(a)
                     if mutated:
                         back.append((a, static))
                     continue

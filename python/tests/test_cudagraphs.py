@@ -68,7 +68,9 @@ def test_host_scalar_read_by_kernels_is_captured(world):
 
 def _seeded_graph():
     """op0 (extern `add_seed`, out=): buf0 = x + seed, where seed is a
-    zero-dimensional i64 tensor on the host that only the extern reads."""
+    zero-dimensional i64 tensor on the host that only the extern reads
+    (no host binding: the call function passes it as it is, as it does
+    gpt2_train's philox seeds to the attention backward)."""
     view = {"size": [4], "stride": [1], "offset": 0}
     data = {
         "version": manifest.VERSION, "graph": "g", "module": "m",
@@ -96,16 +98,16 @@ def _seeded_graph():
                                 "buffer": "seed"}],
                       "out": dict(view, buffer="buf0")}}]}
     sig = {"inputs": [{"name": "x", "dtype": "f32"},
-                      {"name": "seed", "dtype": "i64", "host_scalar": True}],
+                      {"name": "seed", "dtype": "i64"}],
            "outputs": [{"buffer": "buf0", "size": [4], "stride": [1],
                         "offset": 0}]}
     return manifest.parse(data), sig
 
 
 def test_host_scalar_read_by_an_extern_is_captured(world):
-    """A host scalar that only an extern reads (gpt2_train's backward:
-    the attention backward's philox seed and offset) reaches it on the
-    device, in capture too, so a replay sees each call's value."""
+    """A host scalar that only an extern reads reaches it on the host in
+    an uncaptured call and on the device in the capture, so that a replay
+    sees each call's value."""
     g = _graphed(*_seeded_graph())
     x = world.tensor([1.0, 2.0, 3.0, 4.0])
     outs = [g([x, world.host_scalar(seed, "int64")])[0].tolist()
