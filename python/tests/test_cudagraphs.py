@@ -7,10 +7,10 @@ import importlib.util
 
 import pytest
 
-from scheduler_opt import manifest, plan
+from scheduler_opt import plan
 
 from . import fake_torch
-from .test_runtime import _at, _compiled, _host_scalar_graph
+from .test_runtime import _at, _compiled, _host_scalar_graph, _scalar_graph
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is not None,
                                 reason="PyTorch is installed")
@@ -67,41 +67,21 @@ def test_host_scalar_read_by_kernels_is_captured(world):
 
 
 def _seeded_graph():
-    """op0 (extern `add_seed`, out=): buf0 = x + seed, where seed is a
+    """op0 (extern `add_seed`, out=): out = x + s, where s is a
     zero-dimensional i64 tensor on the host that only the extern reads
     (no host binding: the call function passes it as it is, as it does
     gpt2_train's philox seeds to the attention backward)."""
     view = {"size": [4], "stride": [1], "offset": 0}
-    data = {
-        "version": manifest.VERSION, "graph": "g", "module": "m",
-        "binary": "g.ptx", "format": "ptx",
-        "storages": [
-            {"name": "x", "role": "input", "dtype": "f32", "elements": 4},
-            {"name": "seed", "role": "input", "dtype": "i64", "elements": 1},
-            {"name": "buf0", "role": "output", "dtype": "f32",
-             "elements": 4}],
-        "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
-                    "shape": [4], "strides": [1], "offset": 0},
-                   {"name": "seed", "storage": "seed", "dtype": "i64",
-                    "shape": [], "strides": [], "offset": 0}],
-        "outputs": [{"name": "buf0", "storage": "buf0", "dtype": "f32",
-                     "shape": [4], "strides": [1], "offset": 0}],
-        "steps": [
-            {"kind": "extern", "name": "extern_kernels.add_seed",
-             "node": "op0", "args": ["x", "seed", "buf0"],
-             "inputs": ["x", "seed"],
-             "outputs": [{"buffer": "buf0", "storage": "buf0"}],
-             "buffers": {"x": "x", "seed": "seed", "buf0": "buf0"},
-             "call": {"kernel": "extern_kernels.add_seed",
-                      "args": [dict(view, buffer="x"),
-                               {"size": [], "stride": [], "offset": 0,
-                                "buffer": "seed"}],
-                      "out": dict(view, buffer="buf0")}}]}
-    sig = {"inputs": [{"name": "x", "dtype": "f32"},
-                      {"name": "seed", "dtype": "i64"}],
-           "outputs": [{"buffer": "buf0", "size": [4], "stride": [1],
-                        "offset": 0}]}
-    return manifest.parse(data), sig
+    return _scalar_graph([
+        {"kind": "extern", "name": "extern_kernels.add_seed",
+         "node": "op0", "args": ["x", "s", "out"], "inputs": ["x", "s"],
+         "outputs": [{"buffer": "out", "storage": "out"}],
+         "buffers": {"x": "x", "s": "s", "out": "out"},
+         "call": {"kernel": "extern_kernels.add_seed",
+                  "args": [dict(view, buffer="x"),
+                           {"size": [], "stride": [], "offset": 0,
+                            "buffer": "s"}],
+                  "out": dict(view, buffer="out")}}], "i64", False)
 
 
 def test_host_scalar_read_by_an_extern_is_captured(world):

@@ -349,32 +349,41 @@ def test_extern_reads_a_storage_no_step_wrote(world):
     assert out.tolist() == [3.0 * i for i in range(8)]
 
 
-def _host_scalar_graph():
-    """k0: out = x * eps, where eps is a zero-dimensional f64 tensor on the
-    host (a Python float under dynamic=True; the signature marks it as
-    `host_scalar`, as backend._graph_signature does)."""
+def _scalar_graph(steps, scalar_dtype, host_scalar):
+    """out (4 x f32) from x (4 x f32) and s, a zero-dimensional tensor on
+    the host (`host_scalar` in the signature when kernels read it, as
+    backend._graph_signature marks it), by `steps`."""
     data = {
         "version": manifest.VERSION, "graph": "g", "module": "m",
         "binary": "g.ptx", "format": "ptx",
         "storages": [
             {"name": "x", "role": "input", "dtype": "f32", "elements": 4},
-            {"name": "eps", "role": "input", "dtype": "f64", "elements": 1},
+            {"name": "s", "role": "input", "dtype": scalar_dtype,
+             "elements": 1},
             {"name": "out", "role": "output", "dtype": "f32",
              "elements": 4}],
         "inputs": [{"name": "x", "storage": "x", "dtype": "f32",
                     "shape": [4], "strides": [1], "offset": 0},
-                   {"name": "eps", "storage": "eps", "dtype": "f64",
+                   {"name": "s", "storage": "s", "dtype": scalar_dtype,
                     "shape": [], "strides": [], "offset": 0}],
         "outputs": [{"name": "out", "storage": "out", "dtype": "f32",
                      "shape": [4], "strides": [1], "offset": 0}],
-        "steps": [{"kind": "kernel", "name": "k0", "node": "op0",
-                   "grid": [1, 1, 1], "block": [4, 1, 1],
-                   "args": ["x", "eps", "out"]}]}
-    sig = {"inputs": [{"name": "x", "dtype": "f32"},
-                      {"name": "eps", "dtype": "f64", "host_scalar": True}],
+        "steps": steps}
+    scalar = {"name": "s", "dtype": scalar_dtype}
+    if host_scalar:
+        scalar["host_scalar"] = True
+    sig = {"inputs": [{"name": "x", "dtype": "f32"}, scalar],
            "outputs": [{"buffer": "out", "size": [4], "stride": [1],
                         "offset": 0}]}
     return manifest.parse(data), sig
+
+
+def _host_scalar_graph():
+    """k0: out = x * s, where s is a zero-dimensional f64 tensor on the
+    host (a Python float under dynamic=True) that the kernel reads."""
+    return _scalar_graph([{"kind": "kernel", "name": "k0", "node": "op0",
+                           "grid": [1, 1, 1], "block": [4, 1, 1],
+                           "args": ["x", "s", "out"]}], "f64", True)
 
 
 def test_host_scalar_input_reaches_kernels_on_the_device(world):
