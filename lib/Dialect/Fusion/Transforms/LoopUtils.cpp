@@ -229,25 +229,25 @@ static LogicalResult rewriteLoopNest(NodeOp node, ArrayRef<AffineExpr> ranges,
 /// when that is plain integer arithmetic: no symbols, no division or modulo
 /// by a non-positive value (which affine simplification does not fold
 /// either), no overflow. `dimOf[i]` is the dimension whose unit point sets
-/// the expression's dimension `i`.
+/// the expression's dimension `i`. All points in one walk of `expr`.
 static std::optional<SmallVector<int64_t>>
 evaluateStrides(AffineExpr expr, ArrayRef<unsigned> dimOf, unsigned numDims,
                 ArrayRef<int64_t> symbolValues) {
   if (findUnboundSymbol(expr, symbolValues) && getNumSymbolsUsed(expr) != 0)
     return std::nullopt;
-  SmallVector<int64_t> point(dimOf.size(), 0);
-  std::optional<int64_t> atOrigin =
-      evaluateAffineExpr(expr, point, symbolValues);
-  if (!atOrigin)
+  // Point 0 is the origin, point 1 + d the unit point of dimension d.
+  unsigned numPoints = numDims + 1;
+  SmallVector<int64_t, 32> points(dimOf.size() * numPoints, 0);
+  for (auto [i, dim] : llvm::enumerate(dimOf))
+    if (dim < numDims)
+      points[i * numPoints + 1 + dim] = 1;
+  SmallVector<int64_t, 8> values(numPoints);
+  if (!evaluateAffineExprAtPoints(expr, points, symbolValues, values))
     return std::nullopt;
   SmallVector<int64_t> strides;
   for (unsigned d = 0; d < numDims; ++d) {
-    for (auto [value, dim] : llvm::zip(point, dimOf))
-      value = dim == d;
-    std::optional<int64_t> atUnit =
-        evaluateAffineExpr(expr, point, symbolValues);
     int64_t stride;
-    if (!atUnit || llvm::SubOverflow(*atUnit, *atOrigin, stride))
+    if (llvm::SubOverflow(values[1 + d], values[0], stride))
       return std::nullopt;
     strides.push_back(stride);
   }

@@ -35,6 +35,14 @@ std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols = {});
 
+/// evaluateAffineExpr of `expr` at several points in one walk of it:
+/// dimension `i` is `dims[i * n + p]` at point `p`, n = `values.size()`.
+/// Writes the value at point `p` to `values[p]`; false when
+/// evaluateAffineExpr gives nullopt at some point.
+bool evaluateAffineExprAtPoints(AffineExpr expr, ArrayRef<int64_t> dims,
+                                ArrayRef<int64_t> symbols,
+                                MutableArrayRef<int64_t> values);
+
 /// Whether `op` is a container scheduler node (`fusion.fused`,
 /// `fusion.foreach`, `fusion.group`: Fusion_ContainerOp in FusionOps.td),
 /// whose members are the ops of its body.
