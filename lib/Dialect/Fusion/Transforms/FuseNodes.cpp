@@ -14,6 +14,7 @@
 #include "scheduler-opt/Analysis/ScheduleOrder.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/FusionPlanner.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/FusionRemarks.h"
+#include "scheduler-opt/Dialect/Fusion/Transforms/LoopUtils.h"
 #include "scheduler-opt/Dialect/Fusion/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -225,7 +226,8 @@ struct FuseNodesPass final
         list.push_back(*deps.lookupNode(member));
     }
     FailureOr<FusionPlan> plan =
-        planFusion(graphOp, deps, options, foreachLists);
+        planFusion(graphOp, deps, options, foreachLists,
+                   &getAnalysis<LoopStrideCache>());
     if (failed(plan))
       return signalPassFailure();
 

@@ -499,6 +499,7 @@ FailureOr<FusionPlan> Planner::run() {
 FailureOr<FusionPlan>
 mlir::fusion::planFusion(GraphOp graph, const DependenceGraph &deps,
                          const FusionOptions &options,
-                         ArrayRef<SmallVector<unsigned, 4>> foreachLists) {
-  return Planner(graph, deps, options, foreachLists).run();
+                         ArrayRef<SmallVector<unsigned, 4>> foreachLists,
+                         LoopStrideCache *loopStrides) {
+  return Planner(graph, deps, options, foreachLists, loopStrides).run();
 }

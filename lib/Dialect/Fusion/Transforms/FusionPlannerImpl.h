@@ -194,12 +194,14 @@ class Planner {
 public:
   Planner(GraphOp graph, const DependenceGraph &deps,
           const FusionOptions &options,
-          ArrayRef<SmallVector<unsigned, 4>> foreachLists)
+          ArrayRef<SmallVector<unsigned, 4>> foreachLists,
+          LoopStrideCache *graphStrides)
       : graph(graph), deps(deps), options(options),
         foreachLists(foreachLists), sizeVars(graph),
         numSizeSymbols(graph.getNumSizeSymbols()),
         allSizesHinted(!llvm::is_contained(sizeVars.getHints(),
-                                           kSymbolicSize)) {}
+                                           kSymbolicSize)),
+        loopStrides(graphStrides ? *graphStrides : ownStrides) {}
 
   FailureOr<FusionPlan> run();
 
@@ -466,8 +468,10 @@ private:
   DenseMap<std::tuple<AffineMap, ArrayRef<AffineExpr>, unsigned>,
            std::optional<NormalizedDep>>
       normalizedCache;
-  /// The strides of the leaves' accesses (candidateTilings).
-  LoopStrideCache loopStrides;
+  /// The strides of the leaves' accesses (candidateTilings): the graph's
+  /// analysis when given, else `ownStrides`.
+  LoopStrideCache ownStrides;
+  LoopStrideCache &loopStrides;
   /// The new indices of the reorder rounds' loop permutations.
   LoopRewriteCache loopRewrites;
   /// The index translations of the units' dependences refreshed after

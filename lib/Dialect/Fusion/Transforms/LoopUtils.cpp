@@ -383,15 +383,18 @@ LoopStrideCache::get(NodeOp node, Operation *access) {
   auto indexed = dyn_cast<IndexedOpInterface>(access);
   if (!indexed || !node->isProperAncestor(access))
     return std::nullopt;
+  // The index's map and operands asked once: the indirect indices are the
+  // operands after the dimensions' (getNumIndirectSymbols would ask again).
   AffineMap map = indexed.getIndexMap();
+  OperandRange indices = indexed.getIndexOperands();
   unsigned numDims = map.getNumDims();
   unsigned numLoops = node.getNumLoops();
-  unsigned numIndirect = indexed.getNumIndirectSymbols();
+  unsigned numIndirect = indices.size() - numDims;
   // An index that does not fit a key is computed without the memo.
   if (numDims > 7 || numLoops > 255 || numIndirect > 255)
     return getLoopStrides(node, access);
   SmallVector<unsigned, 7> loops;
-  for (Value index : indexed.getIndexOperands().take_front(numDims)) {
+  for (Value index : indices.take_front(numDims)) {
     auto arg = dyn_cast<BlockArgument>(index);
     if (!arg || arg.getOwner() != &node.getBodyBlock() ||
         arg.getArgNumber() >= numLoops)

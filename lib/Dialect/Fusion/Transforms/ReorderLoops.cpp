@@ -50,9 +50,13 @@ struct ReorderLoopsPass final
       // fusion: the members of a fused node keep their common order.
       SmallVector<NodeOp> nodes(graph.getBodyBlock().getOps<NodeOp>());
       SmallVector<char> reordered(nodes.size(), 0);
+      // The first slice keeps its strides in the graph's analysis, for the
+      // fusion pass; the others, on other threads, in their own.
+      LoopStrideCache &graphStrides = getAnalysis<LoopStrideCache>();
       parallelForSlices(
           ctx, nodes.size(), kMinNodesPerSlice, [&](size_t begin, size_t end) {
-            LoopStrideCache strides;
+            LoopStrideCache ownStrides;
+            LoopStrideCache &strides = begin == 0 ? graphStrides : ownStrides;
             for (size_t i = begin; i < end; ++i) {
               NodeOp node = nodes[i];
               SmallVector<unsigned> order =

@@ -46,6 +46,8 @@ namespace mlir {
 namespace fusion {
 
 /// Inductor's fusion knobs (torch._inductor.config) and ours.
+class LoopStrideCache;
+
 struct FusionOptions {
   /// config.max_fusion_size.
   unsigned maxFusionSize = 64;
@@ -157,11 +159,14 @@ struct FusionPlan {
 /// Plans the fusion of a topologically sorted, acyclic graph. `deps` must
 /// describe `graph` as it is on entry. Each of `foreachLists` (top-level
 /// nodes, none in two lists) starts as one foreach kernel whose parts are
-/// those nodes (Inductor's create_foreach_nodes).
+/// those nodes (Inductor's create_foreach_nodes). With `loopStrides` (the
+/// graph's analysis), the strides of the leaves' accesses are taken from it
+/// and kept there; without, from a memo of the plan's own.
 FailureOr<FusionPlan>
 planFusion(GraphOp graph, const DependenceGraph &deps,
            const FusionOptions &options,
-           ArrayRef<SmallVector<unsigned, 4>> foreachLists = {});
+           ArrayRef<SmallVector<unsigned, 4>> foreachLists = {},
+           LoopStrideCache *loopStrides = nullptr);
 
 } // namespace fusion
 } // namespace mlir

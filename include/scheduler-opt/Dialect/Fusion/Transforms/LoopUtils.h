@@ -26,6 +26,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -95,8 +96,19 @@ struct IndexOverLoopsKey {
 /// access depend only on its index map, the loops its dimensions are, the
 /// node's number of loops and of indirect indices, and the graph's size
 /// hints; the same index over the same loops recurs in node after node.
+/// Also the graph's analysis: no pass changes its size hints, so what it
+/// holds stays true however the nodes are rewritten, and the fusion
+/// planner finds the strides the loop-order pass computed.
 class LoopStrideCache {
 public:
+  LoopStrideCache() = default;
+  /// As the analysis of a `fusion.graph`.
+  explicit LoopStrideCache(Operation *graph) {}
+  /// Kept through every pass (the keys say all the strides depend on).
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
+    return false;
+  }
+
   /// getLoopStrides(node, access), computed once per distinct key.
   std::optional<SmallVector<int64_t>> get(NodeOp node, Operation *access);
 
