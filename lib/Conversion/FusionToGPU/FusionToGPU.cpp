@@ -1795,8 +1795,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                   OpBuilder &, Location cl,
                                   MemRefType type) mutable -> Value {
       return addSharedArray(kernel, cl, type.getNumElements() * rowsPerBlock,
-                            type.getElementType(), sharedBytes,
-                            kRowArrayAlignment);
+                            type.getElementType(), sharedBytes);
     };
   }
   layout.persistent = mapping.persistent;
