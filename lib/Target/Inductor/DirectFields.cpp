@@ -46,10 +46,9 @@ public:
   }
 
 private:
-  void skipBlanks() {
-    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      ++p;
-  }
+  /// On a local (skipBlankChars): a `char` read may alias the cursor `p`,
+  /// which the compiler would then store and load again at every character.
+  void skipBlanks() { p = skipBlankChars(p, end); }
   bool peek(char c) {
     skipBlanks();
     return p != end && *p == c;
@@ -69,8 +68,7 @@ private:
     if (p == end || !(llvm::isAlpha(*p) || *p == '_'))
       return false;
     start = p;
-    while (p != end && isIdentChar(*p))
-      ++p;
+    p = skipIdentChars(p, end);
     out = StringRef(start, p - start);
     if (out == "inf" || out == "nan")
       return false;
@@ -108,16 +106,16 @@ private:
     if (p == end || (*p != '\'' && *p != '"'))
       return false;
     char quote = *p;
-    const char *start = ++p;
-    while (p != end && *p != quote) {
-      if (*p == '\\' || *p == '\n')
+    const char *start = p + 1, *q = start;
+    while (q != end && *q != quote) {
+      if (*q == '\\' || *q == '\n')
         return false;
-      ++p;
+      ++q;
     }
-    if (p == end)
+    if (q == end)
       return false;
-    inner = StringRef(start, p - start);
-    ++p;
+    inner = StringRef(start, q - start);
+    p = q + 1;
     return true;
   }
   /// A non-negative decimal integer that the value parser reads as an Int.
@@ -127,8 +125,10 @@ private:
       return false;
     start = p;
     uint64_t v = 0;
-    for (; p != end && llvm::isDigit(*p); ++p)
-      v = v * 10 + (*p - '0');
+    const char *q = p;
+    for (; q != end && llvm::isDigit(*q); ++q)
+      v = v * 10 + (*q - '0');
+    p = q;
     // `1.5`, `1e5`, `12ab`: a float or another token follows.
     if (p != end && (*p == '.' || isIdentChar(*p)))
       return false;

@@ -41,24 +41,11 @@ public:
   }
 
 private:
-  static bool isBlank(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-  }
-  void skipBlanks() {
-    // Nearly every call stops at once, on a character above the blanks.
-    const char *q = p;
-    while (q != end && static_cast<unsigned char>(*q) <= ' ' && isBlank(*q))
-      ++q;
-    p = q;
-  }
+  void skipBlanks() { p = skipBlankChars(p, end); }
   /// The end of the identifier characters from `q` on. The scans run on
   /// locals: a `char` read may alias the cursor `p`, which the compiler
   /// would then store and load again at every character.
-  const char *skipIdent(const char *q) const {
-    while (q != end && isIdentChar(*q))
-      ++q;
-    return q;
-  }
+  const char *skipIdent(const char *q) const { return skipIdentChars(q, end); }
   /// Values are default-initialized (`kind` is set here; the other members
   /// initialize themselves): `PyValue()` would first zero all of it.
   PyValue *make(PyValue::Kind kind, const char *start) {

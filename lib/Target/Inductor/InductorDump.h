@@ -60,6 +60,23 @@ inline size_t identLength(StringRef text) {
   return n;
 }
 
+/// The end of the identifier characters (isIdentChar) from `p` on.
+inline const char *skipIdentChars(const char *p, const char *end) {
+  while (p != end && isIdentChar(*p))
+    ++p;
+  return p;
+}
+
+/// The end of the blanks (spaces, tabs, newlines) from `p` on, as the value
+/// parser's lexer skips them. Nearly every call stops at once, on a
+/// character above the blanks, after one compare.
+inline const char *skipBlankChars(const char *p, const char *end) {
+  while (p != end && static_cast<unsigned char>(*p) <= ' ' &&
+         (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    ++p;
+  return p;
+}
+
 //===----------------------------------------------------------------------===//
 // Python values
 //===----------------------------------------------------------------------===//
