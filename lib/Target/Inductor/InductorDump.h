@@ -143,10 +143,13 @@ struct DumpDep {
   const char *loc() const { return text.data(); }
 };
 
-/// A field holding dependences, with the location of its line.
+/// A field holding dependences, with the location of its line. A node
+/// writes one buffer and most read one they wait for: one dependence is
+/// kept in place, where the heap's first allocation of each list cost
+/// more than the reading of it.
 struct DumpDepList {
   const char *loc = nullptr;
-  SmallVector<DumpDep, 0> deps;
+  SmallVector<DumpDep, 1> deps;
 };
 
 /// `FixedLayout('cuda:0', torch.float32, size=[64], stride=[1])` and the
