@@ -41,7 +41,8 @@ An extern that needs the value on the host then fails the capture (a
 synchronization), and the graph runs as usual.
 
 Graphs with size symbols (dynamic shapes), or with inputs on the host
-that are not zero-dimensional, are not captured: they run as usual.
+that are not zero-dimensional or that the graph writes, are not
+captured: they run as usual.
 """
 import warnings
 from typing import Any, List, Optional
@@ -98,8 +99,10 @@ class CudaGraphed:
         if self._warm_pointers is None:
             tensors = [(p, a) for p, a in enumerate(args)
                        if isinstance(a, torch.Tensor)]
+            # (one the graph writes would be written on the device only)
             self._host_scalars = {p for p, a in tensors
-                                  if a.device.type == "cpu" and a.dim() == 0}
+                                  if a.device.type == "cpu" and
+                                  a.dim() == 0 and p not in self._mutated}
             if not all(a.is_cuda or p in self._host_scalars
                        for p, a in tensors):
                 self.disabled = True

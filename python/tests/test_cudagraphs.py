@@ -109,3 +109,18 @@ def test_host_tensor_that_is_not_a_scalar_is_not_captured(world):
         assert out.tolist() == [1.0 + seed, 2.0 + seed, 3.0 + seed,
                                 4.0 + seed]
     assert g.disabled and g.graph is None and world.replays == 0
+
+
+def test_host_scalar_the_graph_writes_is_not_captured(world):
+    """A host scalar among Inductor's `mutated_inputs` keeps the graph
+    uncaptured: its device copy would take the write, not the caller's
+    tensor."""
+    m, sig = _seeded_graph()
+    sig["inputs"][1]["mutated"] = True
+    g = _graphed(m, sig)
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    for seed in (1, 2, 3):
+        (out,) = g([x, world.host_scalar(seed, "int64")])
+        assert out.tolist() == [1.0 + seed, 2.0 + seed, 3.0 + seed,
+                                4.0 + seed]
+    assert g.disabled and g.graph is None and world.replays == 0
