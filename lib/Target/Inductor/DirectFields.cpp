@@ -475,8 +475,7 @@ bool DirectReader::dottedName(StringRef &out, const char *&start) {
   while (true) {
     if (p == end || !(llvm::isAlpha(*p) || *p == '_'))
       return false;
-    while (p != end && isIdentChar(*p))
-      ++p;
+    p = skipIdentChars(p, end);
     if (p == end || *p != '.')
       break;
     ++p;

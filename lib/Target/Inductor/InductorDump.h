@@ -51,15 +51,6 @@ inline bool isIdentChar(char c) {
   return table[static_cast<unsigned char>(c)];
 }
 
-/// The number of identifier characters (isIdentChar) at the front of
-/// `text`.
-inline size_t identLength(StringRef text) {
-  size_t n = 0;
-  while (n < text.size() && isIdentChar(text[n]))
-    ++n;
-  return n;
-}
-
 /// The end of the identifier characters (isIdentChar) from `p` on.
 inline const char *skipIdentChars(const char *p, const char *end) {
   while (p != end && isIdentChar(*p))
@@ -67,9 +58,16 @@ inline const char *skipIdentChars(const char *p, const char *end) {
   return p;
 }
 
-/// The end of the blanks (spaces, tabs, newlines) from `p` on, as the value
-/// parser's lexer skips them. Nearly every call stops at once, on a
-/// character above the blanks, after one compare.
+/// The number of identifier characters (isIdentChar) at the front of
+/// `text`.
+inline size_t identLength(StringRef text) {
+  return skipIdentChars(text.begin(), text.end()) - text.begin();
+}
+
+/// The end of the blanks (spaces, tabs, newlines) from `p` on, for the
+/// value parser's lexer and the direct readers of fields and statements.
+/// Nearly every call stops at once, on a character above the blanks,
+/// after one compare.
 inline const char *skipBlankChars(const char *p, const char *end) {
   while (p != end && static_cast<unsigned char>(*p) <= ' ' &&
          (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))

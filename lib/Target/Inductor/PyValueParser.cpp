@@ -72,9 +72,7 @@ public:
   PyLexer(const char *begin, const char *end) : cur(begin), end(end) {}
 
   Token next() {
-    while (cur != end &&
-           (*cur == ' ' || *cur == '\t' || *cur == '\n' || *cur == '\r'))
-      ++cur;
+    cur = skipBlankChars(cur, end);
     const char *start = cur;
     if (cur == end)
       return {Tok::Eof, StringRef(cur, 0)};
@@ -177,9 +175,7 @@ public:
   /// True when the next token is the single character `c` (a bracket or
   /// `=`, `,`, `:`), without lexing it; `=` is not the start of `==`.
   bool nextIs(char c) const {
-    const char *p = cur;
-    while (p != end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-      ++p;
+    const char *p = skipBlankChars(cur, end);
     return p != end && *p == c && !(c == '=' && p + 1 != end && p[1] == '=');
   }
 
