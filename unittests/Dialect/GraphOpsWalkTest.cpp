@@ -87,6 +87,13 @@ protected:
     return messages;
   }
 
+  /// verifyByWindows(text, window) is `expected` for each of `windows`.
+  void expectAtWindows(StringRef text, std::initializer_list<unsigned> windows,
+                       StringRef expected) {
+    for (unsigned window : windows)
+      EXPECT_EQ(verifyByWindows(text, window), expected) << "window " << window;
+  }
+
   MLIRContext ctx;
 };
 
@@ -94,19 +101,16 @@ TEST_F(GraphOpsWalkTest, ValidGraphPasses) {
   std::string text =
       graph(node("buf0", "op0", "x") + node("buf1", "op1", "buf0") +
             node("buf2", "op2", "buf1", " mutates %buf0"));
-  for (unsigned window : {1, 2, 10})
-    EXPECT_EQ(verifyByWindows(text, window), "ok") << "window " << window;
+  expectAtWindows(text, {1, 2, 10}, "ok");
 }
 
 TEST_F(GraphOpsWalkTest, NodeNameAcrossWindows) {
   std::string text =
       graph(node("buf0", "op0", "x") + node("buf1", "op1", "buf0") +
             node("buf2", "op0", "buf1"));
-  for (unsigned window : {1, 2, 10})
-    EXPECT_EQ(verifyByWindows(text, window),
-              "'fusion.node' op node name 'op0' is already used | note: "
-              "first used here")
-        << "window " << window;
+  expectAtWindows(text, {1, 2, 10},
+                  "'fusion.node' op node name 'op0' is already used | note: "
+                  "first used here");
 }
 
 TEST_F(GraphOpsWalkTest, BufferNameOfAnInput) {
@@ -114,23 +118,20 @@ TEST_F(GraphOpsWalkTest, BufferNameOfAnInput) {
   std::string text = graph(
       node("buf0", "op0", "x") +
       node("buf1", "op1", "buf0", "", " attributes {buffer_names = [\"x\"]}"));
-  for (unsigned window : {1, 10})
-    EXPECT_EQ(verifyByWindows(text, window),
-              "'fusion.node' op buffer name 'x' is already used | note: "
-              "first used here")
-        << "window " << window;
+  expectAtWindows(text, {1, 10},
+                  "'fusion.node' op buffer name 'x' is already used | note: "
+                  "first used here");
 }
 
 TEST_F(GraphOpsWalkTest, MutatedTwiceAcrossWindows) {
   std::string text =
       graph(node("buf0", "op0", "x", " mutates %x") + node("buf1", "op1", "x") +
             node("buf2", "op2", "x", " mutates %x"));
-  for (unsigned window : {1, 2, 10})
-    EXPECT_EQ(verifyByWindows(text, window),
-              "'fusion.node' op overwrites a buffer version that 'op0' "
-              "already overwrote; mutate that node's result instead | note: "
-              "first mutation here")
-        << "window " << window;
+  expectAtWindows(
+      text, {1, 2, 10},
+      "'fusion.node' op overwrites a buffer version that 'op0' "
+      "already overwrote; mutate that node's result instead | note: "
+      "first mutation here");
 }
 
 TEST_F(GraphOpsWalkTest, CycleAcrossWindows) {
@@ -139,20 +140,17 @@ TEST_F(GraphOpsWalkTest, CycleAcrossWindows) {
   std::string text =
       graph(node("buf0", "op0", "buf2") + node("buf1", "op1", "buf0") +
             node("buf2", "op2", "buf1"));
-  for (unsigned window : {1, 2, 10})
-    EXPECT_EQ(verifyByWindows(text, window),
-              "'fusion.node' op is on a dependence cycle: op0 -> op1 -> op2 "
-              "-> op0")
-        << "window " << window;
+  expectAtWindows(
+      text, {1, 2, 10},
+      "'fusion.node' op is on a dependence cycle: op0 -> op1 -> op2 "
+      "-> op0");
 }
 
 TEST_F(GraphOpsWalkTest, SelfCycle) {
   std::string text =
       graph(node("buf0", "op0", "x") + node("buf1", "op1", "buf1"));
-  for (unsigned window : {1, 10})
-    EXPECT_EQ(verifyByWindows(text, window),
-              "'fusion.node' op is on a dependence cycle: op1 -> op1")
-        << "window " << window;
+  expectAtWindows(text, {1, 10},
+                  "'fusion.node' op is on a dependence cycle: op1 -> op1");
 }
 
 } // namespace
