@@ -47,6 +47,9 @@ class Memory:
         self.data = [float("nan")] * elements  # never zeros: see METHOD.md
         self.itemsize = itemsize
         self.nbytes = elements * itemsize
+        # The tensors that view it (the storage's use count).
+        self.tensors = weakref.WeakSet()
+        world.storages[id(self)] = self
         world.next_address = (world.next_address + 511) // 512 * 512
         self.base = world.next_address
         world.next_address += max(self.nbytes, 1)
@@ -67,6 +70,22 @@ class Tensor:
         self.memory, self.offset = memory, offset
         self.shape, self._stride, self.dtype = tuple(shape), tuple(stride), \
             dtype
+        memory.tensors.add(self)
+
+    @property
+    def data(self):
+        """Another tensor of the same view (as torch's `.data`)."""
+        return Tensor(self.memory, self.offset, self.shape, self._stride,
+                      self.dtype)
+
+    @data.setter
+    def data(self, other):
+        """Makes this tensor object view what `other` views."""
+        assert other.dtype is self.dtype
+        self.memory.tensors.discard(self)
+        self.memory, self.offset = other.memory, other.offset
+        self.shape, self._stride = other.shape, other._stride
+        self.memory.tensors.add(self)
 
     def data_ptr(self):
         return self.memory.base + self.offset * self.dtype.itemsize
@@ -157,6 +176,7 @@ class Tensor:
 class Storage:
     def __init__(self, memory):
         self.memory = memory
+        self._cdata = id(memory)
 
     def data_ptr(self):
         return self.memory.base
@@ -185,6 +205,12 @@ class World:
         # The CUDAGraph being captured, and how many replays ran.
         self.capturing = None
         self.replays = 0
+        # Every Memory by its storage's `_cdata`.
+        self.storages = weakref.WeakValueDictionary()
+
+    def use_count(self, cdata):
+        """torch._C._storage_Use_Count: the tensors viewing the storage."""
+        return len(self.storages[cdata].tensors)
 
     def device_work(self, work):
         """Runs `work` (a function) now, or records it into the graph being
@@ -355,6 +381,7 @@ def install(externs=None):
                      _empty_strided_cuda=lambda size, stride, dtype:
                      empty_strided(size, stride, dtype))
     c = _module("torch._C", _cuda_getDevice=lambda: 0,
+                _storage_Use_Count=WORLD.use_count,
                 _cuda_getCurrentRawStream=lambda index: 7,
                 _dynamo=_module("torch._C._dynamo", guards=guards))
     cuda = _module("torch.cuda", current_device=lambda: 0, device=_Null,

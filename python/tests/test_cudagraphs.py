@@ -63,7 +63,7 @@ def test_host_scalar_read_by_kernels_is_captured(world):
     (second,) = g([x, world.host_scalar(-1.0)])
     assert world.replays == 2 and len(world.launches) == launches + 1
     assert second.tolist() == [-1.0, -2.0, -3.0, -4.0]
-    assert first.tolist() == [3.0, 6.0, 9.0, 12.0]  # outputs are copies
+    assert first.tolist() == [3.0, 6.0, 9.0, 12.0]  # moved off the pool
 
 
 def _seeded_graph():
@@ -124,3 +124,107 @@ def test_host_scalar_the_graph_writes_is_not_captured(world):
         assert out.tolist() == [1.0 + seed, 2.0 + seed, 3.0 + seed,
                                 4.0 + seed]
     assert g.disabled and g.graph is None and world.replays == 0
+
+
+def _device_scalar(world, value):
+    s = fake_torch.empty_strided((), (), fake_torch.DTYPES["float32"], world)
+    s.memory.data[0] = value
+    return s
+
+
+def test_outputs_are_handed_out_from_the_pool(world):
+    """A replay hands out the pool's own storage (nothing is allocated or
+    copied); an output the caller still holds at the next call moves to a
+    copy first, keeping its values and its tensor object."""
+    _scale_kernel(world)
+    g = _graphed(*_host_scalar_graph())
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    for v in (1.0, 2.0):  # warm-up, capture
+        g([x, world.host_scalar(v)])
+    allocations = world.allocations
+    (a,) = g([x, world.host_scalar(3.0)])
+    pool = a.data_ptr()
+    assert world.allocations == allocations
+    (b,) = g([x, world.host_scalar(4.0)])
+    assert b.data_ptr() == pool and a.data_ptr() != pool
+    assert a.tolist() == [3.0, 6.0, 9.0, 12.0]
+    assert b.tolist() == [4.0, 8.0, 12.0, 16.0]
+    assert world.allocations == allocations + 1  # a's copy
+    del a, b
+    allocations = world.allocations
+    for v in (5.0, 6.0):
+        (c,) = g([x, world.host_scalar(v)])
+        assert c.data_ptr() == pool and c.tolist() == [v, 2 * v, 3 * v,
+                                                       4 * v]
+        del c
+    assert world.allocations == allocations and g.uncaptured_calls == 0
+
+
+def test_output_held_by_a_view_the_caller_made(world):
+    """A view the caller made of an output holds the pool storage where
+    no replay can move it: the graph is captured again into a new pool,
+    leaving that storage to the view, and copies that output out after
+    each replay from then on (so the caller's views of later outputs are
+    safe, and no further capture is needed)."""
+    _scale_kernel(world)
+    g = _graphed(*_host_scalar_graph())
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    for v in (1.0, 2.0):
+        g([x, world.host_scalar(v)])
+    (a,) = g([x, world.host_scalar(3.0)])
+    view = a.as_strided((2,), (1,), 2)
+    del a
+    replays = world.replays
+    (b,) = g([x, world.host_scalar(4.0)])
+    assert g.captures == 2 and world.replays == replays + 1
+    assert view.tolist() == [9.0, 12.0] and b.tolist() == [4.0, 8.0, 12.0,
+                                                           16.0]
+    kept = [b.as_strided((2,), (1,), 0)]
+    for v in (5.0, 6.0):
+        (c,) = g([x, world.host_scalar(v)])
+        kept.append(c.as_strided((2,), (1,), 0))
+    assert g.captures == 2 and world.replays == replays + 3
+    assert g.uncaptured_calls == 0
+    assert [k.tolist() for k in kept] == [[4.0, 8.0], [5.0, 10.0],
+                                          [6.0, 12.0]]
+    assert view.tolist() == [9.0, 12.0]
+
+
+def test_outputs_of_one_graph_are_read_in_place_by_the_next(world):
+    """A graph whose input is an output of another graph's pool (a
+    backward reading the forward's saved activations) reads it in place:
+    after both captures a step allocates and copies nothing. When the
+    first graph replays again before the second runs, the held output
+    moves off the pool, and the second graph is captured again, copying
+    its argument in from then on."""
+    _scale_kernel(world)
+    f = _graphed(*_host_scalar_graph())
+    b = _graphed(*_scalar_graph([
+        {"kind": "kernel", "name": "k0", "node": "op0", "grid": [1, 1, 1],
+         "block": [4, 1, 1], "args": ["x", "s", "out"]}], "f32", False))
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    two = _device_scalar(world, 2.0)
+    for step, v in enumerate((1.0, 2.0, 3.0, 4.0)):
+        if step == 2:
+            allocations, replays = world.allocations, world.replays
+        (y,) = f([x, world.host_scalar(v)])
+        (z,) = b([y, two])
+        assert z.tolist() == [2 * v, 4 * v, 6 * v, 8 * v]
+        # b's kernel read y where f's replay wrote it
+        assert world.launches[-1][1][0] == y.data_ptr()
+        del y, z
+    assert world.allocations == allocations
+    assert world.replays == replays + 4
+    assert f.uncaptured_calls == b.uncaptured_calls == 0
+    assert f.captures == b.captures == 1
+    assert [i.kind for i in b._inputs] == ["pooled", "stable"]
+    (y5,) = f([x, world.host_scalar(5.0)])
+    (y6,) = f([x, world.host_scalar(6.0)])  # y5 moves off f's pool
+    (z5,) = b([y5, two])  # b captured again, reading it from a placeholder
+    assert b.captures == 2 and [i.kind for i in b._inputs] == [
+        "placeholder", "stable"]
+    assert z5.tolist() == [10.0, 20.0, 30.0, 40.0]
+    (z6,) = b([y6, two])
+    assert z6.tolist() == [12.0, 24.0, 36.0, 48.0]
+    assert f.captures == 1 and b.captures == 2
+    assert f.uncaptured_calls == b.uncaptured_calls == 0
