@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -69,7 +70,9 @@ static void emitCompareExchange(OpBuilder &b, Location loc,
 
 namespace {
 /// An element of a row held in a lane's registers: its original position
-/// (i32) and the values of its tuple, the key first.
+/// (i32) and the values of its tuple, the key first; null for the values
+/// that are the position itself (RowScratch::positional), rebuilt from it
+/// at the end.
 struct RegisterElement {
   Value position;
   SmallVector<Value> values;
@@ -104,7 +107,8 @@ static RegisterElement selectElement(OpBuilder &b, Location loc, Value take,
   result.position = arith::SelectOp::create(b, loc, take, other.position,
                                             element.position);
   for (auto [o, v] : llvm::zip_equal(other.values, element.values))
-    result.values.push_back(arith::SelectOp::create(b, loc, take, o, v));
+    result.values.push_back(
+        v ? arith::SelectOp::create(b, loc, take, o, v).getResult() : Value());
   return result;
 }
 
@@ -121,7 +125,9 @@ static bool canShuffleRow(const RowScratch &row) {
 /// comment): the row padded to a power of two, `padded / lanesPerRow`
 /// consecutive elements a lane; the classic bitonic network, stages within
 /// a lane as selects, across lanes as xor shuffles, the padding sorting
-/// last.
+/// last. Arrays that hold each element's position (RowScratch::positional)
+/// are neither loaded nor exchanged: their sorted elements are the
+/// sorted positions.
 static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
                                 int64_t lanesPerRow, const RowScratch &row,
                                 bool descending) {
@@ -141,20 +147,58 @@ static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
       b, loc, castIntegerLike(b, loc, tid, i32), constant(lanesPerRow - 1));
   Value base = arith::MulIOp::create(b, loc, lane, constant(perLane));
 
-  // The row's other lanes wrote its elements; each lane loads its own
-  // (past the row: the last element's values, sorting as padding).
+  auto positional = [&](size_t i) {
+    return i < row.positional.size() && row.positional[i];
+  };
+  // A row without padding (its length a multiple of perLane) in arrays
+  // aligned to 16 bytes (kRowArrayAlignment) has each lane's elements from
+  // aligned positions: the lane loads and stores them in vectors of up to
+  // 16 bytes (a conflict-free ld.shared.v4 of f32), else element by
+  // element (past the row: the last element's values, sorting as padding).
+  auto vectorWidth = [&](Value array) -> int64_t {
+    Type type = cast<MemRefType>(array.getType()).getElementType();
+    unsigned bits = type.getIntOrFloatBitWidth();
+    if (size != padded || bits < 8 || !llvm::isPowerOf2_32(bits))
+      return 1;
+    return std::min<int64_t>(perLane, kRowArrayAlignment / (bits / 8));
+  };
+
+  // The row's other lanes wrote its elements; each lane loads its own.
   warpSync();
-  SmallVector<RegisterElement> elements;
+  SmallVector<RegisterElement> elements(perLane);
+  SmallVector<Value> ats;
   for (int64_t e = 0; e < perLane; ++e) {
-    RegisterElement element;
-    element.position = arith::AddIOp::create(b, loc, base, constant(e));
+    elements[e].position = arith::AddIOp::create(b, loc, base, constant(e));
     Value clamped =
-        arith::MinUIOp::create(b, loc, element.position, constant(size - 1));
-    Value at = row.getPosition(
-        b, loc, arith::IndexCastUIOp::create(b, loc, indexType, clamped));
-    for (Value array : row.arrays)
-      element.values.push_back(memref::LoadOp::create(b, loc, array, at));
-    elements.push_back(std::move(element));
+        size == padded ? elements[e].position
+                       : arith::MinUIOp::create(b, loc, elements[e].position,
+                                                constant(size - 1))
+                             .getResult();
+    ats.push_back(row.getPosition(
+        b, loc, arith::IndexCastUIOp::create(b, loc, indexType, clamped)));
+  }
+  for (auto [i, array] : llvm::enumerate(row.arrays)) {
+    int64_t width = vectorWidth(array);
+    for (int64_t e = 0; e < perLane; e += width) {
+      if (positional(i)) {
+        for (int64_t f = e; f < e + width; ++f)
+          elements[f].values.push_back(Value());
+        continue;
+      }
+      if (width == 1) {
+        elements[e].values.push_back(
+            memref::LoadOp::create(b, loc, array, ats[e]));
+        continue;
+      }
+      Type type = cast<MemRefType>(array.getType()).getElementType();
+      Value vector = vector::LoadOp::create(
+          b, loc, VectorType::get({width}, type), array, ValueRange{ats[e]},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(width * type.getIntOrFloatBitWidth() / 8));
+      for (int64_t f = 0; f < width; ++f)
+        elements[e + f].values.push_back(
+            vector::ExtractOp::create(b, loc, vector, f));
+    }
   }
 
   // Merges of blocks of k, stages of distance j: position i pairs with
@@ -209,7 +253,8 @@ static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
                                        gpu::ShuffleMode::XOR);
         for (Value v : element.values)
           other.values.push_back(
-              shuffleScalar(b, loc, v, offset, gpu::ShuffleMode::XOR));
+              v ? shuffleScalar(b, loc, v, offset, gpu::ShuffleMode::XOR)
+                : Value());
         Value take = arith::XOrIOp::create(
             b, loc,
             emitElementBefore(b, loc, other, element, size, padded,
@@ -222,19 +267,48 @@ static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
 
   // Each lane stores its elements where it loaded them (within the row),
   // then the row's lanes wait for each other before others read the row.
-  for (auto [e, element] : llvm::enumerate(elements)) {
-    Value position = arith::AddIOp::create(b, loc, base, constant(e));
-    OpBuilder sb = b;
-    if (size != padded) {
-      Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          position, constant(size));
-      auto ifOp = scf::IfOp::create(b, loc, inRow, /*withElseRegion=*/false);
-      sb = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+  auto valueOf = [&](OpBuilder &vb, int64_t e, size_t i) {
+    Value v = elements[e].values[i];
+    if (v)
+      return v;
+    return castIntegerLike(
+        vb, loc, elements[e].position,
+        cast<MemRefType>(row.arrays[i].getType()).getElementType());
+  };
+  if (size == padded) {
+    for (auto [i, array] : llvm::enumerate(row.arrays)) {
+      int64_t width = vectorWidth(array);
+      Type type = cast<MemRefType>(array.getType()).getElementType();
+      for (int64_t e = 0; e < perLane; e += width) {
+        if (width == 1) {
+          memref::StoreOp::create(b, loc, valueOf(b, e, i), array, ats[e]);
+          continue;
+        }
+        SmallVector<Value> values;
+        for (int64_t f = e; f < e + width; ++f)
+          values.push_back(valueOf(b, f, i));
+        vector::StoreOp::create(
+            b, loc,
+            vector::FromElementsOp::create(
+                b, loc, VectorType::get({width}, type), values),
+            array, ValueRange{ats[e]}, /*nontemporal=*/false,
+            llvm::MaybeAlign(width * type.getIntOrFloatBitWidth() / 8));
+      }
     }
+    warpSync();
+    return;
+  }
+  // A padded row's elements one by one, those within the row.
+  for (int64_t e = 0; e < perLane; ++e) {
+    Value position = elements[e].position;
+    Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        position, constant(size));
+    auto ifOp = scf::IfOp::create(b, loc, inRow, /*withElseRegion=*/false);
+    OpBuilder sb = OpBuilder::atBlockTerminator(ifOp.thenBlock());
     Value at = row.getPosition(
         sb, loc, arith::IndexCastUIOp::create(sb, loc, indexType, position));
-    for (auto [array, v] : llvm::zip_equal(row.arrays, element.values))
-      memref::StoreOp::create(sb, loc, v, array, at);
+    for (auto [i, array] : llvm::enumerate(row.arrays))
+      memref::StoreOp::create(sb, loc, valueOf(sb, e, i), array, at);
   }
   warpSync();
 }

@@ -1795,7 +1795,8 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
                                   OpBuilder &, Location cl,
                                   MemRefType type) mutable -> Value {
       return addSharedArray(kernel, cl, type.getNumElements() * rowsPerBlock,
-                            type.getElementType(), sharedBytes);
+                            type.getElementType(), sharedBytes,
+                            kRowArrayAlignment);
     };
   }
   layout.persistent = mapping.persistent;

@@ -797,6 +797,15 @@ RowScratch KernelEmitter::getRowScratch(OpBuilder &b, Operation *op,
                                         Value x) const {
   RowScratch row;
   row.arrays = rowScratch.lookup(op);
+  // A sort's inputs after the key that are the reduction index itself.
+  if (isa<OpaqueOp>(op)) {
+    AffineExpr r = getAffineDimExpr(1, op->getContext());
+    for (auto [i, input] : llvm::enumerate(op->getOperands())) {
+      auto indexExpr = input.getDefiningOp<IndexExprOp>();
+      row.positional.push_back(i > 0 && indexExpr &&
+                               plan.indexExprs.lookup(indexExpr) == r);
+    }
+  }
   Type index = b.getIndexType();
   auto size = [&](AffineExpr expr) {
     return emitAffineExpr(b, loc, expr, {}, {}, sizeSymbols, index);
@@ -1051,16 +1060,31 @@ LogicalResult KernelEmitter::emitLevel(
     SmallVector<PendingStore> scalar;
     SmallVector<std::pair<PendingStore, Value>> vectors;
     for (auto [i, store] : llvm::enumerate(stores)) {
+      // A group wider than a vector access (16 bytes: 4 elements of 64
+      // bits) stores in vectors of 16 bytes, aligned as the group is.
+      int64_t piece = group.width;
       if (group.width > 1 &&
-          (isContiguous(store, group.width) ||
-           (layout.atomicAddVector && isVectorAtomicAdd(store, group.width)))) {
+          !(isContiguous(store, group.width) ||
+            (layout.atomicAddVector &&
+             isVectorAtomicAdd(store, group.width)))) {
+        Type valueType = store.getValue().getType();
+        while (piece > 2 && !getVectorBytes(valueType, piece))
+          piece /= 2;
+        if (piece == group.width || !isContiguous(store, piece) ||
+            !isAlignedRowStep(plan.indexExprs.lookup(store), group.width,
+                              plan.numSizeSymbols))
+          piece = 1;
+      }
+      if (piece > 1) {
         SmallVector<Value> values;
         for (auto &pending : perElement)
           values.push_back(pending[i].value);
-        auto type = VectorType::get({group.width}, values.front().getType());
-        vectors.push_back(
-            {perElement.front()[i],
-             vector::FromElementsOp::create(eb, loc, type, values)});
+        auto type = VectorType::get({piece}, values.front().getType());
+        for (int64_t k = 0; k < group.width; k += piece)
+          vectors.push_back(
+              {perElement[k][i],
+               vector::FromElementsOp::create(
+                   eb, loc, type, ArrayRef<Value>(values).slice(k, piece))});
         continue;
       }
       for (auto &pending : perElement)
@@ -1086,7 +1110,9 @@ LogicalResult KernelEmitter::emitLevel(
       vector::StoreOp::create(
           eb, loc, vector, store.memref, ValueRange{store.index},
           /*nontemporal=*/true,
-          llvm::MaybeAlign(getVectorBytes(store.value.getType(), group.width)));
+          llvm::MaybeAlign(getVectorBytes(
+              store.value.getType(),
+              cast<VectorType>(vector.getType()).getNumElements())));
     }
     return success();
   };

@@ -79,7 +79,7 @@ fusion.graph @cumsum(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000xf
 // arrays hold one row each, contiguous.
 // CHECK: cummax_cumsum = {{{.*}}block = [128, 1, 1], grid = [8, 1, 1]
 // CHECK-LABEL: gpu.module @cummax_cumsum_kernels
-// CHECK: gpu.func @kernel_op0(%{{[^:]*}}: memref<4096xf32> {fusion.name = "x", llvm.noalias}, %[[POS:[^:]*]]: memref<4096xi64> {fusion.name = "pos", llvm.noalias}, %[[SUM:[^:]*]]: memref<4096xf32> {fusion.name = "sum", llvm.noalias}) workgroup(%[[KEYS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<512xi64, #gpu.address_space<workgroup>>, %[[SUMS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>, %[[KT:[^:]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[IT:[^:]*]] : memref<4xi64, #gpu.address_space<workgroup>>, %[[ST:[^:]*]] : memref<4xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0(%{{[^:]*}}: memref<4096xf32> {fusion.name = "x", llvm.noalias}, %[[POS:[^:]*]]: memref<4096xi64> {fusion.name = "pos", llvm.noalias}, %[[SUM:[^:]*]]: memref<4096xf32> {fusion.name = "sum", llvm.noalias}) workgroup(%[[KEYS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<512xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SUMS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[KT:[^:]*]] : memref<4xf32, #gpu.address_space<workgroup>>, %[[IT:[^:]*]] : memref<4xi64, #gpu.address_space<workgroup>>, %[[ST:[^:]*]] : memref<4xf32, #gpu.address_space<workgroup>>)
 // CHECK: scf.for
 // CHECK: vector.load
 // CHECK: memref.store %{{.*}}, %[[KEYS]]
@@ -108,8 +108,12 @@ fusion.graph @cumsum(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000xf
 // CHECK: scf.for
 // CHECK: memref.load %[[IDX]]
 // CHECK: memref.load %[[SUMS]]
-// CHECK: memref.store %{{.*}}, %[[POS]]
-// CHECK: vector.store %{{.*}}, %[[SUM]]
+// A group of 4 i64 positions (32 bytes) stores as two 16-byte vectors,
+// aligned as the group is.
+// CHECK-NOT: memref.store %{{.*}}, %[[POS]]
+// CHECK: vector.store %{{.*}}, %[[POS]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<4096xi64>, vector<2xi64>
+// CHECK-NEXT: vector.store %{{.*}}, %[[POS]][%{{.*}}] {alignment = 16 : i64, nontemporal = true} : memref<4096xi64>, vector<2xi64>
+// CHECK: vector.store %{{.*}}, %[[SUM]]{{.*}} : memref<4096xf32>, vector<4xf32>
 // CHECK: gpu.return
 
 fusion.graph @cummax_cumsum(%x: !fusion.buffer<8x512xf32>) -> (!fusion.buffer<8x512xi64>, !fusion.buffer<8x512xf32>) attributes {device = "cuda:0"} {
@@ -197,7 +201,7 @@ fusion.graph @short_rows(%x: !fusion.buffer<1000x16xf32>) -> (!fusion.buffer<100
 // (the i64 positions as two halves), never by 16.
 // CHECK: short_tuple = {{{.*}}block = [128, 1, 1], grid = [1, 1, 1]
 // CHECK-LABEL: gpu.module @short_tuple_kernels
-// CHECK: workgroup(%[[KEYS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<512xi64, #gpu.address_space<workgroup>>, %[[SUMS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>>)
+// CHECK: workgroup(%[[KEYS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<512xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[SUMS:[^:]*]] : memref<512xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = arith.index_castui %thread_id_x : index to i32
 // CHECK: arith.shrui %[[TID]], %c4_i32{{.*}} : i32
 // CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c4_i32{{.*}} : i32

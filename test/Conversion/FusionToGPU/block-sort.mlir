@@ -16,7 +16,7 @@
 // tuple too; a barrier ends each stage.
 // CHECK: sort1000 = {{{.*}}block = [512, 1, 1], grid = [8, 1, 1]{{.*}}shared_bytes = 16000
 // CHECK-LABEL: gpu.module @sort1000_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<1000xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<1000xi64, #gpu.address_space<workgroup>>, %[[POS:[^:]*]] : memref<1000xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<1000xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<1000xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[POS:[^:]*]] : memref<1000xi32, #gpu.address_space<workgroup>>)
 // CHECK: memref.store %{{.*}}, %[[KEYS]]
 // CHECK: memref.store %{{.*}}, %[[IDX]]
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c511_i32 : i32
@@ -96,7 +96,7 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 // pair, at most a warp's) a row takes 32 lanes of 2 elements.
 // CHECK: sort64 = {{{.*}}block = [256, 1, 1], grid = [4, 1, 1]{{.*}}shared_bytes = 8192
 // CHECK-LABEL: gpu.module @sort64_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<2048xi32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<2048xi32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: %[[TID:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[ROW:.*]] = arith.shrui %[[TID]], %c3_i32{{.*}} : i32
 // CHECK: %[[ROWI:.*]] = arith.index_castui %{{.*}} : i32 to index
@@ -108,14 +108,20 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 // CHECK: nvvm.bar.warp.sync %c-1_i32
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[P0:.*]] = arith.addi %[[BASE]], %[[C0]] : i32
-// CHECK-NEXT: %[[C63:.*]] = arith.constant 63 : i32
-// CHECK-NEXT: %[[Q0:.*]] = arith.minui %[[P0]], %[[C63]] : i32
-// CHECK-NEXT: %[[I0:.*]] = arith.index_castui %[[Q0]] : i32 to index
+// CHECK-NEXT: %[[I0:.*]] = arith.index_castui %[[P0]] : i32 to index
 // CHECK-NEXT: %[[AT0:.*]] = arith.addi %[[OFFSET]], %[[I0]] : index
-// CHECK-NEXT: %[[A:.*]] = memref.load %[[KEYS]][%[[AT0]]]
-// CHECK: %[[P1:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
-// CHECK: %[[B:.*]] = memref.load %[[KEYS]]
-// CHECK-COUNT-6: memref.load %[[KEYS]]
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[P1:.*]] = arith.addi %[[BASE]], %[[C1]] : i32
+// CHECK: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-NEXT: %[[P4:.*]] = arith.addi %[[BASE]], %[[C4]] : i32
+// CHECK-NEXT: %[[I4:.*]] = arith.index_castui %[[P4]] : i32 to index
+// CHECK-NEXT: %[[AT4:.*]] = arith.addi %[[OFFSET]], %[[I4]] : index
+// CHECK: %[[V0:.*]] = vector.load %[[KEYS]][%[[AT0]]] {alignment = 16 : i64} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK-NEXT: %[[A:.*]] = vector.extract %[[V0]][0]
+// CHECK-NEXT: %[[B:.*]] = vector.extract %[[V0]][1]
+// CHECK-COUNT-2: vector.extract %[[V0]]
+// CHECK-NEXT: %[[V4:.*]] = vector.load %[[KEYS]][%[[AT4]]] {alignment = 16 : i64} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK-COUNT-4: vector.extract %[[V4]]
 // CHECK-NEXT: %[[BA:.*]] = arith.cmpi slt, %[[B]], %[[A]] : i32
 // CHECK-NEXT: %[[AB:.*]] = arith.cmpi slt, %[[A]], %[[B]] : i32
 // CHECK-NEXT: %[[EARLIER:.*]] = arith.cmpi ult, %[[P1]], %[[P0]] : i32
@@ -144,7 +150,10 @@ fusion.graph @sort1000(%x: !fusion.buffer<8x1000xf32>) -> (!fusion.buffer<8x1000
 // CHECK-COUNT-94: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[KEYS]]
+// CHECK-NOT: memref.store %{{.*}}, %[[KEYS]]
+// CHECK: vector.store %{{.*}}, %[[KEYS]][%[[AT0]]] {alignment = 16 : i64} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+// CHECK-NEXT: vector.from_elements
+// CHECK-NEXT: vector.store %{{.*}}, %[[KEYS]][%[[AT4]]] {alignment = 16 : i64} : memref<2048xi32, #gpu.address_space<workgroup>>, vector<4xi32>
 // CHECK-NEXT: %[[SYNC:.*]] = arith.constant -1 : i32
 // CHECK-NEXT: nvvm.bar.warp.sync %[[SYNC]]
 // CHECK-NOT: gpu.barrier
@@ -176,33 +185,38 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // a group of 16 lanes each, 8 consecutive elements a lane (8 rows a
 // block, 12 bytes an element: 9600 bytes). Past the row (positions from
 // 100) lanes load the last element and those positions sort last, by
-// position; stores of the elements past the row are skipped. 10 stages
-// across lanes (distance 8 to 64), 8 elements of 4 shuffles each (the i64
-// in two halves): 320. With LANES2's settings, 32 lanes of 4 elements,
-// 15 stages across lanes: 240 shuffles.
+// position; stores of the elements past the row are skipped. The i64
+// values are the positions (an index_expr of the reduction index): they
+// are neither loaded nor exchanged, and each lane stores its sorted
+// positions, extended, in their place. 10 stages across lanes (distance 8
+// to 64), 8 elements of 2 shuffles each (the key and the i32 position):
+// 160. With LANES2's settings, 32 lanes of 4 elements, 15 stages across
+// lanes: 120 shuffles. Padded rows load and store element by element.
 // CHECK: sort100 = {{{.*}}block = [128, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
 // CHECK-LABEL: gpu.module @sort100_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<800xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<800xi64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<800xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<800xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK: memref.store %{{.*}}, %[[IDX]]
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c15_i32{{.*}} : i32
 // CHECK: %[[BASE:.*]] = arith.muli %[[LANE]], %c8_i32{{.*}} : i32
 // CHECK: nvvm.bar.warp.sync
 // CHECK: arith.minui %{{.*}}, %c99_i32
+// CHECK-NOT: memref.load %[[IDX]]
+// CHECK-NOT: vector.load
 // CHECK: memref.load %[[KEYS]]
-// CHECK-NEXT: memref.load %[[IDX]]
+// CHECK-NOT: memref.load %[[IDX]]
 // CHECK: %[[LAST:.*]] = arith.maxui
 // CHECK-NEXT: %[[N:.*]] = arith.constant 100 : i32
 // CHECK-NEXT: %[[PAD:.*]] = arith.cmpi uge, %[[LAST]], %[[N]] : i32
 // CHECK-NEXT: arith.select %[[PAD]]
-// CHECK-COUNT-320: gpu.shuffle xor
+// CHECK-COUNT-160: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[P:.*]] = arith.addi %[[BASE]], %{{.*}} : i32
-// CHECK-NEXT: %[[N2:.*]] = arith.constant 100 : i32
-// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[P]], %[[N2]] : i32
+// CHECK-NOT: memref.load %[[IDX]]
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[P:.*]], %c100_i32{{[_0-9]*}} : i32
 // CHECK-NEXT: scf.if %[[IN]] {
 // CHECK: memref.store %{{.*}}, %[[KEYS]]
-// CHECK-NEXT: memref.store %{{.*}}, %[[IDX]]
+// CHECK-NEXT: %[[PI:.*]] = arith.extsi %[[P]] : i32 to i64
+// CHECK-NEXT: memref.store %[[PI]], %[[IDX]]
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
@@ -211,7 +225,7 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // LANES2: memref.store
 // LANES2: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
 // LANES2: arith.muli %[[LANE]], %c4_i32{{.*}} : i32
-// LANES2-COUNT-240: gpu.shuffle xor
+// LANES2-COUNT-120: gpu.shuffle xor
 // LANES2-NOT: gpu.shuffle
 // LANES2-NOT: gpu.barrier
 // LANES2: gpu.return
@@ -232,25 +246,35 @@ fusion.graph @sort100(%x: !fusion.buffer<50x100xf32>) -> (!fusion.buffer<50x100x
 // Rows of 512 f32 with their i64 positions, descending: up to
 // register-sort-row (512) elements a row takes a warp's 32 lanes, 16
 // adjacent elements a lane, and sorts in registers, 2 rows a block (their
-// shared arrays within half of 48 KiB). 15 stages across lanes (distance
-// 16 to 256), 16 elements of 4 shuffles each: 960; no barrier of the
-// block. With LANES2's settings (register-sort-row=128) a block of 256
+// shared arrays within half of 48 KiB). A lane loads its keys as 4
+// vectors of 4 (16 bytes, the arrays aligned to 16) and not the i64
+// positions; 15 stages across lanes (distance 16 to 256), 16 elements of
+// 2 shuffles each: 480; the keys go back as 4 vectors and the extended
+// positions as 8 vectors of 2; no barrier of the block. With LANES2's settings (register-sort-row=128) a block of 256
 // lanes sorts each row in shared memory, a barrier after each stage.
 // CHECK: sort512 = {{{.*}}block = [64, 1, 1], grid = [8, 1, 1]{{.*}}shared_bytes = 12288
 // CHECK-LABEL: gpu.module @sort512_kernels
-// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<1024xf32, #gpu.address_space<workgroup>>, %[[IDX:[^:]*]] : memref<1024xi64, #gpu.address_space<workgroup>>)
+// CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<1024xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<1024xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-NOT: gpu.barrier
 // CHECK: memref.store %{{.*}}, %[[IDX]]
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[LANE:.*]] = arith.andi %{{.*}}, %c31_i32{{.*}} : i32
 // CHECK: arith.muli %[[LANE]], %c16_i32{{.*}} : i32
 // CHECK: nvvm.bar.warp.sync
-// CHECK-COUNT-16: memref.load %[[IDX]]
+// CHECK-COUNT-4: vector.load %[[KEYS]]{{.*}} {alignment = 16 : i64} : memref<1024xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK-NOT: memref.load
-// CHECK-COUNT-960: gpu.shuffle xor
+// CHECK-NOT: vector.load
+// CHECK-COUNT-480: gpu.shuffle xor
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
-// CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-4: vector.store %{{.*}}, %[[KEYS]]{{.*}} {alignment = 16 : i64} : memref<1024xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[Q:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: %[[Q2:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: %[[QV:.*]] = vector.from_elements %[[Q]], %[[Q2]] : vector<2xi64>
+// CHECK-NEXT: vector.store %[[QV]], %[[IDX]]{{.*}} {alignment = 16 : i64} : memref<1024xi64, #gpu.address_space<workgroup>>, vector<2xi64>
+// CHECK-COUNT-7: vector.store %{{.*}}, %[[IDX]]
+// CHECK-NEXT: arith.constant -1
+// CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 // LANES2: sort512 = {{{.*}}block = [256, 1, 1], grid = [16, 1, 1]{{.*}}shared_bytes = 8192

@@ -9,7 +9,10 @@
 //
 // Rows of a warp's lanes or fewer sort in registers, as Triton's network
 // does: each lane loads N / lanesPerRow consecutive elements (the values
-// of the tuple and the original position, i32) after a `bar.warp.sync`,
+// of the tuple and the original position, i32; 16-byte vector loads where
+// the row needs no padding) after a `bar.warp.sync`; values that are the
+// position (RowScratch::positional: torch.sort's indices) are neither
+// loaded nor exchanged but rebuilt from the sorted positions at the end,
 // and the classic network pairs position i with i ^ j at each stage of
 // each merge of blocks of k, the lower position taking the earlier of the
 // pair where i & k is 0, else the later. Pairs within a lane compare and

@@ -45,6 +45,11 @@ struct RowScratch {
   Value size;
   /// `index` values; null for 0 and 1 (a stack array of one row).
   Value offset, stride;
+  /// For each array of a sort: true where the pass before writes each
+  /// element's own position in the row (an index_expr of the reduction
+  /// index: torch.sort's indices; never the key's array), so that a sort
+  /// that tracks original positions may rebuild the array from them.
+  SmallVector<bool> positional;
 
   /// The row's length as an `index` value.
   Value getSize(OpBuilder &b, Location loc) const;
