@@ -298,9 +298,12 @@ static void emitRegisterRowSort(OpBuilder &b, Location loc, Value tid,
     warpSync();
     return;
   }
-  // A padded row's elements one by one, those within the row.
+  // A padded row's elements one by one, those within the row, each at the
+  // lane's e-th place (base + e), where the sorted element goes; the
+  // element's own position is its original place in the row, the value
+  // of the positional arrays.
   for (int64_t e = 0; e < perLane; ++e) {
-    Value position = elements[e].position;
+    Value position = arith::AddIOp::create(b, loc, base, constant(e));
     Value inRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                         position, constant(size));
     auto ifOp = scf::IfOp::create(b, loc, inRow, /*withElseRegion=*/false);

@@ -191,7 +191,9 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // positions, extended, in their place. 10 stages across lanes (distance 8
 // to 64), 8 elements of 2 shuffles each (the key and the i32 position):
 // 160. With LANES2's settings, 32 lanes of 4 elements, 15 stages across
-// lanes: 120 shuffles. Padded rows load and store element by element.
+// lanes: 120 shuffles. Padded rows load and store element by element:
+// the lane's e-th sorted element at the lane's e-th place (base + e), its
+// own (original) position, extended, in the i64 array.
 // CHECK: sort100 = {{{.*}}block = [128, 1, 1], grid = [7, 1, 1]{{.*}}shared_bytes = 9600
 // CHECK-LABEL: gpu.module @sort100_kernels
 // CHECK: gpu.func @kernel_op0({{.*}}) workgroup(%[[KEYS:[^:]*]] : memref<800xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}, %[[IDX:[^:]*]] : memref<800xi64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
@@ -212,11 +214,16 @@ fusion.graph @sort64(%x: !fusion.buffer<100x64xi32>) -> (!fusion.buffer<100x64xi
 // CHECK-NOT: gpu.shuffle
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: memref.load %[[IDX]]
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[P:.*]], %c100_i32{{[_0-9]*}} : i32
+// CHECK: %[[P:.*]] = arith.addi %[[BASE]], %c0_i32{{[_0-9]*}} : i32
+// CHECK-NEXT: %[[N100:.*]] = arith.constant 100 : i32
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[P]], %[[N100]] : i32
 // CHECK-NEXT: scf.if %[[IN]] {
-// CHECK: memref.store %{{.*}}, %[[KEYS]]
-// CHECK-NEXT: %[[PI:.*]] = arith.extsi %[[P]] : i32 to i64
-// CHECK-NEXT: memref.store %[[PI]], %[[IDX]]
+// CHECK-NEXT: %[[PX:.*]] = arith.index_castui %[[P]] : i32 to index
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %{{.*}}, %[[PX]] : index
+// CHECK-NEXT: memref.store %{{.*}}, %[[KEYS]][%[[AT]]]
+// CHECK-NOT: arith.extsi %[[P]] :
+// CHECK: %[[PI:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK-NEXT: memref.store %[[PI]], %[[IDX]][%[[AT]]]
 // CHECK: nvvm.bar.warp.sync
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
