@@ -63,7 +63,7 @@ from typing import Any, Dict, List, Optional
 
 import torch
 
-from .runtime import CompiledGraph
+from .runtime import CompiledGraph, _reinterpret
 
 
 def _span(t: torch.Tensor) -> int:
@@ -128,8 +128,8 @@ class _PoolStorage:
         for t in live:
             if t.dtype not in copies:
                 copies[t.dtype] = self.flats[t.dtype].clone()
-            t.data = copies[t.dtype].as_strided(t.shape, t.stride(),
-                                                t.storage_offset())
+            t.data = _reinterpret(copies[t.dtype], t.shape, t.stride(),
+                                  t.storage_offset())
         self.handed.clear()
         return True
 
@@ -381,9 +381,9 @@ class CudaGraphed:
                     flat = copies.get((k, dtype))
                     if flat is None:
                         flat = copies[k, dtype] = ps.flats[dtype].clone()
-                    result.append(flat.as_strided(size, stride, offset))
+                    result.append(_reinterpret(flat, size, stride, offset))
                 else:
-                    t = ps.flats[dtype].as_strided(size, stride, offset)
+                    t = _reinterpret(ps.flats[dtype], size, stride, offset)
                     ps.handed.append(weakref.ref(t))
                     result.append(t)
             elif kind == "view":
