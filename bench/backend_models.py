@@ -58,6 +58,7 @@ the compiler's own), and the generated kernels that lose most to
 Inductor's (losses_table).
 """
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -639,7 +640,7 @@ def kernel_profile(run, steps=3, top=200):
             events[i][1] == events[i + k * n][1]
             for i in range(n) for k in range(steps)):
         result["sequence"] = [
-            [events[i][1][:100], round(statistics.median(
+            [events[i][1][:kernel_pairs.NAME_CUT], round(statistics.median(
                 events[i + k * n][2] for k in range(steps)), 2)]
             for i in range(n)]
     return result
@@ -674,6 +675,34 @@ def peak_mib(run):
     run()
     torch.cuda.synchronize()
     return (torch.cuda.max_memory_allocated() - base) / 2 ** 20
+
+
+@contextlib.contextmanager
+def output_code():
+    """The output code of each graph Inductor compiles meanwhile, in
+    compile order (what torch._inductor.utils.run_and_get_code collects)."""
+    from torch._inductor.graph import GraphLowering
+    codes = []
+    saved = GraphLowering.__dict__["save_output_code"]
+    GraphLowering.save_output_code = staticmethod(codes.append)
+    try:
+        yield codes
+    finally:
+        GraphLowering.save_output_code = saved
+
+
+def ours_launches(stats):
+    """Our kernels of the graphs just compiled (the backend's STATS
+    entries, in compile order) with the buffers each creates."""
+    launches = []
+    for i, s in enumerate(stats):
+        path = os.path.join(s["cache_entry"], "graph.json") \
+            if s.get("cache_entry") else ""
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            launches += kernel_pairs.manifest_writes(json.load(f), i)
+    return launches
 
 
 def first_call(case, fn):
@@ -747,6 +776,8 @@ def run_model(name, make, args):
     runs = {"eager": step_fn(eager_case, eager_case.fn)}
     cases = [eager_case]
     graphs = name not in args.no_cuda_graphs.split(",")
+    # What each side's generated launches write, for kernel_pairs.
+    writes = {}
     # Every variant stays compiled (Dynamo keeps one cache entry per
     # backend) so that the timing interleaves them.
     for label, backend, mode, options in VARIANTS:
@@ -763,7 +794,8 @@ def run_model(name, make, args):
             if label.endswith(("_cg", "_ro")):
                 check_graphs(result, label, run, refs)
             else:
-                out, wall = first_call(c, compiled)
+                with output_code() as codes:
+                    out, wall = first_call(c, compiled)
                 result[label + "_compile_s"] = wall
                 ab, rel, tol = compare(out, ref)
                 result[label + "_max_abs"] = ab
@@ -772,6 +804,7 @@ def run_model(name, make, args):
             result[label + "_peak_mib"] = peak_mib(run)
             if label == "ours":
                 stats = so_backend.STATS[before:]
+                writes["ours"] = ours_launches(stats)
                 result["graphs"] = len(stats)
                 result["kernels"] = sum(s.get("kernels", 0) for s in stats)
                 result["externs"] = sum(s.get("externs", 0) for s in stats)
@@ -780,6 +813,10 @@ def run_model(name, make, args):
                     result["ours_" + k] = sum(s.get(k, 0.0) for s in stats)
                 result["fallbacks"] = [s["fallback"] for s in stats
                                        if "fallback" in s]
+            if label == "inductor":
+                writes["inductor"] = [
+                    w for i, code in enumerate(codes)
+                    for w in kernel_pairs.inductor_writes(code, i)]
             if label == "tuned":
                 stats = so_backend.STATS[before:]
                 result["tuned_kernel_configs"] = [
@@ -801,7 +838,12 @@ def run_model(name, make, args):
         sequences = [result.get(v + "_profile", {}).get("sequence")
                      for v in ("ours", "inductor")]
         if all(sequences):
-            result["kernel_pairs"] = kernel_pairs.pair_kernels(*sequences)
+            launched = [kernel_pairs.launch_writes(seq, writes.get(v, []))
+                        for seq, v in zip(sequences, ("ours", "inductor"))]
+            result["kernel_pairs"] = kernel_pairs.pair_kernels(
+                *sequences, *launched)
+            result["kernel_pairs_by"] = "buffers" if all(
+                w is not None for w in launched) else "position"
     except Exception as e:
         result["timing_error"] = error_text(e)
         if args.verbose:

@@ -9,6 +9,19 @@ generated kernels (ours `kernel_*`, Inductor's `triton_*`) are paired by
 position when both sides launch as many, else the stretch is one pair of
 sums. Where the anchors differ (a different order), nothing is paired.
 
+Pairing by position is wrong where the two sides launch as many kernels
+between two anchors in another order (gpt2_train's embeddings: our layer
+norm against Inductor's `arange`). Given what each launch writes (one set
+of buffers per generated launch, in sequence order), the kernels of a
+stretch are paired by the buffers they share instead: each group of
+kernels linked by a shared buffer is one pair of sums, and those that
+share none with the other side are one more. Both sides lower the same
+graphs, so a buffer has one name on both: ours are a kernel's nodes'
+(`op12` creates `buf12`: `manifest_writes`), Inductor's those its output
+code passes at a kernel's output parameters, those it only mutates left
+out (`inductor_writes`): a scatter's accumulation into a zero fill names
+the fill's buffer, not its own.
+
 Both sides calling the same externs, the difference that is the
 compiler's own is that of the generated kernels: `split_time` sums a
 sequence's generated kernels apart from the rest, and `generated_table`
@@ -19,10 +32,14 @@ geometric mean over the models. Run on a saved report:
 """
 import json
 import math
+import re
 import sys
-from typing import List, Optional, Sequence, Tuple
+from typing import (Dict, FrozenSet, List, Optional, Sequence, Set,
+                    Tuple)
 
 GENERATED_PREFIXES = ("kernel_", "triton_")
+# backend_models.py's profiles keep a kernel's name to this many characters.
+NAME_CUT = 100
 
 
 def is_generated(name: str) -> bool:
@@ -43,28 +60,175 @@ def _stretches(sequence: Sequence[Sequence]) -> Tuple[List[str],
     return anchors, stretches
 
 
-def pair_kernels(ours: Sequence[Sequence], inductor: Sequence[Sequence]
+Writes = Sequence[FrozenSet[str]]
+
+
+def _by_buffers(mine: List[Tuple], theirs: List[Tuple]) -> List[Tuple]:
+    """Groups (ours, theirs) of a stretch's kernels, each (name, µs,
+    writes): the kernels linked through shared buffers, in our launch
+    order, then those that share none with the other side."""
+    parent = list(range(len(mine) + len(theirs)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    for i, m in enumerate(mine):
+        for j, t in enumerate(theirs):
+            if m[2] & t[2]:
+                parent[root(len(mine) + j)] = root(i)
+    groups: Dict[int, Tuple[List, List]] = {}
+    for i, m in enumerate(mine):
+        groups.setdefault(root(i), ([], []))[0].append(m)
+    for j, t in enumerate(theirs):
+        groups.setdefault(root(len(mine) + j), ([], []))[1].append(t)
+    paired = [g for g in groups.values() if g[0] and g[1]]
+    rest_m = [m for g in groups.values() if not g[1] for m in g[0]]
+    rest_t = [t for g in groups.values() if not g[0] for t in g[1]]
+    if rest_m or rest_t:
+        paired.append((rest_m, rest_t))
+    return paired
+
+
+def pair_kernels(ours: Sequence[Sequence], inductor: Sequence[Sequence],
+                 ours_writes: Optional[Writes] = None,
+                 inductor_writes: Optional[Writes] = None
                  ) -> Optional[List[dict]]:
     """Rows {ours, inductor, ours_us, inductor_us} for the generated kernels
-    of the two sequences, or None when their anchors differ."""
+    of the two sequences, or None when their anchors differ. With both
+    sides' writes (one set per generated launch, in launch order), by the
+    buffers the kernels share; else by position."""
     ours_anchors, ours_stretches = _stretches(ours)
     ind_anchors, ind_stretches = _stretches(inductor)
     if ours_anchors != ind_anchors:
         return None
+    by_buffers = ours_writes is not None and inductor_writes is not None \
+        and len(ours_writes) == sum(map(len, ours_stretches)) \
+        and len(inductor_writes) == sum(map(len, ind_stretches))
+    ours_left = list(ours_writes or [])
+    ind_left = list(inductor_writes or [])
     rows = []
     for mine, theirs in zip(ours_stretches, ind_stretches):
+        if by_buffers:
+            mine = [(n, us, ours_left.pop(0)) for n, us in mine]
+            theirs = [(n, us, ind_left.pop(0)) for n, us in theirs]
         if not mine and not theirs:
             continue
-        if len(mine) == len(theirs):
+        if by_buffers:
+            groups = _by_buffers(mine, theirs)
+        elif len(mine) == len(theirs):
             groups = [([m], [t]) for m, t in zip(mine, theirs)]
         else:
             groups = [(mine, theirs)]
         for m, t in groups:
-            rows.append({"ours": " + ".join(n for n, _ in m),
-                         "inductor": " + ".join(n for n, _ in t),
-                         "ours_us": round(sum(us for _, us in m), 2),
-                         "inductor_us": round(sum(us for _, us in t), 2)})
+            rows.append({"ours": " + ".join(k[0] for k in m),
+                         "inductor": " + ".join(k[0] for k in t),
+                         "ours_us": round(sum(k[1] for k in m), 2),
+                         "inductor_us": round(sum(k[1] for k in t), 2)})
     return rows
+
+
+def manifest_writes(manifest: dict, graph: int = 0
+                    ) -> List[Tuple[str, FrozenSet[str]]]:
+    """Our kernels of one graph (its graph.json, loaded) in launch order,
+    each with the buffers its nodes create (`op12` creates `buf12`), those
+    whose storage is another's (a mutation's result) left out; the names
+    carry the graph's index (`0:buf12`)."""
+    storage = manifest.get("buffers", {})
+    launches = []
+    for step in manifest.get("steps", []):
+        if step.get("kind") != "kernel":
+            continue
+        created = ["buf" + n for n in re.findall(r"op(\d+)",
+                                                 step.get("node", ""))]
+        launches.append((step["name"], frozenset(
+            "%d:%s" % (graph, b) for b in created
+            if storage.get(b, b) == b)))
+    return launches
+
+
+def _call_args(text: str, start: int) -> List[str]:
+    """The top-level arguments of the call whose "(" is text[start]."""
+    args, depth, begin = [], 0, start + 1
+    for i in range(start, len(text)):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(text[begin:i].strip())
+                break
+        elif c == "," and depth == 1:
+            args.append(text[begin:i].strip())
+            begin = i + 1
+    return [a for a in args if a]
+
+
+_TRITON_KERNEL = re.compile(
+    r"^(\w+) = async_compile\.triton\('\w+', '''(.*?)'''", re.M | re.S)
+
+
+def inductor_writes(code: str, graph: int = 0
+                    ) -> List[Tuple[str, FrozenSet[str]]]:
+    """Inductor's Triton launches in one graph's output code, in launch
+    order, each with the buffers passed at its output parameters
+    (`in_out_ptr*`, and `out_ptr*` but those in `mutated_arg_names`, which
+    only add into a buffer made before); the names carry the graph's
+    index."""
+    params: Dict[str, List[str]] = {}
+    mutated: Dict[str, Set[str]] = {}
+    for m in _TRITON_KERNEL.finditer(code):
+        source = m.group(2)
+        d = re.search(r"^def \w+\(([^)]*)\)", source, re.M)
+        if not d:
+            continue
+        params[m.group(1)] = [p.split(":")[0].strip()
+                              for p in d.group(1).split(",")]
+        names = re.search(r"'mutated_arg_names': \[([^\]]*)\]", source)
+        mutated[m.group(1)] = set(re.findall(r"'(\w+)'", names.group(1))) \
+            if names else set()
+    call = code.find("def call(")
+    launches: List[Tuple[str, FrozenSet[str]]] = []
+    if call < 0:
+        return launches
+    for m in re.finditer(r"\b(\w+)\.run\(", code[call:]):
+        name = m.group(1)
+        if name not in params:
+            continue
+        args = _call_args(code, call + m.end() - 1)
+        launches.append((name, frozenset(
+            "%d:%s" % (graph, a) for p, a in zip(params[name], args)
+            if p.startswith("in_out_ptr") or (
+                p.startswith("out_ptr") and p not in mutated[name]))))
+    return launches
+
+
+def launch_writes(sequence: Sequence[Sequence],
+                  launches: Sequence[Tuple[str, FrozenSet[str]]]
+                  ) -> Optional[List[FrozenSet[str]]]:
+    """The writes of a profiled sequence's generated launches, from its
+    graphs' launches (graphs in execution order): each launch takes the
+    first one not yet taken of its name (or, for a name cut to NAME_CUT
+    characters, that begins so), since our runtime runs a graph's steps in its own order
+    (least peak memory) and a name may come back in a later graph or, on
+    Inductor's side, within one. None where a launch finds none, or some
+    of the graphs' are left."""
+    taken = [False] * len(launches)
+    writes = []
+    for name, _ in sequence:
+        if not is_generated(name):
+            continue
+        for i, (kernel, w) in enumerate(launches):
+            if not taken[i] and (kernel == name or len(name) >= NAME_CUT
+                                 and kernel.startswith(name)):
+                taken[i] = True
+                writes.append(w)
+                break
+        else:
+            return None
+    return writes if all(taken) else None
 
 
 def largest_losses(rows: Sequence[dict], top: int = 10) -> List[dict]:
