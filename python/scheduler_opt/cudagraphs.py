@@ -293,11 +293,11 @@ class CudaGraphed:
         with torch.cuda.graph(graph, pool=pool):
             outs = self.compiled(list(statics))
         by_storage = {}
-        for i, s in zip(self._inputs, (statics[i.position]
-                                       for i in self._inputs)):
+        for i in self._inputs:
+            s = statics[i.position]
             by_storage.setdefault(s.untyped_storage().data_ptr(),
                                   (i.position, s))
-        del statics
+        statics = s = None
         self._outputs, self._pool = [], []
         pool_index = {}
         for index, o in enumerate(outs):
@@ -324,7 +324,7 @@ class CudaGraphed:
             self._outputs.append(("pool", k, o.dtype, tuple(o.shape),
                                   o.stride(), o.storage_offset()))
         # (the capture's own outputs: nobody else holds the pool now)
-        outs = o = storage = by_storage = hit = None
+        outs = o = storage = by_storage = hit = s = None
         for ps in self._pool:
             ps.baseline = torch._C._storage_Use_Count(ps.cdata)
             ps.copied = not self._copy_out.isdisjoint(ps.outputs)
