@@ -106,13 +106,13 @@ def pair_kernels(ours: Sequence[Sequence], inductor: Sequence[Sequence],
     by_buffers = ours_writes is not None and inductor_writes is not None \
         and len(ours_writes) == sum(map(len, ours_stretches)) \
         and len(inductor_writes) == sum(map(len, ind_stretches))
-    ours_left = list(ours_writes or [])
-    ind_left = list(inductor_writes or [])
+    ours_left = iter(ours_writes or [])
+    ind_left = iter(inductor_writes or [])
     rows = []
     for mine, theirs in zip(ours_stretches, ind_stretches):
         if by_buffers:
-            mine = [(n, us, ours_left.pop(0)) for n, us in mine]
-            theirs = [(n, us, ind_left.pop(0)) for n, us in theirs]
+            mine = [(n, us, next(ours_left)) for n, us in mine]
+            theirs = [(n, us, next(ind_left)) for n, us in theirs]
         if not mine and not theirs:
             continue
         if by_buffers:
