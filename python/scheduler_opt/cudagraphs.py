@@ -35,11 +35,13 @@ batch-norm statistics: Inductor treats these as static inputs), else a
 placeholder of the same layout in a copy of the storage region the graph
 addresses (the input's storage in the manifest: extern calls may view it
 beyond the tensor). On replay an argument at its static tensor's address
-is used as is; for any other the region is copied into the placeholder's
-first, and when the graph mutates that input (Inductor's
-`mutated_inputs`, from signature.json), copied back after the replay, so
-in-place updates (optimizer steps) land in the caller's tensor either
-way.
+is used as is. Any other is copied in first: its region into the
+placeholder's, or the tensor to the caller's earlier tensor if nobody
+else holds that one any more (an earlier input the caller kept is never
+overwritten: the graph is captured again, with a placeholder for it);
+and when the graph mutates that input (Inductor's `mutated_inputs`, from
+signature.json), copied back after the replay, so in-place updates
+(optimizer steps) land in the caller's tensor either way.
 
 Host scalars. A zero-dimensional tensor on the host (a Python float
 Dynamo passes as a tensor, an optimizer's step count, the philox seed
@@ -82,6 +84,20 @@ _POOL_OUTPUTS: "weakref.WeakValueDictionary[int, CudaGraphed]" = \
 # Captures of one graph at most (each new pool leaves the pinned storages
 # of the old one to the tensors that hold them).
 _MAX_CAPTURES = 8
+
+
+_LONE_COUNT: Optional[int] = None
+
+
+def _held_elsewhere(cdata: int) -> bool:
+    """Whether a tensor other than one of the graph's own holds the
+    storage `cdata` (the graph's one tensor viewing it counts as a lone
+    tensor does: measured once, as the pools' baselines are)."""
+    global _LONE_COUNT
+    if _LONE_COUNT is None:
+        t = torch.empty((1,), dtype=torch.uint8, device="cuda")
+        _LONE_COUNT = torch._C._storage_Use_Count(t.untyped_storage()._cdata)
+    return torch._C._storage_Use_Count(cdata) > _LONE_COUNT
 
 
 class _PoolStorage:
@@ -139,16 +155,21 @@ class _Input:
 
     kind "host": a host scalar, copied into `static` (a device tensor);
     "pooled": read in place at `pointer` (an output of another graph's
-    pool); "stable": read in place at `pointer`, copied into `static` (the
-    caller's tensor at capture) when elsewhere; "placeholder": its
-    storage region copied into `flat`, of which `static` is a view."""
+    pool); "stable": read in place at `pointer`, copied into `static` (a
+    tensor of the graph's own viewing the caller's tensor at capture) when
+    elsewhere, if nobody else holds that storage (`storage`, its
+    `_cdata`); "placeholder": its storage region copied into `flat`, of
+    which `static` is a view."""
 
-    __slots__ = ("position", "kind", "pointer", "static", "flat", "mutated")
+    __slots__ = ("position", "kind", "pointer", "static", "flat", "mutated",
+                 "storage")
 
     def __init__(self, position, kind, static, flat, mutated, pointer=None):
         self.position, self.kind = position, kind
         self.static, self.flat, self.mutated = static, flat, mutated
         self.pointer = pointer if pointer is not None else static.data_ptr()
+        self.storage = (static.untyped_storage()._cdata if kind == "stable"
+                        else None)
 
 
 class CudaGraphed:
@@ -262,7 +283,10 @@ class CudaGraphed:
             return _Input(position, "pooled", None, None, mutated,
                           arg.data_ptr())
         if arg.data_ptr() == self._warm_pointers[position]:
-            return _Input(position, "stable", arg, None, mutated)
+            # (a tensor of its own: the caller's may be dropped or kept)
+            return _Input(position, "stable",
+                          _reinterpret(arg, arg.shape, arg.stride(), 0),
+                          None, mutated)
         region, before = self._region(position, arg)
         flat = region.clone()
         return _Input(position, "placeholder",
@@ -356,7 +380,15 @@ class CudaGraphed:
                 continue
             if i.kind == "host":
                 i.static.copy_(a, non_blocking=True)
-            elif i.kind == "stable":  # moved: use its copy
+            elif i.kind == "stable":
+                # Moved: copied to the caller's earlier tensor, unless
+                # that is still in use (an input the caller kept); then
+                # the graph is captured again, reading this argument
+                # through a placeholder from now on (what this loop
+                # copied so far is copied again by that capture's replay).
+                if _held_elsewhere(i.storage):
+                    self._warm_pointers[i.position] = None
+                    return self._capture_again(args)
                 i.static.copy_(a)
                 if i.mutated:
                     back.append((a, i.static))

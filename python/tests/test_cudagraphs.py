@@ -228,3 +228,42 @@ def test_outputs_of_one_graph_are_read_in_place_by_the_next(world):
     assert z6.tolist() == [12.0, 24.0, 36.0, 48.0]
     assert f.captures == 1 and b.captures == 2
     assert f.uncaptured_calls == b.uncaptured_calls == 0
+
+
+def test_moved_input_the_caller_kept_is_not_overwritten(world):
+    """An input at the same address in the warm-up and the capture is read
+    in place there. When a later call passes another tensor, a replay
+    copies it to that address only if nobody else holds the earlier
+    tensor; an earlier input the caller kept is left as it is, and the
+    graph is captured again, reading that argument through a placeholder
+    from then on (no further capture)."""
+    _scale_kernel(world)
+    g = _graphed(*_host_scalar_graph())
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    for v in (1.0, 2.0):  # warm-up, capture: x read in place
+        g([x, world.host_scalar(v)])
+    y = world.tensor([5.0, 6.0, 7.0, 8.0])
+    (a,) = g([y, world.host_scalar(2.0)])
+    assert x.tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert a.tolist() == [10.0, 12.0, 14.0, 16.0] and g.captures == 2
+    for v, z in ((3.0, x), (1.0, world.tensor([0.0, 1.0, 0.0, 1.0]))):
+        (b,) = g([z, world.host_scalar(v)])
+        assert b.tolist() == [v * e for e in z.tolist()]
+    assert g.captures == 2 and g.uncaptured_calls == 0
+    assert x.tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert y.tolist() == [5.0, 6.0, 7.0, 8.0]
+
+
+def test_moved_input_nobody_holds_is_copied_in_place(world):
+    """The same, when the caller dropped the earlier input: the new one is
+    copied where the graph reads, with no new capture."""
+    _scale_kernel(world)
+    g = _graphed(*_host_scalar_graph())
+    x = world.tensor([1.0, 2.0, 3.0, 4.0])
+    for v in (1.0, 2.0):
+        g([x, world.host_scalar(v)])
+    del x
+    replays = world.replays
+    (a,) = g([world.tensor([5.0, 6.0, 7.0, 8.0]), world.host_scalar(2.0)])
+    assert a.tolist() == [10.0, 12.0, 14.0, 16.0]
+    assert g.captures == 1 and world.replays == replays + 1
