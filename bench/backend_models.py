@@ -52,8 +52,10 @@ compiled, their size symbols and the recompiles between the sizes.
 Then a graph we cannot compile (a cumulative sum, Inductor's ops.scan): the
 exception names the op and the reason, options={"fallback": True} compiles
 it with Inductor and warns, and the compile cache holds no half-written
-entry; a compile-cache hit; and dropout (random numbers), checked
-statistically.
+entry; a compile-cache hit; dropout (random numbers), checked
+statistically; and CUDA graphs given a new input after the capture, with
+the earlier one kept by the caller (left unchanged: a new capture) or
+dropped (copied into: no new capture).
 
 Writes backend_models.json and backend_models.md under --out: the table of
 models, the generated kernels' time a step on both sides with externs and
@@ -950,6 +952,53 @@ def dropout(args):
             "calls_differ": bool((a != b).any())}
 
 
+def cuda_graph_inputs(args):
+    """CUDA graphs and the caller's inputs: a graph reads an input at the
+    warm-up's address in place; a later call with another tensor must
+    leave an earlier input the caller kept as it was (the graph captures
+    again, with a placeholder), and copy into one the caller dropped (no
+    new capture)."""
+    from scheduler_opt import cudagraphs
+    made = []
+    init = cudagraphs.CudaGraphed.__init__
+
+    def record(self, compiled):
+        init(self, compiled)
+        made.append(self)
+
+    def f(x):
+        return torch.softmax(x * 2, -1)
+
+    result = {}
+    cudagraphs.CudaGraphed.__init__ = record
+    try:
+        for case in ("kept", "dropped"):
+            torch._dynamo.reset()
+            made.clear()
+            g = torch.compile(f, backend="scheduler_opt",
+                              options={"cuda_graphs": True})
+            x = rnd(256, 512)
+            first = x.clone()
+            g(x)  # warm-up
+            g(x)  # capture: x read in place
+            if case == "dropped":
+                del x
+            outs = []
+            for _ in range(3):
+                y = rnd(256, 512)
+                outs.append(bool(torch.allclose(g(y), f(y), rtol=1e-5,
+                                                atol=1e-6)))
+            r = {"results_match_eager": outs,
+                 "captures": [m.captures for m in made],
+                 "uncaptured_calls": [m.uncaptured_calls for m in made]}
+            if case == "kept":
+                r["kept_input_unchanged"] = bool(torch.equal(x, first))
+            result[case] = r
+    finally:
+        cudagraphs.CudaGraphed.__init__ = init
+    return result
+
+
 def cache_hit(args):
     """Compiling the same graph again in a fresh Dynamo skips our tools."""
     torch._dynamo.reset()
@@ -1118,7 +1167,8 @@ def main():
             json.dump(report, f, indent=1)
     if not args.skip_extras:
         for label, fn in (("bad_input", bad_input), ("cache", cache_hit),
-                          ("dropout", dropout)):
+                          ("dropout", dropout),
+                          ("cuda_graph_inputs", cuda_graph_inputs)):
             try:
                 report[label] = fn(args)
             except Exception as e:
