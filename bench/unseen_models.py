@@ -41,7 +41,8 @@ sizes divide a symbol, a residual layer norm, the router, the scan). The
 third batch is in unseen_models_third.py (its docstring lists it).
 
 Each model is compiled with options={"fallback": False} (a graph we cannot
-compile is an error, not a silent Inductor fallback) and checked against
+compile is an error, not a silent Inductor fallback; --options adds
+others, as JSON) and checked against
 eager with backend_models.compare (torch.testing.assert_close's default
 tolerances, else the smallest of a ladder that passes); Inductor's own
 result is checked the same way beside it, since both round differently
@@ -808,7 +809,8 @@ def check(case, compiled, ref):
 
 def run_static(name, make):
     result = {"model": name}
-    variants = [("ours", "scheduler_opt", {"fallback": False})]
+    variants = [("ours", "scheduler_opt", dict(ARGS.options,
+                                               fallback=False))]
     if not ARGS.no_inductor:
         variants.append(("inductor", "inductor", None))
     for label, backend, options in variants:
@@ -844,7 +846,8 @@ def run_dynamic(name, spec):
     module = make_module() if make_module else None
     fn = dynamic_fn(name, module)
     compiled = torch.compile(fn, backend="scheduler_opt",
-                             options={"fallback": False}, dynamic=True)
+                             options=dict(ARGS.options, fallback=False),
+                             dynamic=True)
     result = {"model": name, "sizes": []}
     before = len(so_backend.STATS)
     for size in sizes:
@@ -906,6 +909,10 @@ def main():
     parser.add_argument("--no-inductor", action="store_true",
                         help="ours against eager only (Inductor's compiles "
                         "take most of a full run)")
+    parser.add_argument("--options", type=json.loads, default={},
+                        help="further scheduler_opt options for ours, as "
+                        "JSON (for instance '{\"ptx_flags\": "
+                        "\"combo-kernels=1\"}')")
     ARGS = parser.parse_args()
     results = []
     for name in ARGS.models.split(","):
