@@ -1059,6 +1059,7 @@ private:
   gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc, StringRef name,
                                   int64_t blockSize, const GraphPlan &graph,
                                   ArrayRef<unsigned> storages, ValueRange args);
+  SmallVector<Value> kernelSymbols(gpu::GPUFuncOp kernel) const;
   /// `clusterSize` blocks along x form a thread block cluster (1: none).
   void launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
               StringRef node, AffineExpr gridSize, int64_t blockSize,
@@ -1642,9 +1643,7 @@ GPUHostTarget::emitBody(OpBuilder &b, gpu::GPUFuncOp kernel,
       plan.numel < kMaxI32 - mapping.rowsPerBlock * mapping.rowsPerThread &&
       plan.rnumel < kMaxI32 - mapping.numLanes * mapping.elementsPerLane;
   Type indexType = narrow ? b.getI32Type() : b.getI64Type();
-  // The size symbols are the kernel's last arguments.
-  KernelEmitter emitter(plan, getMemref, indexType,
-                        kernel.getArguments().take_back(sizeSymbols.size()));
+  KernelEmitter emitter(plan, getMemref, indexType, kernelSymbols(kernel));
   auto constant = [&](int64_t v) {
     return createIntConstant(b, loc, indexType, v);
   };
@@ -1969,6 +1968,16 @@ void GPUHostTarget::launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
 }
 
 /// The memref, in `kernel`'s arguments, of every buffer of `storages`.
+/// The values of the size symbols in `kernel`: its last arguments. Not the
+/// entry block's last arguments: the shared arrays a body adds as it is
+/// emitted (workgroup attributions) follow the arguments there, so a combo
+/// kernel's later parts would take an earlier part's arrays for symbols.
+SmallVector<Value> GPUHostTarget::kernelSymbols(gpu::GPUFuncOp kernel) const {
+  ValueRange arguments =
+      kernel.getArguments().take_front(kernel.getNumArguments());
+  return llvm::to_vector(arguments.take_back(sizeSymbols.size()));
+}
+
 static std::function<Value(Value)>
 memrefGetter(gpu::GPUFuncOp kernel, const GraphPlan &graph,
              ArrayRef<unsigned> storages) {
@@ -2092,7 +2101,7 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
   std::function<Value(Value)> getMemref =
       memrefGetter(kernel, graph, storages);
   Value bid = gpu::BlockIdOp::create(kb, loc, gpu::Dimension::x);
-  ValueRange symbols = kernel.getArguments().take_back(sizeSymbols.size());
+  SmallVector<Value> symbols = kernelSymbols(kernel);
   auto blockIndex = [&](AffineExpr blocks) {
     return emitSizeValue(kb, loc, blocks, symbols);
   };

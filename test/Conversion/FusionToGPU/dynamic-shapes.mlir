@@ -139,3 +139,38 @@ fusion.graph @combo symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 32 x f3
   }
   fusion.output %buf0, %buf1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
 }
+
+// -----
+
+// A combo kernel whose first part keeps warp totals in shared memory (a
+// workgroup attribution, which follows the kernel's arguments in its entry
+// block): the later part's block offset and range still come from the size
+// symbols, the kernel's last arguments, not from that array.
+// CHECK-LABEL: gpu.func @kernel_op0_op1(
+// CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) workgroup(%[[WARPS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: arith.cmpi ult, %[[BID]], %[[S0]] : index
+// CHECK: memref.store %{{.*}}, %[[WARPS]]
+// CHECK: %[[BLOCKS1:.*]] = arith.ceildivsi %[[S1]], %{{.*}} : index
+// CHECK: %[[END1:.*]] = arith.addi %[[S0]], %[[BLOCKS1]] : index
+// CHECK: arith.cmpi ult, %[[BID]], %[[END1]] : index
+// CHECK: arith.cmpi uge, %[[BID]], %[[S0]] : index
+// CHECK: scf.if
+// CHECK: %[[FIRST:.*]] = arith.index_cast %[[S0]] : index to i64
+// CHECK: arith.subi %{{.*}}, %[[FIRST]] : i64
+fusion.graph @combo_shared symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 4096 x f32>, %y: !fusion.buffer<s1 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32> {
+    %0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [4096] writes(%out : !fusion.buffer<s0 x f32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0 * 4096 + %p1] : !fusion.buffer<s0 x 4096 x f32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<s0 x f32>
+    }
+    %1 = fusion.node "op1" (%p0) in [s1] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0] : !fusion.buffer<s1 x f32>
+      %e = math.exp %a : f32
+      fusion.store %e, %out[%p0] : !fusion.buffer<s1 x f32>
+    }
+    fusion.yield %0, %1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+  }
+  fusion.output %buf0, %buf1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
+}
