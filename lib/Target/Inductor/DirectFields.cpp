@@ -44,6 +44,14 @@ public:
     skipBlanks();
     return p == end;
   }
+  /// Where what was read ends, if only blanks (spaces, tabs, carriage
+  /// returns) follow it up to the end of its line; else null.
+  const char *endIfLineEnds() const {
+    const char *q = p;
+    while (q != end && (*q == ' ' || *q == '\t' || *q == '\r'))
+      ++q;
+    return q == end || *q == '\n' ? p : nullptr;
+  }
 
 private:
   /// On a local (skipBlankChars): a `char` read may alias the cursor `p`,
@@ -520,6 +528,34 @@ static bool readWhole(StringRef text, MLIRContext *ctx, Vector &out, Fn read) {
     return true;
   out.truncate(size);
   return false;
+}
+
+/// Runs `read` on a reader over `text` (the rest of the dump from a
+/// value on); returns the end of what it read if it succeeded and only
+/// blanks follow on that line, else restores `out` and returns null.
+template <typename Vector, typename Fn>
+static const char *readToLineEnd(StringRef text, MLIRContext *ctx,
+                                 Vector &out, Fn read) {
+  size_t size = out.size();
+  DirectReader reader(text, ctx);
+  if (read(reader))
+    if (const char *valueEnd = reader.endIfLineEnds())
+      return valueEnd;
+  out.truncate(size);
+  return nullptr;
+}
+
+const char *mlir::fusion::inductor::readDepListAcrossLines(StringRef text,
+                                                           MLIRContext *ctx,
+                                                           DumpDepList &out) {
+  return readToLineEnd(text, ctx, out.deps,
+                       [&](DirectReader &r) { return r.depList(out.deps); });
+}
+
+const char *mlir::fusion::inductor::readUserListAcrossLines(
+    StringRef text, MLIRContext *ctx, SmallVectorImpl<DumpUser> &out) {
+  return readToLineEnd(text, ctx, out,
+                       [&](DirectReader &r) { return r.userList(out); });
 }
 
 bool mlir::fusion::inductor::readDepListDirect(StringRef text, MLIRContext *ctx,

@@ -102,6 +102,17 @@ bool readSizeListPairDirect(StringRef text, MLIRContext *ctx,
                             SmallVectorImpl<AffineExpr> &first,
                             SmallVectorImpl<AffineExpr> &second);
 bool readLayoutDirect(StringRef text, MLIRContext *ctx, DumpLayout &out);
+/// readDepListDirect and readUserListDirect for a list that Inductor prints
+/// on one line or one element a line: `text` is the rest of the dump from
+/// the field's value on, and the list is read from its `[` to its `]`
+/// through the newlines between its tokens (blanks to the value parser's
+/// lexer). Returns the end of the list if only blanks follow it on its
+/// line, else null with the output as it was. The caller checks that the
+/// lines the list spans are those parseFieldText would take for the value.
+const char *readDepListAcrossLines(StringRef text, MLIRContext *ctx,
+                                   DumpDepList &out);
+const char *readUserListAcrossLines(StringRef text, MLIRContext *ctx,
+                                    SmallVectorImpl<DumpUser> &out);
 
 } // namespace inductor
 } // namespace fusion

@@ -510,6 +510,72 @@ private:
     return generic(*value);
   }
 
+  /// readField for a list that Inductor prints on one line or one element
+  /// a line (dependences, users; `out` is what its readers append to):
+  /// `across` reads it from the rest of the dump through the newlines in
+  /// it and returns its end (readDepListAcrossLines), and skipValueLines
+  /// checks the lines it spans as parseFieldText would check them. The
+  /// list's text is scanned once, not once for its brackets and quotes and
+  /// again for its tokens. Anything else, read or reported, goes through
+  /// readField.
+  template <typename Vector, typename Across, typename Direct,
+            typename Generic>
+  LogicalResult readListField(const FieldKey &key, unsigned indent,
+                              Vector &out, Across across, Direct direct,
+                              Generic generic) {
+    if (!atEnd() && line().indent == indent &&
+        key.startsField(line().text)) {
+      const char *start = line().text.data() + key.size() + 2;
+      size_t size = out.size();
+      if (const char *valueEnd =
+              across(StringRef(start, endOfFile() - start))) {
+        if (skipValueLines(start, valueEnd, indent))
+          return success();
+        out.truncate(size);
+      }
+    }
+    return readField(key, indent, direct, generic);
+  }
+
+  /// Moves past the value from `start` (on the current line, a field's at
+  /// `indent`) to `valueEnd`, read by a direct reader through newlines, if
+  /// its lines are those parseFieldText would take: the value starts on
+  /// the field's line, or (that line blank after `=`) at the text of the
+  /// next line, indented deeper; every line after its first is indented
+  /// and not empty; and it ends on the line where its brackets close,
+  /// which a direct reader's value (bracketed, its strings on one line)
+  /// does. Otherwise stays on the field's line and returns false.
+  bool skipValueLines(const char *start, const char *valueEnd,
+                      unsigned indent) {
+    Line saved = current;
+    const char *savedNext = nextLine;
+    unsigned savedNumber = lineNumber;
+    bool savedEnded = ended;
+    auto restore = [&] {
+      current = saved;
+      nextLine = savedNext;
+      lineNumber = savedNumber;
+      ended = savedEnded;
+      return false;
+    };
+    const char *first = skipBlankChars(start, valueEnd);
+    if (trimBlanks(StringRef(start, current.full.end() - start)).empty()) {
+      advance();
+      if (atEnd() || current.indent <= indent || current.text.empty() ||
+          first != current.text.data())
+        return restore();
+    } else if (first >= current.full.end()) {
+      return restore();
+    }
+    while (valueEnd > current.full.end()) {
+      advance();
+      if (atEnd() || current.indent == 0 || current.text.empty())
+        return restore();
+    }
+    advance();
+    return true;
+  }
+
   /// The characters parseFieldText stops at: quotes and brackets.
   static constexpr auto kBracketOrQuote = [] {
     std::array<bool, 256> table{};
@@ -626,8 +692,11 @@ LogicalResult DumpParser::parseNode(std::unique_ptr<DumpNode> &out) {
     // A structured binding is not captured by a lambda before C++20.
     DumpDepList *list = depList;
     list->loc = atEnd() ? endOfFile() : line().textBegin();
-    if (failed(readField(
-            FieldKey(name, field), 0,
+    if (failed(readListField(
+            FieldKey(name, field), 0, list->deps,
+            [&](StringRef text) {
+              return readDepListAcrossLines(text, ctx(), *list);
+            },
             [&](StringRef text) {
               return readDepListDirect(text, ctx(), *list);
             },
@@ -722,8 +791,11 @@ LogicalResult DumpParser::parseBuffer(DumpNode &node) {
       return failure();
   }
   buffer.usersLoc = atEnd() ? endOfFile() : line().textBegin();
-  return readField(
-      FieldKey(name, "users"), 4,
+  return readListField(
+      FieldKey(name, "users"), 4, buffer.users,
+      [&](StringRef text) {
+        return readUserListAcrossLines(text, ctx(), buffer.users);
+      },
       [&](StringRef text) {
         return readUserListDirect(text, ctx(), buffer.users);
       },
