@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Endian.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
@@ -42,6 +44,23 @@ static const SchedulerNodeKind kSchedulerNodeKinds[] = {
 
 ArrayRef<SchedulerNodeKind> mlir::fusion::inductor::getSchedulerNodeKinds() {
   return kSchedulerNodeKinds;
+}
+
+/// The first character from `p` on before `end` that is not a space. A
+/// statement's or a user's line starts with 8 spaces: eight at a time,
+/// the first other one found by the lowest byte of the word that differs
+/// from a space.
+static const char *skipSpaces(const char *p, const char *end) {
+  constexpr uint64_t kSpaces = 0x2020202020202020ULL;
+  while (end - p >= 8) {
+    uint64_t differ = llvm::support::endian::read64le(p) ^ kSpaces;
+    if (differ)
+      return p + llvm::countr_zero(differ) / 8;
+    p += 8;
+  }
+  while (p != end && *p == ' ')
+    ++p;
+  return p;
 }
 
 namespace {
@@ -297,9 +316,7 @@ private:
         --p;
       // The indentation (all of a blank line), then the text without the
       // spaces after it.
-      const char *text = start;
-      while (text != p && *text == ' ')
-        ++text;
+      const char *text = skipSpaces(start, p);
       const char *textEnd = p;
       while (textEnd != text && textEnd[-1] == ' ')
         --textEnd;
