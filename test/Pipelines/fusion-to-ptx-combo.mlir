@@ -1,7 +1,7 @@
 // A foreach (combo) kernel through --fusion-to-ptx: one PTX entry and one
 // kernel step in the manifest (as the runtime's manifest reader sees it),
-// whose block 0 reduces the 16 rows (4 threads each, 64 rows per block) and
-// block 1 runs the pointwise part (4 elements per thread).
+// whose block 0 runs the first pointwise part's 512 elements and block 1
+// the second's 1000 (4 elements per thread).
 // RUN: rm -rf %t && scheduler-opt %s --fusion-to-ptx="output-dir=%t" -o /dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t/combo.ptx
 // RUN: env PYTHONDONTWRITEBYTECODE=1 %python -c "import sys; sys.path.insert(0, '%src_root/python'); \
@@ -26,21 +26,21 @@
 // COMBO: two [('kernel_op0_op1', (2, 1, 1), (64, 1, 1))]
 // PLAIN: two 2
 
-fusion.graph @combo(%x: !fusion.buffer<16x32xf32>, %y: !fusion.buffer<1000xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
-  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<16xf32>, !fusion.buffer<1000xf32> {
-    %0 = fusion.node "op0" (%p0, %p1) in [16] reduce [32] writes(%out : !fusion.buffer<16xf32>) attributes {buffer_names = ["buf0"]} {
-      %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<16x32xf32>
-      %r = fusion.reduce sum %a : f32 -> f32
-      fusion.store %r, %out[%p0] : !fusion.buffer<16xf32>
+fusion.graph @combo(%x: !fusion.buffer<512xf32>, %y: !fusion.buffer<1000xf32>) -> (!fusion.buffer<512xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<512xf32>, !fusion.buffer<1000xf32> {
+    %0 = fusion.node "op0" (%p0) in [512] writes(%out : !fusion.buffer<512xf32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0] : !fusion.buffer<512xf32>
+      %r = math.tanh %a : f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<512xf32>
     }
     %1 = fusion.node "op1" (%p0) in [1000] writes(%out : !fusion.buffer<1000xf32>) attributes {buffer_names = ["buf1"]} {
       %a = fusion.load %y[%p0] : !fusion.buffer<1000xf32>
       %e = math.exp %a : f32
       fusion.store %e, %out[%p0] : !fusion.buffer<1000xf32>
     }
-    fusion.yield %0, %1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
+    fusion.yield %0, %1 : !fusion.buffer<512xf32>, !fusion.buffer<1000xf32>
   }
-  fusion.output %buf0, %buf1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
+  fusion.output %buf0, %buf1 : !fusion.buffer<512xf32>, !fusion.buffer<1000xf32>
 }
 
 fusion.graph @two(%x: !fusion.buffer<64xf32>, %y: !fusion.buffer<32xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<32xf32>) attributes {device = "cuda:0"} {

@@ -682,6 +682,22 @@ KernelMapping chooseMapping(const KernelPlan &plan,
     return m;
   }
   m.kind = KernelMapping::Kind::Reduction;
+  if (blockSize) {
+    // A combo part runs its rows as it would alone, more of them a block,
+    // where the shared block size is a multiple of its own; a split or
+    // clustered row, a sort or scan (their lanes are the block's) and 2-D
+    // tiles whose partials would outgrow shared memory cannot.
+    KernelMapping own = chooseMapping(plan, options);
+    if (own.splitBlocks == 1 && !own.cluster && plan.rowOps.empty() &&
+        *blockSize % own.blockSize == 0 &&
+        (!own.columns ||
+         *blockSize * getAccumulatorBytes(plan) <= kMaxStaticSharedBytes)) {
+      own.rowsPerBlock *= *blockSize / own.blockSize;
+      own.blockSize = *blockSize;
+      own.gridSize = gridOf(own.rowsPerBlock * own.rowsPerThread);
+      return own;
+    }
+  }
   bool hasSort = llvm::any_of(plan.rowOps, [](Operation *op) {
     return !isa<ScanOp>(op);
   });
@@ -1002,6 +1018,15 @@ public:
                                 const GraphPlan &graph,
                                 ArrayRef<unsigned> storages,
                                 ValueRange args) override;
+  /// One combo kernel of `parts` (a partition of the foreach `op`), named
+  /// after `node`.
+  LogicalResult emitComboPartition(OpBuilder &b, ForeachOp op,
+                                   StringRef node,
+                                   ArrayRef<const ComboPart *> parts,
+                                   const MappingOptions &comboOptions,
+                                   const GraphPlan &graph,
+                                   ArrayRef<unsigned> storages,
+                                   ValueRange args);
   /// A pointwise kernel that changes layout, in 2-D tiles through shared
   /// memory (TransposeTiles.h).
   LogicalResult emitTransposeKernel(OpBuilder &b, const KernelPlan &plan,
@@ -2064,27 +2089,116 @@ LogicalResult GPUHostTarget::emitTransposeKernel(OpBuilder &b,
 /// each run one part, all with the same block size (the largest a part
 /// wants, rounded to a power of two); a block runs only its part, so the
 /// barriers of reductions stay uniform within a block.
+/// Inductor's `LARGE_NUMELS`: pointwise parts of more elements run alone.
+static constexpr int64_t kLargeComboNumel = 51'200'000;
+
+/// Whether two mappings of a reduction run each row the same way (threads
+/// a row, rows and elements a thread, where the partials meet); the rows a
+/// block may differ.
+static bool sameRowMapping(const KernelMapping &a, const KernelMapping &b) {
+  return a.numLanes == b.numLanes && a.rowsPerThread == b.rowsPerThread &&
+         a.persistent == b.persistent &&
+         a.elementsPerLane == b.elementsPerLane &&
+         a.vectorWidth == b.vectorWidth && a.splitBlocks == b.splitBlocks &&
+         a.cluster == b.cluster && a.columns == b.columns &&
+         a.scanElementsPerThread == b.scanElementsPerThread;
+}
+
 LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
                                              ArrayRef<ComboPart> parts,
                                              const GraphPlan &graph,
                                              ArrayRef<unsigned> storages,
                                              ValueRange args) {
-  Location loc = op.getLoc();
   // Its parts take its kernel-configs entry, if any.
   const MappingOptions &comboOptions = getOptions(op.getNodeName());
+  // The parts that share a block size, as Inductor's combo kernels
+  // partition their nodes by blocking strategy at code generation
+  // (ComboKernel.horizontal_partition): a part keeps a kernel of its own
+  // when sharing would change how it runs. So do a transposing tile and a
+  // pointwise part over Inductor's LARGE_NUMELS, and a reduction whose rows
+  // the shared block size (the largest part's, a power of two) would map
+  // otherwise than its own (2-D tiles of an outer reduction, split or
+  // clustered rows, block sorts and scans: chooseMapping's choices made
+  // without a given block size; or other threads a row). Reductions and
+  // pointwise parts that keep their mappings share a kernel, unlike in
+  // Inductor, whose Triton kernels' block shapes differ between the two.
+  SmallVector<KernelMapping> own;
+  SmallVector<bool> alone;
+  for (const ComboPart &part : parts) {
+    own.push_back(chooseMapping(part.plan, comboOptions));
+    alone.push_back(
+        (comboOptions.transposeTiles &&
+         chooseTransposeTile(part.plan, graph.storage)) ||
+        (own.back().kind == KernelMapping::Kind::Pointwise &&
+         part.plan.getNumelHint() > kLargeComboNumel));
+  }
+  // Leaving a part out may lower the shared block size: until none leaves.
+  for (bool changed = true; changed;) {
+    changed = false;
+    int64_t blockSize = kWarpSize;
+    for (auto [i, m] : llvm::enumerate(own))
+      if (!alone[i])
+        blockSize = std::max(blockSize, m.blockSize);
+    blockSize = llvm::PowerOf2Ceil(blockSize);
+    for (auto [i, part] : llvm::enumerate(parts)) {
+      if (alone[i] || own[i].kind != KernelMapping::Kind::Reduction)
+        continue;
+      if (!sameRowMapping(own[i],
+                          chooseMapping(part.plan, comboOptions, blockSize))) {
+        alone[i] = true;
+        changed = true;
+      }
+    }
+  }
+  SmallVector<const ComboPart *> shared;
+  for (auto [i, part] : llvm::enumerate(parts))
+    if (!alone[i])
+      shared.push_back(&part);
+  if (shared.size() == parts.size())
+    return emitComboPartition(b, op, op.getNodeName(), shared, comboOptions,
+                              graph, storages, args);
+  for (auto [i, part] : llvm::enumerate(parts))
+    if ((alone[i] || shared.size() == 1) &&
+        failed(emitKernel(b, part.plan, graph, part.storages, part.args)))
+      return failure();
+  if (shared.size() < 2)
+    return success();
+  // The shared parts' storages, in the foreach's order.
+  llvm::SmallDenseSet<unsigned, 16> used;
+  for (const ComboPart *part : shared)
+    used.insert(part->storages.begin(), part->storages.end());
+  SmallVector<unsigned> sharedStorages;
+  SmallVector<Value> sharedArgs;
+  for (auto [s, arg] : llvm::zip_equal(storages, args))
+    if (used.contains(s)) {
+      sharedStorages.push_back(s);
+      sharedArgs.push_back(arg);
+    }
+  std::string node = llvm::join(
+      llvm::map_range(shared,
+                      [](const ComboPart *part) { return part->plan.name; }),
+      "_");
+  return emitComboPartition(b, op, node, shared, comboOptions, graph,
+                            sharedStorages, sharedArgs);
+}
+
+LogicalResult GPUHostTarget::emitComboPartition(
+    OpBuilder &b, ForeachOp op, StringRef node,
+    ArrayRef<const ComboPart *> parts, const MappingOptions &comboOptions,
+    const GraphPlan &graph, ArrayRef<unsigned> storages, ValueRange args) {
+  Location loc = op.getLoc();
   int64_t blockSize = kWarpSize;
-  for (const ComboPart &part : parts)
+  for (const ComboPart *part : parts)
     blockSize = std::max(blockSize,
-                         chooseMapping(part.plan, comboOptions).blockSize);
+                         chooseMapping(part->plan, comboOptions).blockSize);
   blockSize = llvm::PowerOf2Ceil(blockSize);
-  // The parts' blocks one after another.
   // The parts' blocks one after another (added saturating: two static
   // counts near INT64_MAX must not wrap; a symbolic part leaves the sum to
   // run time).
   int64_t totalBlocks = 0;
-  for (const ComboPart &part : parts) {
+  for (const ComboPart *part : parts) {
     auto blocks = dyn_cast<AffineConstantExpr>(
-        chooseMapping(part.plan, comboOptions, blockSize).gridSize);
+        chooseMapping(part->plan, comboOptions, blockSize).gridSize);
     if (!blocks) {
       totalBlocks = 0;
       break;
@@ -2094,7 +2208,6 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
   if (failed(checkGridSize(
           op, getAffineConstantExpr(totalBlocks, op.getContext()))))
     return failure();
-  std::string node = op.getNodeName();
   gpu::GPUFuncOp kernel =
       createKernelFunc(b, loc, node, blockSize, graph, storages, args);
   OpBuilder kb = OpBuilder::atBlockBegin(&kernel.getBody().front());
@@ -2106,8 +2219,8 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
     return emitSizeValue(kb, loc, blocks, symbols);
   };
   AffineExpr firstBlock = getAffineConstantExpr(0, b.getContext());
-  for (const ComboPart &part : parts) {
-    KernelMapping mapping = chooseMapping(part.plan, comboOptions, blockSize);
+  for (const ComboPart *part : parts) {
+    KernelMapping mapping = chooseMapping(part->plan, comboOptions, blockSize);
     AffineExpr endBlock = firstBlock + mapping.gridSize;
     Value inRange = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
                                           bid, blockIndex(endBlock));
@@ -2120,7 +2233,7 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
     auto ifOp = scf::IfOp::create(kb, loc, inRange, /*withElseRegion=*/false);
     OpBuilder pb = OpBuilder::atBlockBegin(ifOp.thenBlock());
     pb.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    if (failed(emitBody(pb, kernel, part.plan, mapping, getMemref,
+    if (failed(emitBody(pb, kernel, part->plan, mapping, getMemref,
                         firstBlock))) {
       gpu::ReturnOp::create(kb, loc);
       return failure();
@@ -2128,6 +2241,15 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
     firstBlock = endBlock;
   }
   gpu::ReturnOp::create(kb, loc);
+  // The parts' shared arrays add up: past a block's static shared memory,
+  // the parts run as kernels of their own.
+  if (sharedBytes > kMaxStaticSharedBytes) {
+    kernel.erase();
+    for (const ComboPart *part : parts)
+      if (failed(emitKernel(b, part->plan, graph, part->storages, part->args)))
+        return failure();
+    return success();
+  }
   launch(b, loc, kernel, node, firstBlock, blockSize, graph, storages, args);
   return success();
 }

@@ -228,12 +228,19 @@ fusion.graph @host(%a: !fusion.buffer<64xf32>, %b: !fusion.buffer<64xf32>) -> (!
 
 // -----
 
-// A combo kernel of a row reduction (4 threads per row of 32, 64 rows per
-// block of 256 threads) and a pointwise part (4 elements per thread, 1024
-// per block): block 0 reduces the 16 rows, block 1 computes the 1000
-// elements; one launch of 2 blocks of 256 threads, one manifest step.
-// CHECK: steps = [{args = ["x", "buf0", "y", "buf1"], block = [256, 1, 1], grid = [2, 1, 1], kind = "kernel", name = "kernel_op0_op1", node = "op0_op1"
-// CHECK-LABEL: gpu.func @kernel_op0_op1(
+// A foreach of two row reductions and a pointwise part: op0's rows of 32
+// (4 threads each) and op2's elements (4 a thread) share a combo kernel of
+// 256 threads a block, whose block 0 reduces the 16 rows and block 1
+// computes the 1000 elements; op1's two rows of 131072 are each split over
+// 32 blocks of 512 threads (a split reduction: its rows' lanes are whole
+// blocks), which a shared block cannot run, so op1 is a kernel of its own,
+// as Inductor's combo kernels keep parts of other blocking strategies
+// apart. Two manifest steps, each with its own storages.
+// CHECK: steps = [{args = ["y", "buf1"], block = [512, 1, 1], grid = [64, 1, 1], kind = "kernel", name = "kernel_op1", node = "op1", {{.*}}}, {args = ["x", "buf0", "z", "buf2"], block = [256, 1, 1], grid = [2, 1, 1], kind = "kernel", name = "kernel_op0_op2", node = "op0_op2"
+// CHECK-LABEL: gpu.func @kernel_op1(
+// CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
+// CHECK:   gpu.return
+// CHECK-LABEL: gpu.func @kernel_op0_op2(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK:   %[[BID:.*]] = gpu.block_id x
 // CHECK:   %[[IN0:.*]] = arith.cmpi ult, %[[BID]], %[[C1:.*]] :
@@ -246,26 +253,69 @@ fusion.graph @host(%a: !fusion.buffer<64xf32>, %b: !fusion.buffer<64xf32>) -> (!
 // CHECK:   scf.if %[[IN1]] {
 // CHECK:     arith.subi %{{.*}}, %c1_i32
 // CHECK:     vector.load
-// CHECK:     math.exp2
+// CHECK:     arith.negf
 // CHECK:     vector.store
 // CHECK:   }
 // CHECK:   gpu.return
 // CHECK-LABEL: func.func @combo(
-// CHECK: gpu.launch_func @combo_kernels::@kernel_op0_op1
+// CHECK: gpu.launch_func @combo_kernels::@kernel_op1 {{.*}} args(%{{.*}} : memref<262144xf32>, %{{.*}} : memref<2xf32>)
+// CHECK: gpu.launch_func @combo_kernels::@kernel_op0_op2
 // CHECK-NOT: gpu.launch_func
-fusion.graph @combo(%x: !fusion.buffer<16x32xf32>, %y: !fusion.buffer<1000xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
-  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<16xf32>, !fusion.buffer<1000xf32> {
+fusion.graph @combo(%x: !fusion.buffer<16x32xf32>, %y: !fusion.buffer<2x131072xf32>, %z: !fusion.buffer<1000xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<2xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1, %buf2 = fusion.foreach -> !fusion.buffer<16xf32>, !fusion.buffer<2xf32>, !fusion.buffer<1000xf32> {
     %0 = fusion.node "op0" (%p0, %p1) in [16] reduce [32] writes(%out : !fusion.buffer<16xf32>) attributes {buffer_names = ["buf0"]} {
       %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<16x32xf32>
       %r = fusion.reduce sum %a : f32 -> f32
       fusion.store %r, %out[%p0] : !fusion.buffer<16xf32>
     }
-    %1 = fusion.node "op1" (%p0) in [1000] writes(%out : !fusion.buffer<1000xf32>) attributes {buffer_names = ["buf1"]} {
-      %a = fusion.load %y[%p0] : !fusion.buffer<1000xf32>
-      %e = math.exp %a : f32
+    %1 = fusion.node "op1" (%p0, %p1) in [2] reduce [131072] writes(%out : !fusion.buffer<2xf32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0 * 131072 + %p1] : !fusion.buffer<2x131072xf32>
+      %r = fusion.reduce max %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<2xf32>
+    }
+    %2 = fusion.node "op2" (%p0) in [1000] writes(%out : !fusion.buffer<1000xf32>) attributes {buffer_names = ["buf2"]} {
+      %a = fusion.load %z[%p0] : !fusion.buffer<1000xf32>
+      %e = arith.negf %a : f32
       fusion.store %e, %out[%p0] : !fusion.buffer<1000xf32>
     }
-    fusion.yield %0, %1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
+    fusion.yield %0, %1, %2 : !fusion.buffer<16xf32>, !fusion.buffer<2xf32>, !fusion.buffer<1000xf32>
   }
-  fusion.output %buf0, %buf1 : !fusion.buffer<16xf32>, !fusion.buffer<1000xf32>
+  fusion.output %buf0, %buf1, %buf2 : !fusion.buffer<16xf32>, !fusion.buffer<2xf32>, !fusion.buffer<1000xf32>
+}
+
+// -----
+
+// A combo kernel's reduction parts keep the mappings they have alone, more
+// rows a block where the shared block is larger: op1's rows of 512 take 64
+// threads each (2 rows in its own blocks of 128, 4 in the shared 256:
+// blocks 1 to 16 for its 64 rows, its two warps' partials meeting in
+// shared memory), op0's rows of 32 take 4 threads (64 rows a block: one
+// block for 16), op2 one block of 1024 elements.
+// CHECK: steps = [{args = ["x", "buf0", "y", "buf1", "z", "buf2"], block = [256, 1, 1], grid = [18, 1, 1], kind = "kernel", name = "kernel_op0_op1_op2", node = "op0_op1_op2", shared_bytes = 32 : i64}]
+// CHECK-LABEL: gpu.func @kernel_op0_op1_op2(
+// CHECK: arith.cmpi ult, %[[BID:.*]], %c1 : index
+// CHECK: arith.cmpi ult, %[[BID]], %c17 : index
+// CHECK: arith.cmpi uge, %[[BID]], %c1{{.*}} : index
+// CHECK: arith.cmpi ult, %[[BID]], %c18 : index
+// CHECK: arith.cmpi uge, %[[BID]], %c17{{.*}} : index
+fusion.graph @combo_rows(%x: !fusion.buffer<16x32xf32>, %y: !fusion.buffer<64x512xf32>, %z: !fusion.buffer<1000xf32>) -> (!fusion.buffer<16xf32>, !fusion.buffer<64xf32>, !fusion.buffer<1000xf32>) attributes {device = "cuda:0"} {
+  %buf0, %buf1, %buf2 = fusion.foreach -> !fusion.buffer<16xf32>, !fusion.buffer<64xf32>, !fusion.buffer<1000xf32> {
+    %0 = fusion.node "op0" (%p0, %p1) in [16] reduce [32] writes(%out : !fusion.buffer<16xf32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<16x32xf32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<16xf32>
+    }
+    %1 = fusion.node "op1" (%p0, %p1) in [64] reduce [512] writes(%out : !fusion.buffer<64xf32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0 * 512 + %p1] : !fusion.buffer<64x512xf32>
+      %r = fusion.reduce max %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<64xf32>
+    }
+    %2 = fusion.node "op2" (%p0) in [1000] writes(%out : !fusion.buffer<1000xf32>) attributes {buffer_names = ["buf2"]} {
+      %a = fusion.load %z[%p0] : !fusion.buffer<1000xf32>
+      %e = arith.negf %a : f32
+      fusion.store %e, %out[%p0] : !fusion.buffer<1000xf32>
+    }
+    fusion.yield %0, %1, %2 : !fusion.buffer<16xf32>, !fusion.buffer<64xf32>, !fusion.buffer<1000xf32>
+  }
+  fusion.output %buf0, %buf1, %buf2 : !fusion.buffer<16xf32>, !fusion.buffer<64xf32>, !fusion.buffer<1000xf32>
 }

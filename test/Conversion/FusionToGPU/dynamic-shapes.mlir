@@ -111,9 +111,9 @@ fusion.graph @exprs symbols(s0 = 64, s1 = 10) (%x: !fusion.buffer<(s0 ceildiv s1
 
 // A foreach (combo) kernel of symbolic parts: part 0 (rows of 32 at 4
 // threads each, 64 rows per block) takes blocks [0, ceil(s0 / 64)), part 1
-// the next ceil(s1 / 256) (one element per thread: its size is symbolic);
-// the ranges and the block offset of part 1 come from the symbols.
-// CHECK: combo = {{{.*}}grid = ["(s0 + 63) // 64 + (s1 + 255) // 256", 1, 1]
+// (the same rows) the next ceil(s1 / 64); the ranges and the block offset
+// of part 1 come from the symbols.
+// CHECK: combo = {{{.*}}grid = ["(s0 + 63) // 64 + (s1 + 63) // 64", 1, 1]
 // CHECK-LABEL: gpu.func @kernel_op0_op1(
 // CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) kernel
 // CHECK: %[[BID:.*]] = gpu.block_id x
@@ -123,17 +123,17 @@ fusion.graph @exprs symbols(s0 = 64, s1 = 10) (%x: !fusion.buffer<(s0 ceildiv s1
 // CHECK: %[[BLOCKS1:.*]] = arith.ceildivsi %[[S1]], %{{.*}} : index
 // CHECK: %[[END1:.*]] = arith.addi %[[FIRST1]], %[[BLOCKS1]] : index
 // CHECK: arith.cmpi ult, %[[BID]], %[[END1]] : index
-fusion.graph @combo symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 32 x f32>, %y: !fusion.buffer<s1 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+fusion.graph @combo symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 32 x f32>, %y: !fusion.buffer<s1 x 32 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
   %buf0, %buf1 = fusion.foreach -> !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32> {
     %0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [32] writes(%out : !fusion.buffer<s0 x f32>) attributes {buffer_names = ["buf0"]} {
       %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<s0 x 32 x f32>
       %r = fusion.reduce sum %a : f32 -> f32
       fusion.store %r, %out[%p0] : !fusion.buffer<s0 x f32>
     }
-    %1 = fusion.node "op1" (%p0) in [s1] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
-      %a = fusion.load %y[%p0] : !fusion.buffer<s1 x f32>
-      %e = math.exp %a : f32
-      fusion.store %e, %out[%p0] : !fusion.buffer<s1 x f32>
+    %1 = fusion.node "op1" (%p0, %p1) in [s1] reduce [32] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0 * 32 + %p1] : !fusion.buffer<s1 x 32 x f32>
+      %r = fusion.reduce max %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<s1 x f32>
     }
     fusion.yield %0, %1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
   }
@@ -144,31 +144,32 @@ fusion.graph @combo symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 32 x f3
 
 // A combo kernel whose first part keeps warp totals in shared memory (a
 // workgroup attribution, which follows the kernel's arguments in its entry
-// block): the later part's block offset and range still come from the size
+// block; a block a row of 4096, a long reduction like the second part):
+// the later part's block offset and range still come from the size
 // symbols, the kernel's last arguments, not from that array.
 // CHECK-LABEL: gpu.func @kernel_op0_op1(
-// CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) workgroup(%[[WARPS:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: %[[S0:[a-z0-9]+]]: index, %[[S1:[a-z0-9]+]]: index) workgroup(%[[WARPS0:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>>, %[[WARPS1:[a-z0-9]+]] : memref<8xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: arith.cmpi ult, %[[BID]], %[[S0]] : index
-// CHECK: memref.store %{{.*}}, %[[WARPS]]
-// CHECK: %[[BLOCKS1:.*]] = arith.ceildivsi %[[S1]], %{{.*}} : index
-// CHECK: %[[END1:.*]] = arith.addi %[[S0]], %[[BLOCKS1]] : index
+// CHECK: memref.store %{{.*}}, %[[WARPS0]]
+// CHECK: %[[END1:.*]] = arith.addi %[[S0]], %[[S1]] : index
 // CHECK: arith.cmpi ult, %[[BID]], %[[END1]] : index
 // CHECK: arith.cmpi uge, %[[BID]], %[[S0]] : index
 // CHECK: scf.if
 // CHECK: %[[FIRST:.*]] = arith.index_cast %[[S0]] : index to i64
 // CHECK: arith.subi %{{.*}}, %[[FIRST]] : i64
-fusion.graph @combo_shared symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 4096 x f32>, %y: !fusion.buffer<s1 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
+// CHECK: memref.store %{{.*}}, %[[WARPS1]]
+fusion.graph @combo_shared symbols(s0 = 16, s1 = 1000) (%x: !fusion.buffer<s0 x 4096 x f32>, %y: !fusion.buffer<s1 x 4096 x f32>) -> (!fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>) attributes {device = "cuda:0"} {
   %buf0, %buf1 = fusion.foreach -> !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32> {
     %0 = fusion.node "op0" (%p0, %p1) in [s0] reduce [4096] writes(%out : !fusion.buffer<s0 x f32>) attributes {buffer_names = ["buf0"]} {
       %a = fusion.load %x[%p0 * 4096 + %p1] : !fusion.buffer<s0 x 4096 x f32>
       %r = fusion.reduce sum %a : f32 -> f32
       fusion.store %r, %out[%p0] : !fusion.buffer<s0 x f32>
     }
-    %1 = fusion.node "op1" (%p0) in [s1] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
-      %a = fusion.load %y[%p0] : !fusion.buffer<s1 x f32>
-      %e = math.exp %a : f32
-      fusion.store %e, %out[%p0] : !fusion.buffer<s1 x f32>
+    %1 = fusion.node "op1" (%p0, %p1) in [s1] reduce [4096] writes(%out : !fusion.buffer<s1 x f32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0 * 4096 + %p1] : !fusion.buffer<s1 x 4096 x f32>
+      %r = fusion.reduce max %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<s1 x f32>
     }
     fusion.yield %0, %1 : !fusion.buffer<s0 x f32>, !fusion.buffer<s1 x f32>
   }

@@ -54,20 +54,24 @@ fusion.graph @too_many_rows(%x: !fusion.buffer<2147483648x2048xf16>) -> (!fusion
 // -----
 
 // A combo kernel runs its parts' blocks one after another: 2^30 blocks
-// each fit, 2^31 together do not.
-fusion.graph @combo_too_many_blocks(%x: !fusion.buffer<274877906944xf32>, %y: !fusion.buffer<274877906944xf32>) -> (!fusion.buffer<274877906944xf32>, !fusion.buffer<274877906944xf32>) attributes {device = "cuda:0"} {
+// each fit, 2^31 together do not (short reductions, 64 rows of 32 a
+// block, share a kernel; pointwise parts this large would run alone, as
+// Inductor's LARGE_NUMELS keeps them).
+fusion.graph @combo_too_many_blocks(%x: !fusion.buffer<68719476736x32xf32>, %y: !fusion.buffer<68719476736x32xf32>) -> (!fusion.buffer<68719476736xf32>, !fusion.buffer<68719476736xf32>) attributes {device = "cuda:0"} {
   // expected-error @below {{'fusion.foreach' op needs 2147483648 thread blocks, more than the 2147483647 a CUDA grid holds in x}}
-  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<274877906944xf32>, !fusion.buffer<274877906944xf32> {
-    %0 = fusion.node "op0" (%p0) in [274877906944] writes(%out : !fusion.buffer<274877906944xf32>) attributes {buffer_names = ["buf0"]} {
-      %a = fusion.load %x[%p0] : !fusion.buffer<274877906944xf32>
-      fusion.store %a, %out[%p0] : !fusion.buffer<274877906944xf32>
+  %buf0, %buf1 = fusion.foreach -> !fusion.buffer<68719476736xf32>, !fusion.buffer<68719476736xf32> {
+    %0 = fusion.node "op0" (%p0, %p1) in [68719476736] reduce [32] writes(%out : !fusion.buffer<68719476736xf32>) attributes {buffer_names = ["buf0"]} {
+      %a = fusion.load %x[%p0 * 32 + %p1] : !fusion.buffer<68719476736x32xf32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<68719476736xf32>
     }
-    %1 = fusion.node "op1" (%p0) in [274877906944] writes(%out : !fusion.buffer<274877906944xf32>) attributes {buffer_names = ["buf1"]} {
-      %a = fusion.load %y[%p0] : !fusion.buffer<274877906944xf32>
-      fusion.store %a, %out[%p0] : !fusion.buffer<274877906944xf32>
+    %1 = fusion.node "op1" (%p0, %p1) in [68719476736] reduce [32] writes(%out : !fusion.buffer<68719476736xf32>) attributes {buffer_names = ["buf1"]} {
+      %a = fusion.load %y[%p0 * 32 + %p1] : !fusion.buffer<68719476736x32xf32>
+      %r = fusion.reduce sum %a : f32 -> f32
+      fusion.store %r, %out[%p0] : !fusion.buffer<68719476736xf32>
     }
-    fusion.yield %0, %1 : !fusion.buffer<274877906944xf32>, !fusion.buffer<274877906944xf32>
+    fusion.yield %0, %1 : !fusion.buffer<68719476736xf32>, !fusion.buffer<68719476736xf32>
   }
-  fusion.output %buf0, %buf1 : !fusion.buffer<274877906944xf32>, !fusion.buffer<274877906944xf32>
+  fusion.output %buf0, %buf1 : !fusion.buffer<68719476736xf32>, !fusion.buffer<68719476736xf32>
 }
 
