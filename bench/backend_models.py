@@ -765,15 +765,14 @@ VARIANTS = (
     # (docs/Lowering.md, "Atomic adds").
     ("ours_scalar_atomics", "scheduler_opt", None,
      {"fallback": False, "vector_atomics": False}),
-    # Ours with combo kernels (--fusion-to-ptx's combo-kernels=1, Inductor's
-    # config.combo_kernels: docs/Fusion.md): independent kernels of one
-    # level of the dependence graph in one launch.
-    ("ours_combo", "scheduler_opt", None,
-     {"fallback": False, "ptx_flags": "combo-kernels=1"}),
+    # Ours without combo kernels (options={"combo_kernels": False}: each
+    # kernel its own launch, as Inductor's default config.combo_kernels).
+    ("ours_no_combo", "scheduler_opt", None,
+     {"fallback": False, "combo_kernels": False}),
 )
 # Run only when --variants names them.
 OPTIONAL_VARIANTS = ("tuned", "ours_hints_loads", "ours_hints_stores",
-                     "ours_hints", "ours_scalar_atomics", "ours_combo")
+                     "ours_hints", "ours_scalar_atomics", "ours_no_combo")
 
 
 def run_model(name, make, args):
@@ -1133,8 +1132,8 @@ def main():
                         "inductor_ro, tuned (ours autotuned), "
                         "ours_hints_loads, ours_hints_stores, ours_hints "
                         "(ours with cache hints), ours_scalar_atomics "
-                        "(without vector atomics), ours_combo (with combo "
-                        "kernels) to run")
+                        "(without vector atomics), ours_no_combo (without "
+                        "combo kernels) to run")
     parser.add_argument("--host-profile", default="",
                         help="variants (ours, inductor, ...) whose host "
                         "work per step is profiled with cProfile")

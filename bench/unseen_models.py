@@ -911,8 +911,8 @@ def main():
                         "take most of a full run)")
     parser.add_argument("--options", type=json.loads, default={},
                         help="further scheduler_opt options for ours, as "
-                        "JSON (for instance '{\"ptx_flags\": "
-                        "\"combo-kernels=1\"}')")
+                        "JSON (for instance '{\"combo_kernels\": "
+                        "false}')")
     ARGS = parser.parse_args()
     results = []
     for name in ARGS.models.split(","):

@@ -32,13 +32,17 @@ Options (`torch.compile(..., options={...})`):
 - `vector_atomics` (True): False lowers with --fusion-to-ptx's
   `vector-atomics=0` (one scalar atomic add an element instead of sm_90's
   vector atomics; docs/Lowering.md, "Atomic adds").
+- `combo_kernels` (True): lower with --fusion-to-ptx's `combo-kernels=1`
+  (Inductor's `config.combo_kernels`, off in Inductor: independent
+  kernels of one level of the dependence graph share a launch, partitioned
+  by blocking strategy; docs/Lowering.md, "Foreach (combo) kernels");
+  False keeps each kernel its own launch.
 - `ptx_flags` (None): further --fusion-to-ptx options as scheduler-opt
   takes them (`reduction-lanes=128 reduction-rows-per-block=2`), after
   the ones above: for measuring other lowerings of a model's graphs
   (`bench/profile_variants.py`).
 """
 import contextlib
-import dataclasses
 import functools
 import os
 import shutil
@@ -56,47 +60,8 @@ from . import deps as deps_lib
 from . import combine_fns, dump, fx_graph, tools
 from . import manifest as manifest_lib, plan as plan_lib
 from .cudagraphs import CudaGraphed
+from .options import CompileError, Options
 from .runtime import CompiledGraph, RuntimeError_
-
-
-class CompileError(RuntimeError):
-    """scheduler_opt cannot compile a graph; the message names the op and
-    the reason."""
-
-
-@dataclasses.dataclass
-class Options:
-    fallback: bool = False
-    chip: str = "sm_90"
-    cache: bool = True
-    cache_dir: Optional[str] = None
-    keep_dir: Optional[str] = None
-    cuda_graphs: bool = False
-    autotune: bool = False
-    cache_hints: Optional[str] = None
-    vector_atomics: bool = True
-    ptx_flags: Optional[str] = None
-
-    def ptx_options(self) -> str:
-        """The --fusion-to-ptx options these options add ("" for none)."""
-        options = []
-        if self.cache_hints is not None:
-            options.append("cache-hints=" + self.cache_hints)
-        if not self.vector_atomics:
-            options.append("vector-atomics=0")
-        if self.ptx_flags:
-            options.append(self.ptx_flags)
-        return " ".join(options)
-
-    @classmethod
-    def from_dict(cls, options: Optional[Dict[str, Any]]) -> "Options":
-        options = dict(options or {})
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise CompileError("unknown scheduler_opt options %s (known: %s)"
-                               % (unknown, sorted(known)))
-        return cls(**options)
 
 
 # Compile-time breakdown of every graph compiled in this process, in order.
