@@ -1992,7 +1992,6 @@ void GPUHostTarget::launch(OpBuilder &b, Location loc, gpu::GPUFuncOp kernel,
   manifestSteps.push_back(b.getDictionaryAttr(step));
 }
 
-/// The memref, in `kernel`'s arguments, of every buffer of `storages`.
 /// The values of the size symbols in `kernel`: its last arguments. Not the
 /// entry block's last arguments: the shared arrays a body adds as it is
 /// emitted (workgroup attributions) follow the arguments there, so a combo
@@ -2003,6 +2002,7 @@ SmallVector<Value> GPUHostTarget::kernelSymbols(gpu::GPUFuncOp kernel) const {
   return llvm::to_vector(arguments.take_back(sizeSymbols.size()));
 }
 
+/// The memref, in `kernel`'s arguments, of every buffer of `storages`.
 static std::function<Value(Value)>
 memrefGetter(gpu::GPUFuncOp kernel, const GraphPlan &graph,
              ArrayRef<unsigned> storages) {
@@ -2085,10 +2085,6 @@ LogicalResult GPUHostTarget::emitTransposeKernel(OpBuilder &b,
   return success();
 }
 
-/// Inductor's combo kernel: one kernel whose consecutive ranges of blocks
-/// each run one part, all with the same block size (the largest a part
-/// wants, rounded to a power of two); a block runs only its part, so the
-/// barriers of reductions stay uniform within a block.
 /// Inductor's `LARGE_NUMELS`: pointwise parts of more elements run alone.
 static constexpr int64_t kLargeComboNumel = 51'200'000;
 
@@ -2182,6 +2178,10 @@ LogicalResult GPUHostTarget::emitComboKernel(OpBuilder &b, ForeachOp op,
                             sharedStorages, sharedArgs);
 }
 
+/// Inductor's combo kernel: one kernel whose consecutive ranges of blocks
+/// each run one part, all with the same block size (the largest a part
+/// wants, rounded to a power of two); a block runs only its part, so the
+/// barriers of reductions stay uniform within a block.
 LogicalResult GPUHostTarget::emitComboPartition(
     OpBuilder &b, ForeachOp op, StringRef node,
     ArrayRef<const ComboPart *> parts, const MappingOptions &comboOptions,
