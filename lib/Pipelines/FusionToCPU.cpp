@@ -41,6 +41,7 @@ void fusion::buildFusionToCPUPipeline(OpPassManager &pm,
   if (options.schedule) {
     FusionScheduleOptions schedule;
     schedule.comboKernels = options.comboKernels;
+    schedule.comboMaxPartBytes = options.comboMaxPartBytes;
     buildFusionSchedulePipeline(pm, schedule);
   }
   // Concatenation inputs into their storage: the lowering needs

@@ -96,6 +96,7 @@ void fusion::buildFusionToPTXPipeline(OpPassManager &pm,
   if (options.schedule) {
     FusionScheduleOptions schedule;
     schedule.comboKernels = options.comboKernels;
+    schedule.comboMaxPartBytes = options.comboMaxPartBytes;
     buildFusionSchedulePipeline(pm, schedule);
   }
 

@@ -31,6 +31,7 @@ void mlir::fusion::buildFusionSchedulePipeline(
     fuse.peakMemory = options.peakMemory;
     fuse.explain = options.explain;
     fuse.comboKernels = options.comboKernels;
+    fuse.comboMaxPartBytes = options.comboMaxPartBytes;
     graphPm.addPass(createFuseNodesPass(fuse));
     graphPm.addPass(createTopologicalSortPass());
   }

@@ -51,6 +51,12 @@ struct FusionToPTXOptions : public PassPipelineOptions<FusionToPTXOptions> {
       llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
                      "kernels into foreach (combo) kernels"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> comboMaxPartBytes{
+      *this, "combo-max-part-bytes",
+      llvm::cl::desc("--fusion-schedule's combo-max-part-bytes: only kernels "
+                     "whose buffers take at most this many bytes join combo "
+                     "kernels (0: any)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
       llvm::cl::init("sm_90")};
@@ -221,6 +227,12 @@ struct FusionToCPUOptions : public PassPipelineOptions<FusionToCPUOptions> {
       llvm::cl::desc("--fusion-schedule's combo-kernels: combine independent "
                      "kernels into foreach (combo) kernels"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> comboMaxPartBytes{
+      *this, "combo-max-part-bytes",
+      llvm::cl::desc("--fusion-schedule's combo-max-part-bytes: only kernels "
+                     "whose buffers take at most this many bytes join combo "
+                     "kernels (0: any)"),
+      llvm::cl::init(0)};
 };
 
 /// The libdevice path `--fusion-to-ptx` links by default, or "" if none.

@@ -42,6 +42,11 @@ struct FusionScheduleOptions
       llvm::cl::desc("Once fusion is done, combine independent kernels into "
                      "foreach (combo) kernels (config.combo_kernels)"),
       llvm::cl::init(false)};
+  Option<int64_t> comboMaxPartBytes{
+      *this, "combo-max-part-bytes",
+      llvm::cl::desc("With combo-kernels, only kernels whose buffers take at "
+                     "most this many bytes join combo kernels (0: any)"),
+      llvm::cl::init(0)};
   Option<bool> explain{
       *this, "explain",
       llvm::cl::desc("Emit a remark for every pair fusion refused, naming "

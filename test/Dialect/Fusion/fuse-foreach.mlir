@@ -7,6 +7,10 @@
 // RUN: scheduler-opt %t.1.mlir -split-input-file --fusion-fuse-nodes | diff %t.1.mlir -
 // Combo kernels (config.combo_kernels) are off by default, as in Inductor.
 // RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes=combo-kernels=1 | FileCheck %s --check-prefix=COMBO
+// combo-max-part-bytes keeps kernels whose buffers take more bytes apart:
+// op0's 256 bytes may join at 256, not at 255.
+// RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes="combo-kernels=1 combo-max-part-bytes=256" | FileCheck %s --check-prefix=COMBO
+// RUN: scheduler-opt %s -split-input-file --fusion-fuse-nodes="combo-kernels=1 combo-max-part-bytes=255" | FileCheck %s --check-prefix=COMBOMAX
 
 // Two foreach kernels of as many parts fuse part by part: part i of the
 // first with part i of the second (Inductor zips their snodes).
@@ -345,6 +349,9 @@ fusion.graph @negative_part_pair(%x0: !fusion.buffer<64xf32>, %x1: !fusion.buffe
 // COMBO:       fusion.yield
 // COMBO-NEXT:  }
 // COMBO-NEXT:  fusion.node "op2"
+// COMBOMAX-LABEL: fusion.graph @combo
+// COMBOMAX-NOT:   fusion.foreach
+// COMBOMAX:       fusion.output
 // expected-remark @below {{fused 3 nodes into 3 in 2 rounds (0 fusions, 2 candidate pairs scored); peak memory 512 -> 512 bytes; refusals: no-shared-data=1}}
 fusion.graph @combo(%x: !fusion.buffer<64xf32>, %y: !fusion.buffer<32xf32>) -> (!fusion.buffer<64xf32>, !fusion.buffer<32xf32>, !fusion.buffer<32xf32>) attributes {device = "cuda:0"} {
   %buf0 = fusion.node "op0" (%p0) in [64] writes(%out : !fusion.buffer<64xf32>) {

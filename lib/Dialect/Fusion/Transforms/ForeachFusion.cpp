@@ -317,6 +317,13 @@ void Planner::createComboKernels() {
         --waiting[s];
     }
   }
+  // With combo-max-part-bytes, the bytes of the buffers each group writes:
+  // a combo kernel runs its parts at its earliest member's place, so a part
+  // that writes much would hold its buffers longer.
+  DenseMap<unsigned, int64_t> writtenBytes;
+  if (options.comboMaxPartBytes > 0)
+    for (const StorageUse &use : storages)
+      writtenBytes[groupOf[use.producer]] += use.bytes;
   SmallVector<SmallVector<unsigned>> chunks;
   for (ArrayRef<unsigned> level : levels)
     for (unsigned begin = 0; begin < level.size(); begin += kMaxComboSize) {
@@ -324,8 +331,10 @@ void Planner::createComboKernels() {
       for (unsigned g : level.slice(begin, std::min<size_t>(
                                                kMaxComboSize,
                                                level.size() - begin)))
-        if (groups[g].kind == GroupKind::Node ||
-            groups[g].kind == GroupKind::Fused)
+        if ((groups[g].kind == GroupKind::Node ||
+             groups[g].kind == GroupKind::Fused) &&
+            (options.comboMaxPartBytes <= 0 ||
+             writtenBytes.lookup(g) <= options.comboMaxPartBytes))
           chunk.push_back(g);
       if (chunk.size() >= 2)
         chunks.push_back(std::move(chunk));

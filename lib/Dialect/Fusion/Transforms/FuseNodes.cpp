@@ -219,6 +219,7 @@ struct FuseNodesPass final
     options.peakMemory = peakMemory;
     options.explain = explain;
     options.comboKernels = comboKernels;
+    options.comboMaxPartBytes = comboMaxPartBytes;
     SmallVector<SmallVector<unsigned, 4>> foreachLists;
     for (ArrayRef<Operation *> members : foreachOps) {
       SmallVector<unsigned, 4> &list = foreachLists.emplace_back();

@@ -73,6 +73,9 @@ struct FusionOptions {
   /// config.combo_kernels: once fusion is done, combine independent kernels
   /// into foreach (combo) kernels (create_combo_kernel_nodes).
   bool comboKernels = false;
+  /// With comboKernels, only groups whose buffers (those they write) take
+  /// at most this many bytes join combo kernels; 0: any (Inductor's rule).
+  int64_t comboMaxPartBytes = 0;
 };
 
 /// Why a candidate pair was not fused, one per rule (Inductor's WhyNoFuse

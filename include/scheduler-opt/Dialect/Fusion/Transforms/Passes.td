@@ -234,7 +234,9 @@ def FuseNodesPass : GraphPass<"fusion-fuse-nodes"> {
     fusion is done, independent kernels of the same dependence level are
     combined, eight at most, into `fusion.foreach` kernels
     (`create_combo_kernel_nodes`); unless `peak-memory=inductor`, a combo
-    that would raise the peak is not made (a combo saves no traffic).
+    that would raise the peak is not made (a combo saves no traffic). With
+    `combo-max-part-bytes`, a kernel whose buffers take more bytes stays
+    out of combo kernels (not Inductor's rule).
 
     Before:
 
@@ -299,7 +301,11 @@ def FuseNodesPass : GraphPass<"fusion-fuse-nodes"> {
            "rule, and a summary remark">,
     Option<"comboKernels", "combo-kernels", "bool", /*default=*/"false",
            "Once fusion is done, combine independent kernels into foreach "
-           "(combo) kernels (config.combo_kernels)">
+           "(combo) kernels (config.combo_kernels)">,
+    Option<"comboMaxPartBytes", "combo-max-part-bytes", "int64_t",
+           /*default=*/"0",
+           "With combo-kernels, only kernels whose buffers take at most this "
+           "many bytes join combo kernels (0: any, as Inductor)">
   ];
   let statistics = [
     Statistic<"numCandidates", "num-candidates",
