@@ -33,10 +33,11 @@ Options (`torch.compile(..., options={...})`):
   `vector-atomics=0` (one scalar atomic add an element instead of sm_90's
   vector atomics; docs/Lowering.md, "Atomic adds").
 - `combo_kernels` (True): lower with --fusion-to-ptx's `combo-kernels=1`
-  (Inductor's `config.combo_kernels`, off in Inductor: independent
-  kernels of one level of the dependence graph share a launch, partitioned
-  by blocking strategy; docs/Lowering.md, "Foreach (combo) kernels");
-  False keeps each kernel its own launch.
+  and `combo-max-part-bytes` of `options.COMBO_MAX_PART_BYTES` (Inductor's
+  `config.combo_kernels`, off in Inductor: independent kernels of one
+  level of the dependence graph that write at most 1 MiB share a launch,
+  partitioned by blocking strategy; docs/Lowering.md, "Foreach (combo)
+  kernels"); False keeps each kernel its own launch.
 - `ptx_flags` (None): further --fusion-to-ptx options as scheduler-opt
   takes them (`reduction-lanes=128 reduction-rows-per-block=2`), after
   the ones above: for measuring other lowerings of a model's graphs

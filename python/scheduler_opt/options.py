@@ -6,6 +6,15 @@ import dataclasses
 from typing import Any, Dict, Optional
 
 
+# The most bytes of buffers a kernel may write and still join a combo
+# kernel: about what the H100 writes in half a microsecond, so that only
+# kernels whose time is mostly a launch's fixed cost share one (those are
+# what sharing speeds up), and no large buffer is allocated at its combo's
+# earlier place, which raised the peak (docs/Lowering.md, "Results: combo
+# kernels in the backend's models").
+COMBO_MAX_PART_BYTES = 1 << 20
+
+
 class CompileError(RuntimeError):
     """scheduler_opt cannot compile a graph; the message names the op and
     the reason."""
@@ -33,7 +42,8 @@ class Options:
         if not self.vector_atomics:
             options.append("vector-atomics=0")
         if self.combo_kernels:
-            options.append("combo-kernels=1")
+            options.append("combo-kernels=1 combo-max-part-bytes=%d"
+                           % COMBO_MAX_PART_BYTES)
         if self.ptx_flags:
             options.append(self.ptx_flags)
         return " ".join(options)

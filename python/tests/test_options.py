@@ -6,8 +6,10 @@ from scheduler_opt.options import CompileError, Options
 
 
 def test_defaults_lower_with_combo_kernels():
-    """Combo kernels are on by default; nothing else is added."""
-    assert Options().ptx_options() == "combo-kernels=1"
+    """Combo kernels (of kernels writing at most 1 MiB) are on by default;
+    nothing else is added."""
+    assert Options().ptx_options() == \
+        "combo-kernels=1 combo-max-part-bytes=1048576"
     assert Options(combo_kernels=False).ptx_options() == ""
 
 
@@ -17,7 +19,8 @@ def test_options_in_order_with_ptx_flags_last():
                                  "vector_atomics": False,
                                  "ptx_flags": "combo-kernels=0"})
     assert options.ptx_options() == \
-        "cache-hints=all vector-atomics=0 combo-kernels=1 combo-kernels=0"
+        "cache-hints=all vector-atomics=0 combo-kernels=1 " \
+        "combo-max-part-bytes=1048576 combo-kernels=0"
 
 
 def test_unknown_option_is_refused():
