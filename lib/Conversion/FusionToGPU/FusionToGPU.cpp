@@ -685,8 +685,10 @@ KernelMapping chooseMapping(const KernelPlan &plan,
   if (blockSize) {
     // A combo part runs its rows as it would alone, more of them a block,
     // where the shared block size is a multiple of its own; a split or
-    // clustered row, a sort or scan (their lanes are the block's) and 2-D
-    // tiles whose partials would outgrow shared memory cannot.
+    // clustered row and 2-D tiles whose partials would outgrow shared
+    // memory cannot, and sorts and scans take the rule below (a thread a
+    // row keeps its mapping there; block sorts and scans, whose lanes are
+    // the block's, do not).
     KernelMapping own = chooseMapping(plan, options);
     if (own.splitBlocks == 1 && !own.cluster && plan.rowOps.empty() &&
         *blockSize % own.blockSize == 0 &&
